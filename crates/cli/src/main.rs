@@ -1,0 +1,2 @@
+//! The accord command line.
+fn main() {}

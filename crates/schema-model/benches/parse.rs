@@ -1,0 +1,2 @@
+//! Placeholder until the parse benchmark lands.
+fn main() {}

@@ -1,0 +1,140 @@
+//! Text to `serde_json::Value`, strictly: duplicate keys and over-deep nesting are refused,
+//! and every failure is turned into an [`Error`] with a pointer and a position.
+
+use std::cell::RefCell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+use crate::{Error, ErrorKind, SourceMap, Span};
+
+/// serde_json's nesting limit, which this reader keeps: deeper input is refused, not recursed into.
+pub(crate) const DEPTH_LIMIT: usize = 128;
+
+/// Parses `text` as one JSON value, refusing duplicate keys.
+pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {
+    let duplicate = RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let parsed = StrictValue {
+        duplicate: &duplicate,
+    }
+    .deserialize(&mut de)
+    .and_then(|value| {
+        de.end()?;
+        Ok(value)
+    });
+    parsed.map_err(|err| syntax_error(text, &err, duplicate.into_inner()))
+}
+
+fn syntax_error(text: &str, err: &serde_json::Error, duplicate: Option<String>) -> Error {
+    let map = SourceMap::new(text);
+    let offset = map.offset_of_line_byte_column(err.line(), err.column());
+    let (pointer, last_key) = map.pointer_at(offset);
+    let point = Span {
+        start: offset,
+        end: (offset + 1).min(text.len()).max(offset),
+    };
+    let (kind, span) = if let Some(key) = duplicate {
+        (ErrorKind::DuplicateKey { key }, last_key.unwrap_or(point))
+    } else if err.classify() == serde_json::error::Category::Eof {
+        (
+            ErrorKind::Truncated,
+            Span {
+                start: text.len(),
+                end: text.len(),
+            },
+        )
+    } else {
+        let message = err.to_string();
+        // serde_json appends " at line L column C"; the position is reported on its own.
+        let message = match message.rfind(" at line ") {
+            Some(at) => message[..at].to_owned(),
+            None => message,
+        };
+        if message.starts_with("recursion limit exceeded") {
+            (ErrorKind::TooDeep { limit: DEPTH_LIMIT }, point)
+        } else {
+            (ErrorKind::Syntax { message }, point)
+        }
+    };
+    Error {
+        kind,
+        pointer,
+        span: Some(span),
+        position: Some(map.position(span.start)),
+    }
+}
+
+/// Builds a `Value` like serde_json's own, but records and refuses a duplicate key.
+#[derive(Clone, Copy)]
+struct StrictValue<'a> {
+    duplicate: &'a RefCell<Option<String>>,
+}
+
+impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StrictValue<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        // JSON text has no NaN or infinity, so serde_json never hands one over.
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            let value = access.next_value_seed(self)?;
+            if map.contains_key(&key) {
+                let message = format!("duplicate key `{key}`");
+                *self.duplicate.borrow_mut() = Some(key);
+                return Err(de::Error::custom(message));
+            }
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
+}

@@ -1,0 +1,167 @@
+//! The Rust types of accord's `.types.json` contract format, its reader and its lossless writer.
+//!
+//! This is the bottom layer of accord: every other crate (validate, compat-diff, extract, serve,
+//! the cli) reads documents through it. It must never depend on another workspace crate, and it
+//! does no IO: it takes text or bytes and gives a [`Document`], or an [`Error`] that names what is
+//! wrong and where (a JSON Pointer, a byte span, a line and a column).
+//!
+//! # Overview
+//!
+//! [`Document`] is a contract: namespaces with a contract version, methods, events and named
+//! types ([`TypeNode`]). The set of kinds ([`Kind`]) is frozen for schema 1.
+//!
+//! The reader obeys the format policy (docs/schema-policy.md): a `schema` number outside
+//! [`READABLE_SCHEMAS`] is refused, as is a document without one; an unknown type kind is
+//! refused; members it has no name for are kept, in order, in each record's `unknown`; an
+//! unknown semantics value is kept as written and reads as undeclared.
+//!
+//! The writer ([`Document::to_canonical_string`]) emits known members in the documented order,
+//! then each record's unknown members in the order they were read: reading and writing loses
+//! nothing, and writing twice gives what writing once gave.
+//!
+//! [`SourceMap`] finds where a JSON Pointer stands in the text, so that later layers (check,
+//! diff, lint) can point into the file.
+//!
+//! # Example
+//!
+//! ```
+//! use accord_schema_model::{Document, Semantics};
+//!
+//! let text = r#"{
+//!   "schema": 1,
+//!   "namespaces": {
+//!     "pump": {
+//!       "version": "1.0.0",
+//!       "methods": {
+//!         "status": { "semantics": "read", "result": { "kind": "string" }, "x-owner": "ops" }
+//!       }
+//!     }
+//!   }
+//! }"#;
+//! let doc = Document::parse(text)?;
+//! let status = &doc.namespaces.as_ref().unwrap()["pump"].methods.as_ref().unwrap()["status"];
+//! assert_eq!(status.semantics, Some(Semantics::Read));
+//! // The unknown member survives a rewrite.
+//! assert!(doc.to_canonical_string().contains(r#""x-owner": "ops""#));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod document;
+mod error;
+mod json;
+mod pointer;
+mod read;
+mod source;
+mod type_node;
+mod version;
+mod write;
+
+pub use crate::{
+    document::{
+        Component, Deprecated, Document, ErrorDecl, Event, Field, Method, MethodExample, Namespace,
+        Param, ParamStructure, Reserved, Semantics, Unknown,
+    },
+    error::{Error, ErrorKind},
+    pointer::Pointer,
+    source::{Located, Position, SourceMap, Span},
+    type_node::{
+        ArrayType, EnumType, Kind, MapType, NumberRules, ObjectType, RefType, StringRules,
+        TupleType, TypeKind, TypeNode, UnionType,
+    },
+    version::{READABLE_SCHEMAS, SCHEMA_VERSION, reads_schema},
+};
+
+/// The nesting limit of the reader: JSON deeper than this is refused with [`ErrorKind::TooDeep`].
+pub const DEPTH_LIMIT: usize = json::DEPTH_LIMIT;
+
+impl Document {
+    /// Reads a document from text.
+    ///
+    /// # Errors
+    ///
+    /// Malformed JSON, duplicate keys, nesting past [`DEPTH_LIMIT`], a missing, non-integer or
+    /// unread `schema` number, an unknown type kind, and any member of the wrong JSON type are
+    /// refused with an [`Error`] carrying the pointer, span and position.
+    pub fn parse(text: &str) -> Result<Document, Error> {
+        let value = json::parse_value(text)?;
+        read::document(value).map_err(|err| locate(text, err))
+    }
+
+    /// Reads a document from bytes, which must be UTF-8.
+    ///
+    /// # Errors
+    ///
+    /// As [`Document::parse`], and [`ErrorKind::InvalidUtf8`] at the first byte that is not UTF-8.
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Document, Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Document::parse(text),
+            Err(err) => {
+                let valid = &bytes[..err.valid_up_to()];
+                // The valid prefix is UTF-8 by definition, so positions can be counted in it.
+                let prefix = std::str::from_utf8(valid).unwrap_or_default();
+                let map = SourceMap::new(prefix);
+                let at = err.valid_up_to();
+                Err(Error {
+                    kind: ErrorKind::InvalidUtf8,
+                    pointer: map.pointer_at(at).0,
+                    span: Some(Span {
+                        start: at,
+                        end: at + err.error_len().unwrap_or(1),
+                    }),
+                    position: Some(map.position(at)),
+                })
+            }
+        }
+    }
+
+    /// Reads a document from an already parsed JSON value. Errors carry a pointer but no
+    /// position, since there is no text.
+    ///
+    /// # Errors
+    ///
+    /// As [`Document::parse`], except those only text can have (syntax, duplicates, depth).
+    pub fn from_value(value: serde_json::Value) -> Result<Document, Error> {
+        read::document(value).map_err(|err| Error {
+            kind: err.kind,
+            pointer: err.pointer,
+            span: None,
+            position: None,
+        })
+    }
+
+    /// The document as canonical JSON: documented member order, unknown members after the
+    /// known ones of their record, in the order they were read.
+    pub fn to_value(&self) -> serde_json::Value {
+        write::document(self)
+    }
+
+    /// The document as canonical text: [`Document::to_value`] with 2-space indentation and a
+    /// trailing newline.
+    pub fn to_canonical_string(&self) -> String {
+        let mut text = serde_json::to_string_pretty(&self.to_value())
+            // Serializing a Value with string keys cannot fail.
+            .unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+impl TypeNode {
+    /// The node as canonical JSON.
+    pub fn to_value(&self) -> serde_json::Value {
+        write::type_node(self)
+    }
+}
+
+fn locate(text: &str, err: read::Unlocated) -> Error {
+    let map = SourceMap::new(text);
+    let span = map
+        .locate(&err.pointer)
+        .map_or(Span { start: 0, end: 0 }, |l| l.label());
+    Error {
+        kind: err.kind,
+        pointer: err.pointer,
+        span: Some(span),
+        position: Some(map.position(span.start)),
+    }
+}

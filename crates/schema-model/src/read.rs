@@ -1,0 +1,521 @@
+//! `serde_json::Value` to the model: the reader's rules, applied with a JSON Pointer in hand.
+//!
+//! The order of checks is the policy's: the `schema` number first (a document under a number
+//! this build does not read is refused before anything in it is interpreted), then the records.
+//! Members this build has no name for are kept, in order, in each record's `unknown`.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Number, Value};
+
+use crate::error::json_type;
+use crate::{
+    ArrayType, Component, Deprecated, Document, EnumType, ErrorDecl, ErrorKind, Event, Field, Kind,
+    MapType, Method, MethodExample, Namespace, NumberRules, ObjectType, Param, ParamStructure,
+    Pointer, READABLE_SCHEMAS, RefType, Reserved, Semantics, StringRules, TupleType, TypeKind,
+    TypeNode, UnionType, Unknown, reads_schema,
+};
+
+/// An error before it is located in the text.
+#[derive(Debug)]
+pub(crate) struct Unlocated {
+    pub(crate) kind: ErrorKind,
+    pub(crate) pointer: Pointer,
+}
+
+type R<T> = Result<T, Unlocated>;
+
+fn fail<T>(kind: ErrorKind, pointer: &Pointer) -> R<T> {
+    Err(Unlocated {
+        kind,
+        pointer: pointer.clone(),
+    })
+}
+
+fn wrong_type<T>(what: &str, expected: &'static str, found: &Value, at: &Pointer) -> R<T> {
+    fail(
+        ErrorKind::WrongType {
+            what: what.to_owned(),
+            expected,
+            found: json_type(found),
+        },
+        at,
+    )
+}
+
+fn invalid<T>(what: &str, reason: String, at: &Pointer) -> R<T> {
+    fail(
+        ErrorKind::InvalidValue {
+            what: what.to_owned(),
+            reason,
+        },
+        at,
+    )
+}
+
+/// The members of one JSON object being read; what is not taken is unknown.
+struct Record {
+    members: Map<String, Value>,
+    at: Pointer,
+    /// How messages name the record, e.g. "method `start`".
+    name: String,
+}
+
+impl Record {
+    fn new(value: Value, at: &Pointer, name: impl Into<String>) -> R<Record> {
+        let name = name.into();
+        match value {
+            Value::Object(members) => Ok(Record {
+                members,
+                at: at.clone(),
+                name,
+            }),
+            other => wrong_type(&name, "an object", &other, at),
+        }
+    }
+
+    fn take(&mut self, key: &str) -> Option<(Value, Pointer)> {
+        self.members
+            .shift_remove(key)
+            .map(|v| (v, self.at.key(key)))
+    }
+
+    fn require(&mut self, key: &'static str) -> R<(Value, Pointer)> {
+        match self.take(key) {
+            Some(found) => Ok(found),
+            None => fail(
+                ErrorKind::MissingField {
+                    record: self.name.clone(),
+                    field: key,
+                },
+                &self.at,
+            ),
+        }
+    }
+
+    fn optional<T>(
+        &mut self,
+        key: &str,
+        read: impl FnOnce(Value, &Pointer) -> R<T>,
+    ) -> R<Option<T>> {
+        self.take(key).map(|(v, at)| read(v, &at)).transpose()
+    }
+
+    fn string(&mut self, key: &'static str) -> R<Option<String>> {
+        self.optional(key, |v, at| string(v, at, key))
+    }
+
+    fn boolean(&mut self, key: &'static str) -> R<Option<bool>> {
+        self.optional(key, |v, at| match v {
+            Value::Bool(b) => Ok(b),
+            other => wrong_type(&format!("`{key}`"), "a boolean", &other, at),
+        })
+    }
+
+    fn number(&mut self, key: &'static str) -> R<Option<Number>> {
+        self.optional(key, |v, at| match v {
+            Value::Number(n) => Ok(n),
+            other => wrong_type(&format!("`{key}`"), "a number", &other, at),
+        })
+    }
+
+    fn count(&mut self, key: &'static str) -> R<Option<u64>> {
+        self.optional(key, |v, at| match &v {
+            Value::Number(n) => match n.as_u64() {
+                Some(count) => Ok(count),
+                None => invalid(
+                    &format!("`{key}`"),
+                    format!("must be a whole number 0 or greater, found {n}"),
+                    at,
+                ),
+            },
+            other => wrong_type(&format!("`{key}`"), "a whole number", other, at),
+        })
+    }
+
+    fn deprecated(&mut self) -> R<Option<Deprecated>> {
+        self.optional("deprecated", |v, at| match v {
+            Value::Bool(b) => Ok(Deprecated::Flag(b)),
+            Value::String(note) => Ok(Deprecated::Note(note)),
+            other => wrong_type("`deprecated`", "a boolean or a note (string)", &other, at),
+        })
+    }
+
+    fn examples(&mut self) -> R<Option<Vec<Value>>> {
+        self.optional("examples", |v, at| match v {
+            Value::Array(items) => Ok(items),
+            other => wrong_type("`examples`", "an array", &other, at),
+        })
+    }
+
+    fn reserved(&mut self) -> R<Option<Vec<Reserved>>> {
+        self.optional("reserved", |v, at| array(v, at, "`reserved`", reserved))
+    }
+
+    fn unknown(self) -> Unknown {
+        self.members
+    }
+}
+
+fn string(value: Value, at: &Pointer, key: &str) -> R<String> {
+    match value {
+        Value::String(s) => Ok(s),
+        other => wrong_type(&format!("`{key}`"), "a string", &other, at),
+    }
+}
+
+fn array<T>(
+    value: Value,
+    at: &Pointer,
+    what: &str,
+    mut item: impl FnMut(Value, &Pointer) -> R<T>,
+) -> R<Vec<T>> {
+    match value {
+        Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| item(v, &at.index(i)))
+            .collect(),
+        other => wrong_type(what, "an array", &other, at),
+    }
+}
+
+fn by_name<T>(
+    value: Value,
+    at: &Pointer,
+    what: &str,
+    mut entry: impl FnMut(&str, Value, &Pointer) -> R<T>,
+) -> R<IndexMap<String, T>> {
+    match value {
+        Value::Object(members) => {
+            let mut out = IndexMap::with_capacity(members.len());
+            for (name, v) in members {
+                let item = entry(&name, v, &at.key(&name))?;
+                out.insert(name, item);
+            }
+            Ok(out)
+        }
+        other => wrong_type(what, "an object keyed by name", &other, at),
+    }
+}
+
+/// Reads a whole document.
+pub(crate) fn document(value: Value) -> R<Document> {
+    let root = Pointer::root();
+    let mut doc = Record::new(value, &root, "the document")?;
+    let schema = match doc.take("schema") {
+        None => {
+            return fail(
+                ErrorKind::MissingSchema {
+                    readable: READABLE_SCHEMAS,
+                },
+                &root,
+            );
+        }
+        Some((Value::Number(n), at)) => match n.as_u64() {
+            Some(number) if reads_schema(number) => number,
+            _ if n.is_f64() => {
+                return fail(
+                    ErrorKind::SchemaNotInteger {
+                        found: n.to_string(),
+                    },
+                    &at,
+                );
+            }
+            _ => {
+                return fail(
+                    ErrorKind::UnsupportedSchema {
+                        found: n.to_string(),
+                        readable: READABLE_SCHEMAS,
+                    },
+                    &at,
+                );
+            }
+        },
+        Some((other, at)) => {
+            return fail(
+                ErrorKind::SchemaNotInteger {
+                    found: other.to_string(),
+                },
+                &at,
+            );
+        }
+    };
+    Ok(Document {
+        schema,
+        name: doc.string("name")?,
+        description: doc.string("description")?,
+        namespaces: doc.optional("namespaces", |v, at| {
+            by_name(v, at, "`namespaces`", namespace)
+        })?,
+        unknown: doc.unknown(),
+    })
+}
+
+fn namespace(name: &str, value: Value, at: &Pointer) -> R<Namespace> {
+    let mut ns = Record::new(value, at, format!("namespace `{name}`"))?;
+    let (version, version_at) = ns.require("version")?;
+    let version = string(version, &version_at, "version")?;
+    if let Err(err) = semver::Version::parse(&version) {
+        return invalid(
+            "`version` (the namespace's contract version)",
+            format!("`{version}` is not semver text such as 1.4.0 ({err})"),
+            &version_at,
+        );
+    }
+    Ok(Namespace {
+        version,
+        description: ns.string("description")?,
+        deprecated: ns.deprecated()?,
+        component: ns.optional("component", component)?,
+        methods: ns.optional("methods", |v, at| by_name(v, at, "`methods`", method))?,
+        events: ns.optional("events", |v, at| by_name(v, at, "`events`", event))?,
+        types: ns.optional("types", |v, at| {
+            by_name(v, at, "`types`", |_, v, at| type_node(v, at))
+        })?,
+        reserved: ns.reserved()?,
+        unknown: ns.unknown(),
+    })
+}
+
+fn component(value: Value, at: &Pointer) -> R<Component> {
+    let mut c = Record::new(value, at, "`component`")?;
+    let (name, name_at) = c.require("name")?;
+    Ok(Component {
+        name: string(name, &name_at, "name")?,
+        description: c.string("description")?,
+        unknown: c.unknown(),
+    })
+}
+
+fn method(name: &str, value: Value, at: &Pointer) -> R<Method> {
+    let mut m = Record::new(value, at, format!("method `{name}`"))?;
+    let semantics = m.optional("semantics", |v, at| string(v, at, "semantics"))?;
+    let param_structure = m.optional("paramStructure", |v, at| {
+        let text = string(v, at, "paramStructure")?;
+        match ParamStructure::ALL.into_iter().find(|p| p.as_str() == text) {
+            Some(p) => Ok(p),
+            None => invalid(
+                "`paramStructure`",
+                format!("`{text}` is not one of by-name, by-position, either"),
+                at,
+            ),
+        }
+    })?;
+    let (result, result_at) = m.require("result")?;
+    Ok(Method {
+        semantics: semantics.as_deref().map(Semantics::from_text),
+        description: m.string("description")?,
+        deprecated: m.deprecated()?,
+        param_structure,
+        params: m.optional("params", |v, at| array(v, at, "`params`", param))?,
+        result: type_node(result, &result_at)?,
+        errors: m.optional("errors", |v, at| array(v, at, "`errors`", error_decl))?,
+        examples: m.optional("examples", |v, at| {
+            array(v, at, "`examples`", method_example)
+        })?,
+        unknown: m.unknown(),
+    })
+}
+
+fn param(value: Value, at: &Pointer) -> R<Param> {
+    let mut p = Record::new(value, at, "a param")?;
+    let (name, name_at) = p.require("name")?;
+    let name = string(name, &name_at, "name")?;
+    p.name = format!("param `{name}`");
+    Ok(Param {
+        name,
+        field: field_members(p)?,
+    })
+}
+
+fn field(name: &str, value: Value, at: &Pointer) -> R<Field> {
+    field_members(Record::new(value, at, format!("field `{name}`"))?)
+}
+
+fn field_members(mut f: Record) -> R<Field> {
+    let (ty, ty_at) = f.require("type")?;
+    Ok(Field {
+        ty: type_node(ty, &ty_at)?,
+        optional: f.boolean("optional")?,
+        description: f.string("description")?,
+        deprecated: f.deprecated()?,
+        unknown: f.unknown(),
+    })
+}
+
+fn event(name: &str, value: Value, at: &Pointer) -> R<Event> {
+    let mut e = Record::new(value, at, format!("event `{name}`"))?;
+    let (payload, payload_at) = e.require("payload")?;
+    Ok(Event {
+        payload: type_node(payload, &payload_at)?,
+        description: e.string("description")?,
+        deprecated: e.deprecated()?,
+        examples: e.examples()?,
+        unknown: e.unknown(),
+    })
+}
+
+fn error_decl(value: Value, at: &Pointer) -> R<ErrorDecl> {
+    let mut e = Record::new(value, at, "a declared error")?;
+    let (code, code_at) = e.require("code")?;
+    let code = match &code {
+        Value::Number(n) => match n.as_i64() {
+            Some(code) => code,
+            None => {
+                return invalid(
+                    "`code`",
+                    format!("must be a whole number, found {n}"),
+                    &code_at,
+                );
+            }
+        },
+        other => return wrong_type("`code`", "an integer", other, &code_at),
+    };
+    let (message, message_at) = e.require("message")?;
+    Ok(ErrorDecl {
+        code,
+        message: string(message, &message_at, "message")?,
+        description: e.string("description")?,
+        data: e.optional("data", type_node)?,
+        unknown: e.unknown(),
+    })
+}
+
+fn method_example(value: Value, at: &Pointer) -> R<MethodExample> {
+    let mut x = Record::new(value, at, "an example")?;
+    let (params, params_at) = x.require("params")?;
+    if !matches!(params, Value::Array(_) | Value::Object(_)) {
+        return wrong_type(
+            "`params` of an example",
+            "an array or an object",
+            &params,
+            &params_at,
+        );
+    }
+    Ok(MethodExample {
+        name: x.string("name")?,
+        description: x.string("description")?,
+        params,
+        result: x.take("result").map(|(v, _)| v),
+        unknown: x.unknown(),
+    })
+}
+
+fn reserved(value: Value, at: &Pointer) -> R<Reserved> {
+    let mut r = Record::new(value, at, "a reserved entry")?;
+    let (name, name_at) = r.require("name")?;
+    Ok(Reserved {
+        name: string(name, &name_at, "name")?,
+        note: r.string("note")?,
+        unknown: r.unknown(),
+    })
+}
+
+/// Reads a type node. Nesting is bounded by the JSON reader's depth limit, so this recursion is too.
+pub(crate) fn type_node(value: Value, at: &Pointer) -> R<TypeNode> {
+    let mut t = Record::new(value, at, "a type node")?;
+    let (kind, kind_at) = t.require("kind")?;
+    let kind = string(kind, &kind_at, "kind")?;
+    let Some(kind) = Kind::from_name(&kind) else {
+        return fail(ErrorKind::UnknownKind { kind }, &kind_at);
+    };
+    let kind = match kind {
+        Kind::Any => TypeKind::Any,
+        Kind::Null => TypeKind::Null,
+        Kind::Boolean => TypeKind::Boolean,
+        Kind::Integer => TypeKind::Integer(number_rules(&mut t)?),
+        Kind::Number => TypeKind::Number(number_rules(&mut t)?),
+        Kind::String => TypeKind::String(StringRules {
+            min_length: t.count("minLength")?,
+            max_length: t.count("maxLength")?,
+            pattern: t.string("pattern")?,
+            format: t.string("format")?,
+        }),
+        Kind::Literal => TypeKind::Literal {
+            value: t.require("value")?.0,
+        },
+        Kind::Enum => {
+            let (values, values_at) = t.require("values")?;
+            let values = array(values, &values_at, "`values`", |v, at| match v {
+                Value::String(_) => Ok(v),
+                Value::Number(ref n) if !n.is_f64() => Ok(v),
+                other => wrong_type("an enum value", "a string or an integer", &other, at),
+            })?;
+            TypeKind::Enum(EnumType {
+                values,
+                open: t.boolean("open")?,
+                reserved: t.reserved()?,
+            })
+        }
+        Kind::Array => {
+            let (items, items_at) = t.require("items")?;
+            TypeKind::Array(ArrayType {
+                items: Box::new(type_node(items, &items_at)?),
+                min_items: t.count("minItems")?,
+                max_items: t.count("maxItems")?,
+                unique_items: t.boolean("uniqueItems")?,
+            })
+        }
+        Kind::Tuple => {
+            let (elements, elements_at) = t.require("elements")?;
+            TypeKind::Tuple(TupleType {
+                elements: array(elements, &elements_at, "`elements`", type_node)?,
+            })
+        }
+        Kind::Object => TypeKind::Object(ObjectType {
+            fields: t.optional("fields", |v, at| by_name(v, at, "`fields`", field))?,
+            closed: t.boolean("closed")?,
+            reserved: t.reserved()?,
+        }),
+        Kind::Map => {
+            let (values, values_at) = t.require("values")?;
+            TypeKind::Map(MapType {
+                keys: t.optional("keys", type_node)?.map(Box::new),
+                values: Box::new(type_node(values, &values_at)?),
+            })
+        }
+        Kind::Union => {
+            let (variants, variants_at) = t.require("variants")?;
+            TypeKind::Union(UnionType {
+                variants: array(variants, &variants_at, "`variants`", type_node)?,
+                discriminator: t.string("discriminator")?,
+            })
+        }
+        Kind::Ref => {
+            let (name, name_at) = t.require("name")?;
+            TypeKind::Ref(RefType {
+                name: string(name, &name_at, "name")?,
+                namespace: t.string("namespace")?,
+            })
+        }
+    };
+    Ok(TypeNode {
+        kind,
+        description: t.string("description")?,
+        deprecated: t.deprecated()?,
+        default: t.take("default").map(|(v, _)| v),
+        examples: t.examples()?,
+        unknown: t.unknown(),
+    })
+}
+
+fn number_rules(t: &mut Record) -> R<NumberRules> {
+    let rules = NumberRules {
+        min: t.number("min")?,
+        max: t.number("max")?,
+        exclusive_min: t.number("exclusiveMin")?,
+        exclusive_max: t.number("exclusiveMax")?,
+        multiple_of: t.number("multipleOf")?,
+        unit: t.string("unit")?,
+    };
+    if let Some(m) = &rules.multiple_of
+        && m.as_f64().is_none_or(|m| m <= 0.0)
+    {
+        return invalid(
+            "`multipleOf`",
+            format!("must be greater than zero, found {m}"),
+            &t.at.key("multipleOf"),
+        );
+    }
+    Ok(rules)
+}

@@ -1,0 +1,363 @@
+//! Source positions: byte spans, lines and columns, and the map between JSON Pointers and the
+//! places in the text where they stand.
+//!
+//! The reader itself works on a parsed JSON value, which carries no positions. Positions are
+//! recovered from the text on demand by a small structural scan: it is tolerant (it never fails,
+//! so it can also say where a syntax error stands) and iterative (100,000-deep nesting costs
+//! memory, not stack).
+
+use crate::Pointer;
+use crate::pointer::{push_escaped_key as push_key, push_index_segment as push_index};
+
+/// A byte range `start..end` into the document text. `start <= end` always holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// The first byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// The length in bytes.
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// Whether the span covers no byte (a point, such as the end of a truncated file).
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// A place in the text: byte offset, and 1-based line and column (columns count Unicode
+/// scalar values, as editors do).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Byte offset from the start of the text.
+    pub offset: usize,
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// Where a JSON value stands in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Located {
+    /// The member's key (with its quotes), when the value is an object member.
+    pub key: Option<Span>,
+    /// The value's first token: the whole token for a scalar, the opening bracket for a container.
+    pub value: Span,
+}
+
+impl Located {
+    /// The span a diagnostic should point at: the key when there is one (it names the thing),
+    /// else the value's first token.
+    pub fn label(&self) -> Span {
+        self.key.unwrap_or(self.value)
+    }
+}
+
+/// The positions of one document's text.
+#[derive(Clone, Copy, Debug)]
+pub struct SourceMap<'a> {
+    text: &'a str,
+}
+
+impl<'a> SourceMap<'a> {
+    /// A map over `text`. Building it is free; each query scans the text once.
+    pub fn new(text: &'a str) -> Self {
+        SourceMap { text }
+    }
+
+    /// The text this map describes.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// Line and column of a byte offset (clamped to the text, and to a character boundary).
+    pub fn position(&self, offset: usize) -> Position {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let before = &self.text[..offset];
+        let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+        Position {
+            offset,
+            line: before.bytes().filter(|&b| b == b'\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+        }
+    }
+
+    /// The byte offset of a 1-based line and a 1-based *byte* column, as serde_json reports them.
+    pub fn offset_of_line_byte_column(&self, line: usize, column: usize) -> usize {
+        let mut line_start = 0;
+        for _ in 1..line {
+            match self.text[line_start..].find('\n') {
+                Some(at) => line_start += at + 1,
+                None => return self.text.len(),
+            }
+        }
+        (line_start + column.saturating_sub(1)).min(self.text.len())
+    }
+
+    /// Where the value named by `pointer` stands, if the text has it.
+    pub fn locate(&self, pointer: &Pointer) -> Option<Located> {
+        let mut found = None;
+        scan(self.text, usize::MAX, |path, located| {
+            if path == pointer.as_str() {
+                found = Some(located);
+                return Flow::Stop;
+            }
+            Flow::Continue
+        });
+        found
+    }
+
+    /// The pointer of the innermost value being read at byte `offset`, and the key of the member
+    /// read last there. Used to say where a syntax error stands.
+    pub fn pointer_at(&self, offset: usize) -> (Pointer, Option<Span>) {
+        let mut last = (Pointer::root(), None);
+        let end = scan(self.text, offset, |path, located| {
+            last = (Pointer::from_escaped(path.to_owned()), located.key);
+            Flow::Continue
+        });
+        // The scan's own open-container path at `offset` wins when it is deeper: a truncated
+        // document is "inside" its last open container.
+        match end {
+            Some(open) if open.0.len() >= last.0.as_str().len() => {
+                (Pointer::from_escaped(open.0), open.1)
+            }
+            _ => last,
+        }
+    }
+}
+
+enum Flow {
+    Continue,
+    Stop,
+}
+
+enum Frame {
+    Object {
+        key: Option<(String, Span)>,
+        path_len: usize,
+    },
+    Array {
+        index: usize,
+        path_len: usize,
+    },
+}
+
+/// Scans `text` up to byte `limit`, calling `visit(pointer, located)` at the start of
+/// every value. Returns the open path at `limit` (with the last key's span) when the scan
+/// stopped there.
+fn scan(
+    text: &str,
+    limit: usize,
+    mut visit: impl FnMut(&str, Located) -> Flow,
+) -> Option<(String, Option<Span>)> {
+    let bytes = text.as_bytes();
+    let mut path = String::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    // Whether the next string token in an object is a key.
+    let mut expect_key = false;
+    let mut pending_key: Option<Span> = None;
+    let mut root_seen = false;
+
+    let open_path = |path: &str, stack: &[Frame]| {
+        let key = match stack.last() {
+            Some(Frame::Object {
+                key: Some((_, span)),
+                ..
+            }) => Some(*span),
+            _ => None,
+        };
+        (path.to_owned(), key)
+    };
+
+    while i < bytes.len() {
+        if i >= limit {
+            return Some(open_path(&path, &stack));
+        }
+        let b = bytes[i];
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' | b':' => i += 1,
+            b',' => {
+                match stack.last_mut() {
+                    Some(Frame::Object { .. }) => expect_key = true,
+                    Some(Frame::Array { index, path_len }) => {
+                        *index += 1;
+                        path.truncate(*path_len);
+                        let idx = *index;
+                        push_index(&mut path, idx);
+                    }
+                    None => {}
+                }
+                i += 1;
+            }
+            b'}' | b']' => {
+                if let Some(frame) = stack.pop() {
+                    let len = match frame {
+                        Frame::Object { path_len, .. } | Frame::Array { path_len, .. } => path_len,
+                    };
+                    path.truncate(len);
+                }
+                expect_key = false;
+                i += 1;
+            }
+            b'"' if expect_key => {
+                let end = string_end(bytes, i);
+                let span = Span { start: i, end };
+                let key = unescape(&text[i..end]);
+                if let Some(Frame::Object {
+                    key: slot,
+                    path_len,
+                }) = stack.last_mut()
+                {
+                    path.truncate(*path_len);
+                    push_key(&mut path, &key);
+                    *slot = Some((key, span));
+                }
+                pending_key = Some(span);
+                expect_key = false;
+                i = end;
+            }
+            _ => {
+                // The start of a value.
+                if stack.is_empty() && root_seen {
+                    // Trailing garbage after the root value: nothing more to map.
+                    return None;
+                }
+                root_seen = true;
+                let end = match b {
+                    b'"' => string_end(bytes, i),
+                    b'{' | b'[' => i + 1,
+                    _ => scalar_end(bytes, i),
+                };
+                let located = Located {
+                    key: pending_key.take(),
+                    value: Span { start: i, end },
+                };
+                if let Flow::Stop = visit(&path, located) {
+                    return None;
+                }
+                match b {
+                    b'{' => {
+                        stack.push(Frame::Object {
+                            key: None,
+                            path_len: path.len(),
+                        });
+                        expect_key = true;
+                    }
+                    b'[' => {
+                        let path_len = path.len();
+                        stack.push(Frame::Array { index: 0, path_len });
+                        push_index(&mut path, 0);
+                    }
+                    _ => {}
+                }
+                i = end;
+            }
+        }
+        // An empty array `[]`: the index segment pushed for element 0 names nothing, and the
+        // closing bracket above truncates it away.
+    }
+    if limit != usize::MAX {
+        return Some(open_path(&path, &stack));
+    }
+    None
+}
+
+/// One past the closing quote of the string starting at `start` (or the end of the text).
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// One past the last byte of a number or a bare word (`true`, `null`, or garbage).
+fn scalar_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len()
+        && !matches!(
+            bytes[i],
+            b',' | b'}' | b']' | b':' | b'"' | b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'['
+        )
+    {
+        i += 1;
+    }
+    i
+}
+
+/// The text of a quoted key, unescaped; the raw text between the quotes when it is malformed.
+fn unescape(quoted: &str) -> String {
+    if !quoted.contains('\\') {
+        return quoted
+            .trim_start_matches('"')
+            .trim_end_matches('"')
+            .to_owned();
+    }
+    serde_json::from_str::<String>(quoted).unwrap_or_else(|_| {
+        quoted
+            .trim_start_matches('"')
+            .trim_end_matches('"')
+            .to_owned()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = r#"{
+  "a": {"b": [10, {"c~/": "x"}]},
+  "d": []
+}"#;
+
+    #[test]
+    fn locates_members_and_elements() {
+        let map = SourceMap::new(TEXT);
+        let c = map
+            .locate(&Pointer::root().key("a").key("b").index(1).key("c~/"))
+            .unwrap();
+        assert_eq!(&TEXT[c.value.start..c.value.end], r#""x""#);
+        assert_eq!(&TEXT[c.label().start..c.label().end], r#""c~/""#);
+        let ten = map
+            .locate(&Pointer::root().key("a").key("b").index(0))
+            .unwrap();
+        assert_eq!(&TEXT[ten.value.start..ten.value.end], "10");
+        assert!(map.locate(&Pointer::root().key("d").index(0)).is_none());
+        assert_eq!(map.locate(&Pointer::root()).unwrap().value.start, 0);
+    }
+
+    #[test]
+    fn position_counts_characters() {
+        let map = SourceMap::new("{\n  \"é\": x}");
+        let at = map.position(10);
+        assert_eq!((at.line, at.column), (2, 8));
+    }
+
+    #[test]
+    fn pointer_at_a_truncation_is_the_open_container() {
+        let text = r#"{"a": {"b": [1, 2"#;
+        let (p, _) = SourceMap::new(text).pointer_at(text.len());
+        assert_eq!(p.as_str(), "/a/b/1");
+    }
+
+    #[test]
+    fn deep_nesting_does_not_recurse() {
+        let text = "[".repeat(100_000);
+        let (p, _) = SourceMap::new(&text).pointer_at(text.len());
+        assert_eq!(p.as_str().len(), 2 * 100_000);
+    }
+}

@@ -1,0 +1,275 @@
+//! Type nodes: the frozen set of kinds of schema 1 and the refinements each kind takes.
+
+use indexmap::IndexMap;
+use serde_json::{Number, Value};
+
+use crate::{Deprecated, Field, Reserved, Unknown};
+
+/// A type: a kind with its refinements, and what every kind may carry (description,
+/// deprecation, default, examples).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeNode {
+    /// The kind and its kind-specific members.
+    pub kind: TypeKind,
+    /// What values of this type mean.
+    pub description: Option<String>,
+    /// Whether (and why) the type is deprecated.
+    pub deprecated: Option<Deprecated>,
+    /// The value a reader assumes when the value is absent.
+    pub default: Option<Value>,
+    /// Example values.
+    pub examples: Option<Vec<Value>>,
+    /// Members this build has no name for — including known refinement names standing on a
+    /// kind they do not apply to, which are kept and ignored like any unknown member.
+    pub unknown: Unknown,
+}
+
+impl TypeNode {
+    /// A node of `kind` with nothing else said.
+    pub fn new(kind: TypeKind) -> Self {
+        TypeNode {
+            kind,
+            description: None,
+            deprecated: None,
+            default: None,
+            examples: None,
+            unknown: Unknown::new(),
+        }
+    }
+}
+
+/// The kinds of schema 1. The set is frozen: a new kind is a new format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// Any JSON value.
+    Any,
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// An integer.
+    Integer,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// Exactly one JSON value.
+    Literal,
+    /// One of a set of strings or integers.
+    Enum,
+    /// An array of one item type.
+    Array,
+    /// A fixed-length array, one type per position.
+    Tuple,
+    /// An object with named fields.
+    Object,
+    /// An object used as a map from keys to values of one type.
+    Map,
+    /// A value of any of several types.
+    Union,
+    /// A named type.
+    Ref,
+}
+
+impl Kind {
+    /// Every kind of schema 1, in the order docs/format.md lists them.
+    pub const ALL: [Kind; 14] = [
+        Kind::Any,
+        Kind::Null,
+        Kind::Boolean,
+        Kind::Integer,
+        Kind::Number,
+        Kind::String,
+        Kind::Literal,
+        Kind::Enum,
+        Kind::Array,
+        Kind::Tuple,
+        Kind::Object,
+        Kind::Map,
+        Kind::Union,
+        Kind::Ref,
+    ];
+
+    /// The kind's name as written in `kind`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Any => "any",
+            Kind::Null => "null",
+            Kind::Boolean => "boolean",
+            Kind::Integer => "integer",
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Literal => "literal",
+            Kind::Enum => "enum",
+            Kind::Array => "array",
+            Kind::Tuple => "tuple",
+            Kind::Object => "object",
+            Kind::Map => "map",
+            Kind::Union => "union",
+            Kind::Ref => "ref",
+        }
+    }
+
+    /// The kind named `name`, if schema 1 has it.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// A kind with its kind-specific members.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeKind {
+    /// Any JSON value.
+    Any,
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// An integer, with bounds.
+    Integer(NumberRules),
+    /// A number, with bounds.
+    Number(NumberRules),
+    /// A string, with lengths, pattern and format.
+    String(StringRules),
+    /// Exactly the value `value`.
+    Literal {
+        /// The one value.
+        value: Value,
+    },
+    /// One of a set of values.
+    Enum(EnumType),
+    /// An array.
+    Array(ArrayType),
+    /// A tuple.
+    Tuple(TupleType),
+    /// An object.
+    Object(ObjectType),
+    /// A map.
+    Map(MapType),
+    /// A union.
+    Union(UnionType),
+    /// A reference to a named type.
+    Ref(RefType),
+}
+
+impl TypeKind {
+    /// The kind, without its members.
+    pub fn kind(&self) -> Kind {
+        match self {
+            TypeKind::Any => Kind::Any,
+            TypeKind::Null => Kind::Null,
+            TypeKind::Boolean => Kind::Boolean,
+            TypeKind::Integer(_) => Kind::Integer,
+            TypeKind::Number(_) => Kind::Number,
+            TypeKind::String(_) => Kind::String,
+            TypeKind::Literal { .. } => Kind::Literal,
+            TypeKind::Enum(_) => Kind::Enum,
+            TypeKind::Array(_) => Kind::Array,
+            TypeKind::Tuple(_) => Kind::Tuple,
+            TypeKind::Object(_) => Kind::Object,
+            TypeKind::Map(_) => Kind::Map,
+            TypeKind::Union(_) => Kind::Union,
+            TypeKind::Ref(_) => Kind::Ref,
+        }
+    }
+}
+
+/// Refinements of `integer` and `number`. Absent: unbounded, no unit.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NumberRules {
+    /// Inclusive lower bound.
+    pub min: Option<Number>,
+    /// Inclusive upper bound.
+    pub max: Option<Number>,
+    /// Exclusive lower bound.
+    pub exclusive_min: Option<Number>,
+    /// Exclusive upper bound.
+    pub exclusive_max: Option<Number>,
+    /// Values are whole multiples of this (greater than zero).
+    pub multiple_of: Option<Number>,
+    /// The unit of the quantity (`s`, `ms`, `rpm`, `bar`, …): part of the meaning.
+    pub unit: Option<String>,
+}
+
+/// Refinements of `string`. Absent: any length, any text, no format.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StringRules {
+    /// Least length, in Unicode scalar values.
+    pub min_length: Option<u64>,
+    /// Greatest length, in Unicode scalar values.
+    pub max_length: Option<u64>,
+    /// A regular expression a match of which the string must contain (unanchored; see docs/format.md).
+    pub pattern: Option<String>,
+    /// A designation such as `date-time` or `uuid`.
+    pub format: Option<String>,
+}
+
+/// Members of `enum`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EnumType {
+    /// The values: strings or integers.
+    pub values: Vec<Value>,
+    /// Whether readers promise a branch for values not listed; absent: `false` (closed).
+    pub open: Option<bool>,
+    /// Values that were removed and may never be reused.
+    pub reserved: Option<Vec<Reserved>>,
+}
+
+/// Members of `array`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayType {
+    /// The type of every item.
+    pub items: Box<TypeNode>,
+    /// Least number of items.
+    pub min_items: Option<u64>,
+    /// Greatest number of items.
+    pub max_items: Option<u64>,
+    /// Whether items must be pairwise distinct; absent: `false`.
+    pub unique_items: Option<bool>,
+}
+
+/// Members of `tuple`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TupleType {
+    /// One type per position; the array has exactly this many items.
+    pub elements: Vec<TypeNode>,
+}
+
+/// Members of `object`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ObjectType {
+    /// The fields, by name; absent: no declared fields.
+    pub fields: Option<IndexMap<String, Field>>,
+    /// Whether members not in `fields` are refused; absent: `false` (open, as reader rules
+    /// require).
+    pub closed: Option<bool>,
+    /// Field names that were removed and may never be reused.
+    pub reserved: Option<Vec<Reserved>>,
+}
+
+/// Members of `map`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapType {
+    /// The type of the keys (a `string` node with refinements, an `enum`, …); absent: any string.
+    pub keys: Option<Box<TypeNode>>,
+    /// The type of every value.
+    pub values: Box<TypeNode>,
+}
+
+/// Members of `union`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UnionType {
+    /// The arms; a value matches the union when it matches any arm.
+    pub variants: Vec<TypeNode>,
+    /// The member of the (object) arms whose literal value picks the arm.
+    pub discriminator: Option<String>,
+}
+
+/// Members of `ref`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RefType {
+    /// The named type.
+    pub name: String,
+    /// The namespace whose `types` hold it; absent: the namespace the ref stands in.
+    pub namespace: Option<String>,
+}

@@ -1,0 +1,246 @@
+//! The model to canonical JSON: known members in the order docs/format.md documents, then the
+//! record's unknown members in the order they were read. Absent members stay absent.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+use crate::{
+    Component, Deprecated, Document, ErrorDecl, Event, Field, Method, MethodExample, Namespace,
+    NumberRules, Param, Reserved, TypeKind, TypeNode, Unknown,
+};
+
+/// Builds one JSON object member by member.
+struct Out(Map<String, Value>);
+
+impl Out {
+    fn new() -> Self {
+        Out(Map::new())
+    }
+
+    fn put(&mut self, key: &str, value: impl Into<Value>) -> &mut Self {
+        self.0.insert(key.to_owned(), value.into());
+        self
+    }
+
+    fn opt<T: Into<Value>>(&mut self, key: &str, value: Option<T>) -> &mut Self {
+        if let Some(value) = value {
+            self.put(key, value);
+        }
+        self
+    }
+
+    fn deprecated(&mut self, value: &Option<Deprecated>) -> &mut Self {
+        self.opt(
+            "deprecated",
+            value.as_ref().map(|d| match d {
+                Deprecated::Flag(b) => Value::Bool(*b),
+                Deprecated::Note(note) => Value::String(note.clone()),
+            }),
+        )
+    }
+
+    fn reserved(&mut self, value: &Option<Vec<Reserved>>) -> &mut Self {
+        self.opt(
+            "reserved",
+            value
+                .as_ref()
+                .map(|all| Value::Array(all.iter().map(reserved).collect())),
+        )
+    }
+
+    fn finish(mut self, unknown: &Unknown) -> Value {
+        for (key, value) in unknown {
+            // A known key cannot be in `unknown` when it came from the reader; a hand-built
+            // model that puts one there does not get to overwrite the known member.
+            if !self.0.contains_key(key) {
+                self.0.insert(key.clone(), value.clone());
+            }
+        }
+        Value::Object(self.0)
+    }
+}
+
+fn by_name<T>(all: &IndexMap<String, T>, write: impl Fn(&T) -> Value) -> Value {
+    Value::Object(
+        all.iter()
+            .map(|(name, item)| (name.clone(), write(item)))
+            .collect(),
+    )
+}
+
+fn list<T>(all: &[T], write: impl Fn(&T) -> Value) -> Value {
+    Value::Array(all.iter().map(write).collect())
+}
+
+/// The document as canonical JSON.
+pub(crate) fn document(doc: &Document) -> Value {
+    let mut out = Out::new();
+    out.put("schema", doc.schema)
+        .opt("name", doc.name.clone())
+        .opt("description", doc.description.clone())
+        .opt(
+            "namespaces",
+            doc.namespaces.as_ref().map(|all| by_name(all, namespace)),
+        );
+    out.finish(&doc.unknown)
+}
+
+fn namespace(ns: &Namespace) -> Value {
+    let mut out = Out::new();
+    out.put("version", ns.version.clone())
+        .opt("description", ns.description.clone())
+        .deprecated(&ns.deprecated)
+        .opt("component", ns.component.as_ref().map(component))
+        .opt(
+            "methods",
+            ns.methods.as_ref().map(|all| by_name(all, method)),
+        )
+        .opt("events", ns.events.as_ref().map(|all| by_name(all, event)))
+        .opt(
+            "types",
+            ns.types.as_ref().map(|all| by_name(all, type_node)),
+        )
+        .reserved(&ns.reserved);
+    out.finish(&ns.unknown)
+}
+
+fn component(c: &Component) -> Value {
+    let mut out = Out::new();
+    out.put("name", c.name.clone())
+        .opt("description", c.description.clone());
+    out.finish(&c.unknown)
+}
+
+fn method(m: &Method) -> Value {
+    let mut out = Out::new();
+    out.opt(
+        "semantics",
+        m.semantics.as_ref().map(|s| s.as_str().to_owned()),
+    )
+    .opt("description", m.description.clone())
+    .deprecated(&m.deprecated)
+    .opt("paramStructure", m.param_structure.map(|p| p.as_str()))
+    .opt("params", m.params.as_ref().map(|all| list(all, param)))
+    .put("result", type_node(&m.result))
+    .opt("errors", m.errors.as_ref().map(|all| list(all, error_decl)))
+    .opt(
+        "examples",
+        m.examples.as_ref().map(|all| list(all, method_example)),
+    );
+    out.finish(&m.unknown)
+}
+
+fn param(p: &Param) -> Value {
+    let mut out = Out::new();
+    out.put("name", p.name.clone());
+    field_members(out, &p.field)
+}
+
+fn field(f: &Field) -> Value {
+    field_members(Out::new(), f)
+}
+
+fn field_members(mut out: Out, f: &Field) -> Value {
+    out.put("type", type_node(&f.ty))
+        .opt("optional", f.optional)
+        .opt("description", f.description.clone())
+        .deprecated(&f.deprecated);
+    out.finish(&f.unknown)
+}
+
+fn event(e: &Event) -> Value {
+    let mut out = Out::new();
+    out.opt("description", e.description.clone())
+        .deprecated(&e.deprecated)
+        .put("payload", type_node(&e.payload))
+        .opt("examples", e.examples.clone());
+    out.finish(&e.unknown)
+}
+
+fn error_decl(e: &ErrorDecl) -> Value {
+    let mut out = Out::new();
+    out.put("code", e.code)
+        .put("message", e.message.clone())
+        .opt("description", e.description.clone())
+        .opt("data", e.data.as_ref().map(type_node));
+    out.finish(&e.unknown)
+}
+
+fn method_example(x: &MethodExample) -> Value {
+    let mut out = Out::new();
+    out.opt("name", x.name.clone())
+        .opt("description", x.description.clone())
+        .put("params", x.params.clone())
+        .opt("result", x.result.clone());
+    out.finish(&x.unknown)
+}
+
+fn reserved(r: &Reserved) -> Value {
+    let mut out = Out::new();
+    out.put("name", r.name.clone()).opt("note", r.note.clone());
+    out.finish(&r.unknown)
+}
+
+/// A type node as canonical JSON.
+pub(crate) fn type_node(t: &TypeNode) -> Value {
+    let mut out = Out::new();
+    out.put("kind", t.kind.kind().name());
+    match &t.kind {
+        TypeKind::Any | TypeKind::Null | TypeKind::Boolean => {}
+        TypeKind::Integer(rules) | TypeKind::Number(rules) => number_rules(&mut out, rules),
+        TypeKind::String(s) => {
+            out.opt("minLength", s.min_length)
+                .opt("maxLength", s.max_length)
+                .opt("pattern", s.pattern.clone())
+                .opt("format", s.format.clone());
+        }
+        TypeKind::Literal { value } => {
+            out.put("value", value.clone());
+        }
+        TypeKind::Enum(e) => {
+            out.put("values", e.values.clone())
+                .opt("open", e.open)
+                .reserved(&e.reserved);
+        }
+        TypeKind::Array(a) => {
+            out.put("items", type_node(&a.items))
+                .opt("minItems", a.min_items)
+                .opt("maxItems", a.max_items)
+                .opt("uniqueItems", a.unique_items);
+        }
+        TypeKind::Tuple(tuple) => {
+            out.put("elements", list(&tuple.elements, type_node));
+        }
+        TypeKind::Object(o) => {
+            out.opt("fields", o.fields.as_ref().map(|all| by_name(all, field)))
+                .opt("closed", o.closed)
+                .reserved(&o.reserved);
+        }
+        TypeKind::Map(m) => {
+            out.opt("keys", m.keys.as_deref().map(type_node))
+                .put("values", type_node(&m.values));
+        }
+        TypeKind::Union(u) => {
+            out.put("variants", list(&u.variants, type_node))
+                .opt("discriminator", u.discriminator.clone());
+        }
+        TypeKind::Ref(r) => {
+            out.put("name", r.name.clone())
+                .opt("namespace", r.namespace.clone());
+        }
+    }
+    out.opt("description", t.description.clone())
+        .deprecated(&t.deprecated)
+        .opt("default", t.default.clone())
+        .opt("examples", t.examples.clone());
+    out.finish(&t.unknown)
+}
+
+fn number_rules(out: &mut Out, rules: &NumberRules) {
+    out.opt("min", rules.min.clone())
+        .opt("max", rules.max.clone())
+        .opt("exclusiveMin", rules.exclusive_min.clone())
+        .opt("exclusiveMax", rules.exclusive_max.clone())
+        .opt("multipleOf", rules.multiple_of.clone())
+        .opt("unit", rules.unit.clone());
+}

@@ -1,0 +1,50 @@
+//! Integration tests of the reader and writer.
+
+use accord_schema_model::{Document, ErrorKind};
+
+fn err(text: &str) -> accord_schema_model::Error {
+    Document::parse(text).expect_err("must be refused")
+}
+
+#[test]
+fn smoke() {
+    let text = r#"{"schema": 1, "x-top": [1, 2.0], "namespaces": {"pump": {"version": "1.2.0", "x-ns": true,
+      "methods": {"start": {"semantics": "launch", "params": [{"name": "rpm", "type": {"kind": "integer", "min": 0, "minLength": 3, "x-t": 1}, "optional": false}],
+      "result": {"kind": "null"}}},
+      "types": {"T": {"kind": "object", "fields": {"a": {"type": {"kind": "ref", "name": "T"}, "optional": true}}, "closed": false}}}}}"#;
+    let doc = Document::parse(text).unwrap();
+    let out = doc.to_canonical_string();
+    let again = Document::parse(&out).unwrap();
+    assert_eq!(doc, again);
+    let a: serde_json::Value = serde_json::from_str(text).unwrap();
+    let b: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(again.to_canonical_string(), out);
+    println!("{out}");
+}
+
+#[test]
+fn refusals() {
+    for (text, want) in [
+        (
+            r#"{"schema": 2}"#,
+            "this document is schema 2; this accord reads schema 1: upgrade accord",
+        ),
+        (r#"{"schema": "1"}"#, "`schema` must be an integer"),
+        (r#"{"name": "x"}"#, "no `schema`"),
+        (
+            r#"{"schema": 1, "namespaces": {"a": {"version": "1.0.0", "types": {"T": {"kind": "tensor"}}}}}"#,
+            "unknown type kind `tensor`",
+        ),
+        (r#"{"schema": 1, "a": 1, "a": 2}"#, "duplicate key `a`"),
+        (r#"{"schema": 1, "namespaces": {"#, "truncated"),
+    ] {
+        let e = err(text);
+        println!("{e}");
+        assert!(e.to_string().contains(want), "{e}");
+    }
+    let deep = "[".repeat(100_000);
+    let e = err(&deep);
+    assert!(matches!(e.kind, ErrorKind::TooDeep { .. }), "{e}");
+    println!("{e}");
+}

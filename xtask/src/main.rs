@@ -1,0 +1,2 @@
+//! The project's build tasks.
+fn main() {}
