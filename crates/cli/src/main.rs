@@ -1,2 +1,69 @@
-//! The accord command line.
-fn main() {}
+//! `accord`: the command line of the accord toolkit for RPC contracts.
+//!
+//! This is the only crate with a command line parser, miette's "fancy" rendering and process
+//! exit codes: 0 success, 1 the check found problems, 2 usage or input errors.
+
+mod diagnostic;
+mod fmt;
+mod input;
+mod inspect;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// accord: contracts for JSON-RPC plants, in the `.types.json` format.
+#[derive(Debug, Parser)]
+#[command(name = "accord", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Rewrite documents in canonical form, losslessly (unknown members are kept).
+    Fmt(fmt::Args),
+    /// Summarise a document: schema number, namespaces, contract versions, methods by semantics.
+    Inspect(inspect::Args),
+}
+
+/// How a command reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OutputFormat {
+    /// For people.
+    Text,
+    /// For scripts: one JSON document on stdout.
+    Json,
+}
+
+/// How a command ended, as the process exit code says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    /// Everything asked for was done and nothing was found (exit 0).
+    Success,
+    /// The command ran and found problems (exit 1).
+    Problems,
+    /// Usage or input errors (exit 2).
+    InputError,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(outcome: Outcome) -> ExitCode {
+        ExitCode::from(match outcome {
+            Outcome::Success => 0,
+            Outcome::Problems => 1,
+            Outcome::InputError => 2,
+        })
+    }
+}
+
+fn main() -> ExitCode {
+    // clap exits with 2 on usage errors and 0 on --help/--version, as the exit-code table wants.
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Fmt(args) => fmt::run(&args),
+        Command::Inspect(args) => inspect::run(&args),
+    };
+    outcome.into()
+}

@@ -309,3 +309,60 @@ impl ParamStructure {
         }
     }
 }
+
+impl Document {
+    /// How many members, at every level, this build has no name for (kept and re-emitted, but
+    /// not understood): a document written by a newer accord has some.
+    pub fn unknown_member_count(&self) -> usize {
+        let namespaces = self.namespaces.iter().flat_map(|all| all.values());
+        self.unknown.len()
+            + namespaces
+                .map(Namespace::unknown_member_count)
+                .sum::<usize>()
+    }
+}
+
+impl Namespace {
+    fn unknown_member_count(&self) -> usize {
+        let methods = self.methods.iter().flat_map(|all| all.values());
+        let events = self.events.iter().flat_map(|all| all.values());
+        let types = self.types.iter().flat_map(|all| all.values());
+        self.unknown.len()
+            + self.component.as_ref().map_or(0, |c| c.unknown.len())
+            + reserved_unknown(&self.reserved)
+            + methods.map(Method::unknown_member_count).sum::<usize>()
+            + events
+                .map(|e| e.unknown.len() + e.payload.unknown_member_count())
+                .sum::<usize>()
+            + types.map(TypeNode::unknown_member_count).sum::<usize>()
+    }
+}
+
+impl Method {
+    fn unknown_member_count(&self) -> usize {
+        let params = self.params.iter().flatten();
+        let errors = self.errors.iter().flatten();
+        let examples = self.examples.iter().flatten();
+        self.unknown.len()
+            + self.result.unknown_member_count()
+            + params
+                .map(|p| p.field.unknown_member_count())
+                .sum::<usize>()
+            + errors
+                .map(|e| {
+                    e.unknown.len() + e.data.as_ref().map_or(0, TypeNode::unknown_member_count)
+                })
+                .sum::<usize>()
+            + examples.map(|x| x.unknown.len()).sum::<usize>()
+    }
+}
+
+impl Field {
+    pub(crate) fn unknown_member_count(&self) -> usize {
+        self.unknown.len() + self.ty.unknown_member_count()
+    }
+}
+
+pub(crate) fn reserved_unknown(reserved: &Option<Vec<Reserved>>) -> usize {
+    reserved.iter().flatten().map(|r| r.unknown.len()).sum()
+}

@@ -115,6 +115,26 @@ pub enum ErrorKind {
     },
 }
 
+impl ErrorKind {
+    /// A stable identifier for the kind of error, for diagnostics codes and scripts.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ErrorKind::InvalidUtf8 => "invalid-utf8",
+            ErrorKind::Syntax { .. } => "malformed-json",
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::TooDeep { .. } => "too-deep",
+            ErrorKind::DuplicateKey { .. } => "duplicate-key",
+            ErrorKind::MissingSchema { .. } => "schema-missing",
+            ErrorKind::SchemaNotInteger { .. } => "schema-not-integer",
+            ErrorKind::UnsupportedSchema { .. } => "schema-unsupported",
+            ErrorKind::UnknownKind { .. } => "unknown-kind",
+            ErrorKind::WrongType { .. } => "wrong-type",
+            ErrorKind::MissingField { .. } => "missing-field",
+            ErrorKind::InvalidValue { .. } => "invalid-value",
+        }
+    }
+}
+
 fn list(numbers: &[u64]) -> String {
     numbers
         .iter()

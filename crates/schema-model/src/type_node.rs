@@ -273,3 +273,34 @@ pub struct RefType {
     /// The namespace whose `types` hold it; absent: the namespace the ref stands in.
     pub namespace: Option<String>,
 }
+
+impl TypeNode {
+    /// How many members, in this node and every node and field below it, this build has no name for.
+    pub fn unknown_member_count(&self) -> usize {
+        use crate::document::reserved_unknown;
+        let below = match &self.kind {
+            TypeKind::Any
+            | TypeKind::Null
+            | TypeKind::Boolean
+            | TypeKind::Integer(_)
+            | TypeKind::Number(_)
+            | TypeKind::String(_)
+            | TypeKind::Literal { .. }
+            | TypeKind::Ref(_) => 0,
+            TypeKind::Enum(e) => reserved_unknown(&e.reserved),
+            TypeKind::Array(a) => a.items.unknown_member_count(),
+            TypeKind::Tuple(t) => t.elements.iter().map(TypeNode::unknown_member_count).sum(),
+            TypeKind::Object(o) => {
+                let fields = o.fields.iter().flat_map(|all| all.values());
+                reserved_unknown(&o.reserved)
+                    + fields.map(Field::unknown_member_count).sum::<usize>()
+            }
+            TypeKind::Map(m) => {
+                m.keys.as_ref().map_or(0, |k| k.unknown_member_count())
+                    + m.values.unknown_member_count()
+            }
+            TypeKind::Union(u) => u.variants.iter().map(TypeNode::unknown_member_count).sum(),
+        };
+        self.unknown.len() + below
+    }
+}

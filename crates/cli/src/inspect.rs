@@ -1,0 +1,225 @@
+//! `accord inspect`: a short summary of a document.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+
+use accord_schema_model::{Document, Method, Namespace, Semantics};
+use serde_json::{Value, json};
+
+use crate::{Outcome, OutputFormat, input};
+
+/// Arguments of `accord inspect`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The document to summarise.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// How to report.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    format: OutputFormat,
+}
+
+pub(crate) fn run(args: &Args) -> Outcome {
+    let Some(loaded) = input::load(&args.file) else {
+        return Outcome::InputError;
+    };
+    let summary = Summary::of(&loaded.document);
+    match args.format {
+        OutputFormat::Text => print!("{}", summary.text()),
+        OutputFormat::Json => {
+            // Serializing a Value cannot fail.
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&summary.json()).unwrap_or_default()
+            );
+        }
+    }
+    Outcome::Success
+}
+
+/// The groups methods are listed in, most harmless first; undeclared last.
+const GROUPS: [&str; 5] = ["read", "idempotent", "write", "destructive", "undeclared"];
+
+struct Summary<'a> {
+    doc: &'a Document,
+}
+
+struct NamespaceSummary<'a> {
+    name: &'a str,
+    ns: &'a Namespace,
+    /// Method names per entry of `GROUPS`.
+    groups: [Vec<MethodLine<'a>>; 5],
+}
+
+struct MethodLine<'a> {
+    name: &'a str,
+    /// Semantics text this accord does not know, kept as written.
+    unknown_semantics: Option<&'a str>,
+    deprecated: bool,
+}
+
+fn group_of(method: &Method) -> usize {
+    match method.declared_semantics() {
+        Some(Semantics::Read) => 0,
+        Some(Semantics::Idempotent) => 1,
+        Some(Semantics::Write) => 2,
+        Some(Semantics::Destructive) => 3,
+        _ => 4,
+    }
+}
+
+impl<'a> Summary<'a> {
+    fn of(doc: &'a Document) -> Self {
+        Summary { doc }
+    }
+
+    fn namespaces(&self) -> Vec<NamespaceSummary<'a>> {
+        let all = self.doc.namespaces.iter().flatten();
+        all.map(|(name, ns)| {
+            let mut groups: [Vec<MethodLine<'a>>; 5] = Default::default();
+            for (method_name, method) in ns.methods.iter().flatten() {
+                groups[group_of(method)].push(MethodLine {
+                    name: method_name,
+                    unknown_semantics: match &method.semantics {
+                        Some(Semantics::Unknown(text)) => Some(text),
+                        _ => None,
+                    },
+                    deprecated: method
+                        .deprecated
+                        .as_ref()
+                        .is_some_and(|d| d.is_deprecated()),
+                });
+            }
+            NamespaceSummary { name, ns, groups }
+        })
+        .collect()
+    }
+
+    fn text(&self) -> String {
+        let doc = self.doc;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "schema {} (this accord reads schema {})",
+            doc.schema,
+            readable()
+        );
+        if let Some(name) = &doc.name {
+            let _ = writeln!(out, "name: {name}");
+        }
+        let unknown = doc.unknown_member_count();
+        if unknown > 0 {
+            let _ = writeln!(
+                out,
+                "{unknown} members unknown to this accord: kept by fmt, ignored by checks"
+            );
+        }
+        let namespaces = self.namespaces();
+        let _ = writeln!(out, "{}", plural(namespaces.len(), "namespace"));
+        for ns in &namespaces {
+            let _ = writeln!(out);
+            let mut head = format!("{} {}", ns.name, ns.ns.version);
+            if let Some(component) = &ns.ns.component {
+                let _ = write!(head, " (component {})", component.name);
+            }
+            if ns.ns.deprecated.as_ref().is_some_and(|d| d.is_deprecated()) {
+                head.push_str(" [deprecated]");
+            }
+            let _ = writeln!(out, "{head}");
+            let _ = writeln!(
+                out,
+                "  {}, {}, {}",
+                plural(count(&ns.ns.methods), "method"),
+                plural(count(&ns.ns.events), "event"),
+                plural(count(&ns.ns.types), "type")
+            );
+            for (group, methods) in GROUPS.iter().zip(&ns.groups) {
+                if methods.is_empty() {
+                    continue;
+                }
+                let names: Vec<String> = methods
+                    .iter()
+                    .map(|m| {
+                        let mut line = m.name.to_owned();
+                        if let Some(text) = m.unknown_semantics {
+                            let _ = write!(line, " (semantics `{text}` unknown to this accord)");
+                        }
+                        if m.deprecated {
+                            line.push_str(" [deprecated]");
+                        }
+                        line
+                    })
+                    .collect();
+                let mut row = format!("  {group:<12} {}", names.join(", "));
+                if *group == "undeclared" {
+                    row.push_str(" — ask before pressing");
+                }
+                let _ = writeln!(out, "{row}");
+            }
+        }
+        out
+    }
+
+    fn json(&self) -> Value {
+        let doc = self.doc;
+        let namespaces: Vec<Value> = self
+            .namespaces()
+            .iter()
+            .map(|ns| {
+                let mut methods = serde_json::Map::new();
+                for (group, lines) in GROUPS.iter().zip(&ns.groups) {
+                    let names: Vec<Value> = lines
+                        .iter()
+                        .map(|m| {
+                            json!({
+                                "name": m.name,
+                                "deprecated": m.deprecated,
+                                "unknownSemantics": m.unknown_semantics,
+                            })
+                        })
+                        .collect();
+                    methods.insert((*group).to_owned(), Value::Array(names));
+                }
+                json!({
+                    "name": ns.name,
+                    "version": ns.ns.version,
+                    "component": ns.ns.component.as_ref().map(|c| &c.name),
+                    "deprecated": ns.ns.deprecated.as_ref().is_some_and(|d| d.is_deprecated()),
+                    "counts": {
+                        "methods": count(&ns.ns.methods),
+                        "events": count(&ns.ns.events),
+                        "types": count(&ns.ns.types),
+                    },
+                    "methods": methods,
+                })
+            })
+            .collect();
+        json!({
+            "schema": doc.schema,
+            "readableSchemas": accord_schema_model::READABLE_SCHEMAS,
+            "name": doc.name,
+            "unknownMembers": doc.unknown_member_count(),
+            "namespaces": namespaces,
+        })
+    }
+}
+
+fn count<T>(map: &Option<indexmap::IndexMap<String, T>>) -> usize {
+    map.as_ref().map_or(0, |m| m.len())
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+fn readable() -> String {
+    accord_schema_model::READABLE_SCHEMAS
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,218 @@
+//! End-to-end tests of the `accord` binary: exit codes, diagnostics, and fmt's promises.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("workspace root")
+}
+
+/// Runs `accord ARGS` in the workspace root, so paths in messages are relative and stable.
+fn accord(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_accord"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run accord")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root())
+        .expect("under the root")
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn documents_in(folder: &str) -> Vec<PathBuf> {
+    let mut all: Vec<PathBuf> = std::fs::read_dir(root().join(folder))
+        .expect("fixture folder")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".types.json"))
+        .collect();
+    all.sort();
+    assert!(!all.is_empty(), "no documents in {folder}");
+    all
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).expect("read")).expect("JSON")
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn every_refusal_exits_2_with_its_diagnostic() {
+    insta::glob!("../../../fixtures/refused", "*.types.json", |path| {
+        let out = accord(&["inspect", &relative(path)]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            out.stdout.is_empty(),
+            "a refused document prints no summary"
+        );
+        insta::assert_snapshot!(stderr(&out));
+    });
+}
+
+#[test]
+fn an_unread_schema_number_names_both_numbers() {
+    let out = accord(&["inspect", "fixtures/refused/schema-2.types.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out)
+            .contains("this document is schema 2; this accord reads schema 1: upgrade accord"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn fmt_keeps_every_value_of_future_documents_and_is_idempotent() {
+    let dir = scratch("fmt-future");
+    for original in documents_in("fixtures/future")
+        .into_iter()
+        .chain(documents_in("fixtures/contracts"))
+    {
+        let copy = dir.join(original.file_name().expect("file name"));
+        std::fs::copy(&original, &copy).expect("copy");
+        let copy_arg = copy.to_string_lossy().into_owned();
+
+        let first = accord(&["fmt", &copy_arg]);
+        assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+        assert_eq!(
+            json(&original),
+            json(&copy),
+            "fmt changed a value of {}",
+            original.display()
+        );
+
+        let once = std::fs::read(&copy).expect("read");
+        let second = accord(&["fmt", &copy_arg]);
+        assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+        assert_eq!(
+            once,
+            std::fs::read(&copy).expect("read"),
+            "fmt twice differs from fmt once"
+        );
+
+        let check = accord(&["fmt", "--check", &copy_arg]);
+        assert_eq!(
+            check.status.code(),
+            Some(0),
+            "a formatted file passes --check: {}",
+            stderr(&check)
+        );
+    }
+}
+
+#[test]
+fn fmt_check_exits_1_and_names_the_files_that_would_change() {
+    let dir = scratch("fmt-check");
+    let tidy = dir.join("tidy.types.json");
+    let messy = dir.join("messy.types.json");
+    std::fs::write(&tidy, "{\n  \"schema\": 1\n}\n").expect("write");
+    let messy_text = r#"{"x-later": 1, "schema": 1}"#;
+    std::fs::write(&messy, messy_text).expect("write");
+    let out = accord(&[
+        "fmt",
+        "--check",
+        &tidy.to_string_lossy(),
+        &messy.to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("messy.types.json"), "{stdout}");
+    assert!(!stdout.contains("tidy.types.json"), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(&messy).expect("read"),
+        messy_text,
+        "--check rewrites nothing"
+    );
+}
+
+#[test]
+fn fmt_stdout_prints_the_canonical_form() {
+    let dir = scratch("fmt-stdout");
+    let file = dir.join("a.types.json");
+    std::fs::write(
+        &file,
+        r#"{"x-later": {"b": [1, 2.50]}, "schema": 1, "name": "a"}"#,
+    )
+    .expect("write");
+    let out = accord(&["fmt", "--stdout", &file.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r#"
+    {
+      "schema": 1,
+      "name": "a",
+      "x-later": {
+        "b": [
+          1,
+          2.5
+        ]
+      }
+    }
+    "#);
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    let missing = accord(&["inspect", "fixtures/no-such-file.types.json"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("cannot read fixtures/no-such-file.types.json"),
+        "{}",
+        stderr(&missing)
+    );
+
+    let two = accord(&["fmt", "--stdout", "a.types.json", "b.types.json"]);
+    assert_eq!(two.status.code(), Some(2));
+    assert!(
+        stderr(&two).contains("--stdout takes exactly one FILE"),
+        "{}",
+        stderr(&two)
+    );
+
+    let unknown_flag = accord(&["inspect", "--frobnicate"]);
+    assert_eq!(unknown_flag.status.code(), Some(2));
+}
+
+#[test]
+fn inspect_marks_undeclared_methods() {
+    let dir = scratch("inspect");
+    let file = dir.join("a.types.json");
+    std::fs::write(
+        &file,
+        r#"{"schema": 1, "namespaces": {"pump": {"version": "2.0.0", "component": {"name": "pumpd"},
+          "methods": {
+            "status": {"semantics": "read", "result": {"kind": "string"}},
+            "prime": {"semantics": "append", "result": {"kind": "null"}},
+            "purge": {"result": {"kind": "null"}, "deprecated": "use drain"}
+          }}}}"#,
+    )
+    .expect("write");
+    let out = accord(&["inspect", &file.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    schema 1 (this accord reads schema 1)
+    1 namespace
+
+    pump 2.0.0 (component pumpd)
+      3 methods, 0 events, 0 types
+      read         status
+      undeclared   prime (semantics `append` unknown to this accord), purge [deprecated] — ask before pressing
+    ");
+}
