@@ -47,12 +47,17 @@ pub(crate) fn render_parse_error(path: &Path, bytes: &[u8], err: &Error) -> Stri
         path.display(),
         err.kind
     ));
-    // Invalid UTF-8 cannot be shown as a snippet; show the valid text around it instead.
+    // Invalid UTF-8 is shown with replacement characters; the error stands at the first
+    // invalid byte, and every byte before it is the same in the lossy text.
     let text = String::from_utf8_lossy(bytes).into_owned();
     let span = err.span.map_or((0, 0).into(), |s| {
-        // Clamp to the lossy text, whose length differs from the bytes only after invalid UTF-8.
         let start = s.start.min(text.len());
-        SourceSpan::from((start, s.len().min(text.len() - start)))
+        let len = if matches!(err.kind, ErrorKind::InvalidUtf8) {
+            0
+        } else {
+            s.len()
+        };
+        SourceSpan::from((start, len.min(text.len() - start)))
     });
     let report = ParseDiagnostic {
         message: format!("at {}", err.pointer),

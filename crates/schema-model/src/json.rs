@@ -7,7 +7,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::{Error, ErrorKind, SourceMap, Span};
+use crate::{Error, ErrorKind, SourceMap};
 
 /// serde_json's nesting limit, which this reader keeps: deeper input is refused, not recursed into.
 pub(crate) const DEPTH_LIMIT: usize = 128;
@@ -31,20 +31,13 @@ fn syntax_error(text: &str, err: &serde_json::Error, duplicate: Option<String>) 
     let map = SourceMap::new(text);
     let offset = map.offset_of_line_byte_column(err.line(), err.column());
     let (pointer, last_key) = map.pointer_at(offset);
-    let point = Span {
-        start: offset,
-        end: (offset + 1).min(text.len()).max(offset),
-    };
+    let point = map.char_span(offset);
     let (kind, span) = if let Some(key) = duplicate {
         (ErrorKind::DuplicateKey { key }, last_key.unwrap_or(point))
     } else if err.classify() == serde_json::error::Category::Eof {
-        (
-            ErrorKind::Truncated,
-            Span {
-                start: text.len(),
-                end: text.len(),
-            },
-        )
+        // Point at the last character: an empty span at the very end shows no snippet.
+        let last = text.char_indices().next_back().map_or(0, |(at, _)| at);
+        (ErrorKind::Truncated, map.char_span(last))
     } else {
         let message = err.to_string();
         // serde_json appends " at line L column C"; the position is reported on its own.

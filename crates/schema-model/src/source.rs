@@ -91,6 +91,20 @@ impl<'a> SourceMap<'a> {
         }
     }
 
+    /// The span of the one character at `offset` (moved back to a character boundary); empty
+    /// at the end of the text.
+    pub fn char_span(&self, offset: usize) -> Span {
+        let mut start = offset.min(self.text.len());
+        while !self.text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let end = self.text[start..]
+            .chars()
+            .next()
+            .map_or(start, |c| start + c.len_utf8());
+        Span { start, end }
+    }
+
     /// The byte offset of a 1-based line and a 1-based *byte* column, as serde_json reports them.
     pub fn offset_of_line_byte_column(&self, line: usize, column: usize) -> usize {
         let mut line_start = 0;
@@ -120,17 +134,15 @@ impl<'a> SourceMap<'a> {
     /// read last there. Used to say where a syntax error stands.
     pub fn pointer_at(&self, offset: usize) -> (Pointer, Option<Span>) {
         let mut last = (Pointer::root(), None);
-        let end = scan(self.text, offset, |path, located| {
+        let open = scan(self.text, offset, |path, located| {
             last = (Pointer::from_escaped(path.to_owned()), located.key);
             Flow::Continue
         });
-        // The scan's own open-container path at `offset` wins when it is deeper: a truncated
-        // document is "inside" its last open container.
-        match end {
-            Some(open) if open.0.len() >= last.0.as_str().len() => {
-                (Pointer::from_escaped(open.0), open.1)
-            }
-            _ => last,
+        // Where the scan stopped, the open containers name the place; past the end of the root
+        // value (trailing text) the last value read does.
+        match open {
+            Some((path, key)) => (Pointer::from_escaped(path), key),
+            None => last,
         }
     }
 }

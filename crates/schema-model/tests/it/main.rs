@@ -1,0 +1,4 @@
+//! Integration tests of the model's reader and writer: one test binary, one module per concern.
+
+mod props;
+mod reader;
