@@ -4,8 +4,11 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use accord_schema_model::{Error, ErrorKind, READABLE_SCHEMAS};
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, NamedSource, SourceSpan};
+use accord_schema_model::{Error, ErrorKind, READABLE_SCHEMAS, is_newer_than_readable};
+use miette::{
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, MietteError, MietteSpanContents,
+    SourceCode, SourceSpan, SpanContents,
+};
 
 /// A document that could not be read, as miette shows it.
 #[derive(Debug, thiserror::Error, Diagnostic)]
@@ -13,7 +16,7 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, NamedSource, So
 struct ParseDiagnostic {
     message: String,
     #[source_code]
-    source_code: NamedSource<String>,
+    source_code: Snippet,
     #[label("{label}")]
     span: SourceSpan,
     label: String,
@@ -37,10 +40,7 @@ pub(crate) fn print_io_error(path: &Path, err: &std::io::Error) {
 /// miette report with the snippet.
 pub(crate) fn render_parse_error(path: &Path, bytes: &[u8], err: &Error) -> String {
     let mut out = String::new();
-    let position = err
-        .position
-        .map(|p| format!(":{}:{}", p.line, p.column))
-        .unwrap_or_default();
+    let position = err.position.map(|p| format!(":{}:{}", p.line, p.column)).unwrap_or_default();
     out.push_str(&format!(
         "error[{}]: {}{position}: {}\n",
         err.kind.code(),
@@ -52,16 +52,12 @@ pub(crate) fn render_parse_error(path: &Path, bytes: &[u8], err: &Error) -> Stri
     let text = String::from_utf8_lossy(bytes).into_owned();
     let span = err.span.map_or((0, 0).into(), |s| {
         let start = s.start.min(text.len());
-        let len = if matches!(err.kind, ErrorKind::InvalidUtf8) {
-            0
-        } else {
-            s.len()
-        };
+        let len = if matches!(*err.kind, ErrorKind::InvalidUtf8) { 0 } else { s.len() };
         SourceSpan::from((start, len.min(text.len() - start)))
     });
     let report = ParseDiagnostic {
-        message: format!("at {}", err.pointer),
-        source_code: NamedSource::new(path.display().to_string(), text),
+        message: format!("at {}", abbreviate(&err.pointer.to_string())),
+        source_code: Snippet { name: path.display().to_string(), text },
         span,
         label: label(&err.kind).to_owned(),
         help: help(&err.kind),
@@ -82,9 +78,12 @@ fn label(kind: &ErrorKind) -> &'static str {
     match kind {
         ErrorKind::InvalidUtf8 => "not UTF-8",
         ErrorKind::Syntax { .. } => "here",
+        ErrorKind::Empty => "nothing here",
         ErrorKind::Truncated => "the text ends here",
         ErrorKind::TooDeep { .. } => "too deep",
         ErrorKind::DuplicateKey { .. } => "second occurrence",
+        ErrorKind::IntegerOutOfRange { .. } => "past the 64-bit range",
+
         ErrorKind::MissingSchema { .. } => "no `schema` in this object",
         ErrorKind::SchemaNotInteger { .. } => "not an integer",
         ErrorKind::UnsupportedSchema { .. } => "this format version",
@@ -97,19 +96,24 @@ fn label(kind: &ErrorKind) -> &'static str {
 }
 
 fn help(kind: &ErrorKind) -> Option<String> {
-    let readable = READABLE_SCHEMAS
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
+    let readable = READABLE_SCHEMAS.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     Some(match kind {
-        ErrorKind::UnsupportedSchema { .. } => format!(
+        ErrorKind::UnsupportedSchema { found, .. } if is_newer_than_readable(found) => format!(
             "this accord was built for schema {readable}; a newer document needs a newer accord (`cargo install --path crates/cli` from a newer checkout)"
         ),
+        ErrorKind::UnsupportedSchema { .. } => format!(
+            "no accord reads this number; if the document was written for schema {readable}, write that"
+        ),
+
         ErrorKind::MissingSchema { .. } => format!(
             "if the document was written for schema {readable}, say so: add \"schema\": 1 at the top"
         ),
-        ErrorKind::SchemaNotInteger { .. } => "write the number without quotes: \"schema\": 1".to_owned(),
+        ErrorKind::SchemaNotInteger { found } if found.starts_with('"') => {
+            "write the number without quotes: \"schema\": 1".to_owned()
+        }
+        ErrorKind::SchemaNotInteger { .. } => {
+            format!("format versions are whole numbers; this accord reads schema {readable}")
+        }
         ErrorKind::UnknownKind { .. } => {
             "a newer accord may know this kind, but then the document must carry a newer schema number".to_owned()
         }
@@ -121,4 +125,76 @@ fn help(kind: &ErrorKind) -> Option<String> {
         ErrorKind::InvalidUtf8 => "save the file as UTF-8".to_owned(),
         _ => return None,
     })
+}
+
+/// Pointers deeper than this many segments are shown with their middle elided.
+const POINTER_SEGMENTS_SHOWN: usize = 32;
+
+/// A pointer for a message: in full, or for very deep ones (the 100,000-deep attack), the
+/// first and last segments with a count of those left out.
+fn abbreviate(pointer: &str) -> String {
+    let segments: Vec<&str> = pointer.split('/').skip(1).collect();
+    if segments.len() <= POINTER_SEGMENTS_SHOWN {
+        return pointer.to_owned();
+    }
+    let head = segments[..6].join("/");
+    let tail = segments[segments.len() - 4..].join("/");
+    format!("/{head}/…({} more segments)…/{tail}", segments.len() - 10)
+}
+
+/// Lines longer than this are shown as a window around the label (minified documents are one
+/// line; an attack can be a 100,000-character line).
+const LONG_LINE: usize = 160;
+/// Characters of context on each side of the label in a window.
+const WINDOW: usize = 60;
+
+/// The document text as miette reads it, with over-long lines cut to a window around the span.
+#[derive(Debug)]
+struct Snippet {
+    name: String,
+    text: String,
+}
+
+impl SourceCode for Snippet {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let text = self.text.as_str();
+        let start = floor_char(text, span.offset().min(text.len()));
+        let line_start = text[..start].rfind('\n').map_or(0, |at| at + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |at| start + at);
+        if line_end - line_start <= LONG_LINE {
+            let inner = text.read_span(span, context_lines_before, context_lines_after)?;
+            return Ok(Box::new(MietteSpanContents::new_named(
+                self.name.clone(),
+                inner.data(),
+                *inner.span(),
+                inner.line(),
+                inner.column(),
+                inner.line_count(),
+            )));
+        }
+        let from = floor_char(text, start.saturating_sub(WINDOW).max(line_start));
+        let to = floor_char(text, (start + span.len() + WINDOW).min(line_end));
+        let line = text[..line_start].bytes().filter(|&b| b == b'\n').count();
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            &text.as_bytes()[from..to],
+            (from, to - from).into(),
+            line,
+            // miette's header shows the column of the label's start, as for short lines.
+            text[line_start..start].chars().count(),
+            1,
+        )))
+    }
+}
+
+fn floor_char(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }

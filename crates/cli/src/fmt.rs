@@ -21,10 +21,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args) -> Outcome {
     if args.stdout && args.files.len() != 1 {
-        eprintln!(
-            "error: --stdout takes exactly one FILE, got {}",
-            args.files.len()
-        );
+        eprintln!("error: --stdout takes exactly one FILE, got {}", args.files.len());
         return Outcome::InputError;
     }
     let mut input_errors = false;
@@ -37,10 +34,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
         let canonical = loaded.document.to_canonical_string();
         if args.stdout {
             let mut out = std::io::stdout().lock();
-            if let Err(err) = out
-                .write_all(canonical.as_bytes())
-                .and_then(|()| out.flush())
-            {
+            if let Err(err) = out.write_all(canonical.as_bytes()).and_then(|()| out.flush()) {
                 eprintln!("error: cannot write to stdout: {err}");
                 return Outcome::InputError;
             }

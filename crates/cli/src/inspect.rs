@@ -28,10 +28,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
         OutputFormat::Text => print!("{}", summary.text()),
         OutputFormat::Json => {
             // Serializing a Value cannot fail.
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&summary.json()).unwrap_or_default()
-            );
+            println!("{}", serde_json::to_string_pretty(&summary.json()).unwrap_or_default());
         }
     }
     Outcome::Success
@@ -84,10 +81,7 @@ impl<'a> Summary<'a> {
                         Some(Semantics::Unknown(text)) => Some(text),
                         _ => None,
                     },
-                    deprecated: method
-                        .deprecated
-                        .as_ref()
-                        .is_some_and(|d| d.is_deprecated()),
+                    deprecated: method.deprecated.as_ref().is_some_and(|d| d.is_deprecated()),
                 });
             }
             NamespaceSummary { name, ns, groups }
@@ -98,21 +92,15 @@ impl<'a> Summary<'a> {
     fn text(&self) -> String {
         let doc = self.doc;
         let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "schema {} (this accord reads schema {})",
-            doc.schema,
-            readable()
-        );
+        let _ = writeln!(out, "schema {} (this accord reads schema {})", doc.schema, readable());
         if let Some(name) = &doc.name {
             let _ = writeln!(out, "name: {name}");
         }
         let unknown = doc.unknown_member_count();
         if unknown > 0 {
-            let _ = writeln!(
-                out,
-                "{unknown} members unknown to this accord: kept by fmt, ignored by checks"
-            );
+            let members = plural(unknown, "member");
+            let _ =
+                writeln!(out, "{members} unknown to this accord: kept by fmt, ignored by checks");
         }
         let namespaces = self.namespaces();
         let _ = writeln!(out, "{}", plural(namespaces.len(), "namespace"));
@@ -209,17 +197,9 @@ fn count<T>(map: &Option<indexmap::IndexMap<String, T>>) -> usize {
 }
 
 fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 fn readable() -> String {
-    accord_schema_model::READABLE_SCHEMAS
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+    accord_schema_model::READABLE_SCHEMAS.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
 }

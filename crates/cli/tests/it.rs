@@ -4,10 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("workspace root")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
 }
 
 /// Runs `accord ARGS` in the workspace root, so paths in messages are relative and stable.
@@ -25,10 +22,7 @@ fn stderr(out: &Output) -> String {
 }
 
 fn relative(path: &Path) -> String {
-    path.strip_prefix(root())
-        .expect("under the root")
-        .to_string_lossy()
-        .into_owned()
+    path.strip_prefix(root()).expect("under the root").to_string_lossy().into_owned()
 }
 
 fn documents_in(folder: &str) -> Vec<PathBuf> {
@@ -59,10 +53,7 @@ fn every_refusal_exits_2_with_its_diagnostic() {
     insta::glob!("../../../fixtures/refused", "*.types.json", |path| {
         let out = accord(&["inspect", &relative(path)]);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-        assert!(
-            out.stdout.is_empty(),
-            "a refused document prints no summary"
-        );
+        assert!(out.stdout.is_empty(), "a refused document prints no summary");
         insta::assert_snapshot!(stderr(&out));
     });
 }
@@ -82,9 +73,8 @@ fn an_unread_schema_number_names_both_numbers() {
 #[test]
 fn fmt_keeps_every_value_of_future_documents_and_is_idempotent() {
     let dir = scratch("fmt-future");
-    for original in documents_in("fixtures/future")
-        .into_iter()
-        .chain(documents_in("fixtures/contracts"))
+    for original in
+        documents_in("fixtures/future").into_iter().chain(documents_in("fixtures/contracts"))
     {
         let copy = dir.join(original.file_name().expect("file name"));
         std::fs::copy(&original, &copy).expect("copy");
@@ -92,21 +82,12 @@ fn fmt_keeps_every_value_of_future_documents_and_is_idempotent() {
 
         let first = accord(&["fmt", &copy_arg]);
         assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
-        assert_eq!(
-            json(&original),
-            json(&copy),
-            "fmt changed a value of {}",
-            original.display()
-        );
+        assert_eq!(json(&original), json(&copy), "fmt changed a value of {}", original.display());
 
         let once = std::fs::read(&copy).expect("read");
         let second = accord(&["fmt", &copy_arg]);
         assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
-        assert_eq!(
-            once,
-            std::fs::read(&copy).expect("read"),
-            "fmt twice differs from fmt once"
-        );
+        assert_eq!(once, std::fs::read(&copy).expect("read"), "fmt twice differs from fmt once");
 
         let check = accord(&["fmt", "--check", &copy_arg]);
         assert_eq!(
@@ -126,12 +107,7 @@ fn fmt_check_exits_1_and_names_the_files_that_would_change() {
     std::fs::write(&tidy, "{\n  \"schema\": 1\n}\n").expect("write");
     let messy_text = r#"{"x-later": 1, "schema": 1}"#;
     std::fs::write(&messy, messy_text).expect("write");
-    let out = accord(&[
-        "fmt",
-        "--check",
-        &tidy.to_string_lossy(),
-        &messy.to_string_lossy(),
-    ]);
+    let out = accord(&["fmt", "--check", &tidy.to_string_lossy(), &messy.to_string_lossy()]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("messy.types.json"), "{stdout}");
@@ -147,11 +123,8 @@ fn fmt_check_exits_1_and_names_the_files_that_would_change() {
 fn fmt_stdout_prints_the_canonical_form() {
     let dir = scratch("fmt-stdout");
     let file = dir.join("a.types.json");
-    std::fs::write(
-        &file,
-        r#"{"x-later": {"b": [1, 2.50]}, "schema": 1, "name": "a"}"#,
-    )
-    .expect("write");
+    std::fs::write(&file, r#"{"x-later": {"b": [1, 2.50]}, "schema": 1, "name": "a"}"#)
+        .expect("write");
     let out = accord(&["fmt", "--stdout", &file.to_string_lossy()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r#"
@@ -180,11 +153,7 @@ fn usage_and_io_errors_exit_2() {
 
     let two = accord(&["fmt", "--stdout", "a.types.json", "b.types.json"]);
     assert_eq!(two.status.code(), Some(2));
-    assert!(
-        stderr(&two).contains("--stdout takes exactly one FILE"),
-        "{}",
-        stderr(&two)
-    );
+    assert!(stderr(&two).contains("--stdout takes exactly one FILE"), "{}", stderr(&two));
 
     let unknown_flag = accord(&["inspect", "--frobnicate"]);
     assert_eq!(unknown_flag.status.code(), Some(2));

@@ -115,13 +115,7 @@ pub struct Field {
 impl Field {
     /// A required field of type `ty`, with nothing else said.
     pub fn new(ty: TypeNode) -> Self {
-        Field {
-            ty,
-            optional: None,
-            description: None,
-            deprecated: None,
-            unknown: Unknown::new(),
-        }
+        Field { ty, optional: None, description: None, deprecated: None, unknown: Unknown::new() }
     }
 
     /// Whether the field may be absent (`optional` read with its absent meaning).
@@ -220,12 +214,8 @@ pub enum Semantics {
 
 impl Semantics {
     /// The semantics values this build knows, in order of increasing effect.
-    pub const KNOWN: [Semantics; 4] = [
-        Semantics::Read,
-        Semantics::Idempotent,
-        Semantics::Write,
-        Semantics::Destructive,
-    ];
+    pub const KNOWN: [Semantics; 4] =
+        [Semantics::Read, Semantics::Idempotent, Semantics::Write, Semantics::Destructive];
 
     /// Reads a semantics value; text this build does not know is kept as [`Semantics::Unknown`].
     pub fn from_text(text: &str) -> Self {
@@ -294,11 +284,8 @@ pub enum ParamStructure {
 
 impl ParamStructure {
     /// Every value, as written.
-    pub const ALL: [ParamStructure; 3] = [
-        ParamStructure::ByName,
-        ParamStructure::ByPosition,
-        ParamStructure::Either,
-    ];
+    pub const ALL: [ParamStructure; 3] =
+        [ParamStructure::ByName, ParamStructure::ByPosition, ParamStructure::Either];
 
     /// The text as written in a document.
     pub fn as_str(self) -> &'static str {
@@ -315,10 +302,7 @@ impl Document {
     /// not understood): a document written by a newer accord has some.
     pub fn unknown_member_count(&self) -> usize {
         let namespaces = self.namespaces.iter().flat_map(|all| all.values());
-        self.unknown.len()
-            + namespaces
-                .map(Namespace::unknown_member_count)
-                .sum::<usize>()
+        self.unknown.len() + namespaces.map(Namespace::unknown_member_count).sum::<usize>()
     }
 }
 
@@ -331,9 +315,7 @@ impl Namespace {
             + self.component.as_ref().map_or(0, |c| c.unknown.len())
             + reserved_unknown(&self.reserved)
             + methods.map(Method::unknown_member_count).sum::<usize>()
-            + events
-                .map(|e| e.unknown.len() + e.payload.unknown_member_count())
-                .sum::<usize>()
+            + events.map(|e| e.unknown.len() + e.payload.unknown_member_count()).sum::<usize>()
             + types.map(TypeNode::unknown_member_count).sum::<usize>()
     }
 }
@@ -345,9 +327,7 @@ impl Method {
         let examples = self.examples.iter().flatten();
         self.unknown.len()
             + self.result.unknown_member_count()
-            + params
-                .map(|p| p.field.unknown_member_count())
-                .sum::<usize>()
+            + params.map(|p| p.field.unknown_member_count()).sum::<usize>()
             + errors
                 .map(|e| {
                     e.unknown.len() + e.data.as_ref().map_or(0, TypeNode::unknown_member_count)

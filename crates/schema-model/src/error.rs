@@ -15,7 +15,7 @@ use crate::{Pointer, Position, Span};
 #[error("{kind} (at {pointer}{})", match position { Some(p) => format!(", line {}, column {}", p.line, p.column), None => String::new() })]
 pub struct Error {
     /// What is wrong.
-    pub kind: ErrorKind,
+    pub kind: Box<ErrorKind>,
     /// The JSON Pointer of the value the error is about.
     pub pointer: Pointer,
     /// The bytes of the text the error is about (a key, a token, or a point); absent only when
@@ -38,6 +38,9 @@ pub enum ErrorKind {
         /// The JSON parser's description.
         message: String,
     },
+    /// The text is empty, or only white space.
+    #[error("the document is empty")]
+    Empty,
     /// The text ends inside a value.
     #[error("the document ends in the middle of a JSON value (is it truncated?)")]
     Truncated,
@@ -46,6 +49,14 @@ pub enum ErrorKind {
     TooDeep {
         /// The nesting limit.
         limit: usize,
+    },
+    /// An integer literal outside the 64-bit range, which cannot be kept exactly.
+    #[error(
+        "the integer {literal} is outside the 64-bit range accord keeps exactly; a rewrite would change it"
+    )]
+    IntegerOutOfRange {
+        /// The literal as written.
+        literal: String,
     },
     /// The same key twice in one object.
     #[error(
@@ -121,9 +132,12 @@ impl ErrorKind {
         match self {
             ErrorKind::InvalidUtf8 => "invalid-utf8",
             ErrorKind::Syntax { .. } => "malformed-json",
+            ErrorKind::Empty => "empty",
             ErrorKind::Truncated => "truncated",
             ErrorKind::TooDeep { .. } => "too-deep",
             ErrorKind::DuplicateKey { .. } => "duplicate-key",
+            ErrorKind::IntegerOutOfRange { .. } => "integer-out-of-range",
+
             ErrorKind::MissingSchema { .. } => "schema-missing",
             ErrorKind::SchemaNotInteger { .. } => "schema-not-integer",
             ErrorKind::UnsupportedSchema { .. } => "schema-unsupported",
@@ -136,19 +150,11 @@ impl ErrorKind {
 }
 
 fn list(numbers: &[u64]) -> String {
-    numbers
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+    numbers.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
 }
 
 fn unsupported_schema(found: &str, readable: &[u64]) -> String {
-    let newer = match (found.parse::<u64>(), readable.iter().max()) {
-        (Ok(n), Some(&max)) => n > max,
-        _ => false,
-    };
-    if newer {
+    if crate::is_newer_than_readable(found) {
         format!(
             "this document is schema {found}; this accord reads schema {}: upgrade accord",
             list(readable)
@@ -167,7 +173,7 @@ pub(crate) fn json_type(value: &serde_json::Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a number",
+        Value::Number(n) if n.is_f64() => "a number written with a fraction or an exponent",
         Value::Number(_) => "an integer",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",

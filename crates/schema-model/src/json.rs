@@ -1,7 +1,8 @@
 //! Text to `serde_json::Value`, strictly: duplicate keys and over-deep nesting are refused,
 //! and every failure is turned into an [`Error`] with a pointer and a position.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -12,19 +13,48 @@ use crate::{Error, ErrorKind, SourceMap};
 /// serde_json's nesting limit, which this reader keeps: deeper input is refused, not recursed into.
 pub(crate) const DEPTH_LIMIT: usize = 128;
 
-/// Parses `text` as one JSON value, refusing duplicate keys.
+/// Parses `text` as one JSON value, refusing duplicate keys and integers it cannot keep exactly.
 pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {
     let duplicate = RefCell::new(None);
+    let big_integral = Cell::new(false);
+    let seed = StrictValue { duplicate: &duplicate, big_integral: &big_integral };
     let mut de = serde_json::Deserializer::from_str(text);
-    let parsed = StrictValue {
-        duplicate: &duplicate,
+    let value = seed
+        .deserialize(&mut de)
+        .and_then(|value| {
+            de.end()?;
+            Ok(value)
+        })
+        .map_err(|err| syntax_error(text, &err, duplicate.into_inner()))?;
+    if big_integral.get() {
+        refuse_big_integer_literals(text)?;
     }
-    .deserialize(&mut de)
-    .and_then(|value| {
-        de.end()?;
-        Ok(value)
-    });
-    parsed.map_err(|err| syntax_error(text, &err, duplicate.into_inner()))
+    Ok(value)
+}
+
+/// serde_json reads an integer literal past the 64-bit range as the nearest double, silently
+/// dropping digits; `1e30` is read the same way but loses nothing. Only the text tells them
+/// apart, so when a big integral double was seen, the text is searched for such a literal.
+fn refuse_big_integer_literals(text: &str) -> Result<(), Error> {
+    let is_big_integer_literal = |token: &str| {
+        let digits = token.strip_prefix('-').unwrap_or(token);
+        !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && token.parse::<i64>().is_err()
+            && token.parse::<u64>().is_err()
+    };
+    let map = SourceMap::new(text);
+    match map.find_token(is_big_integer_literal) {
+        Some((pointer, span)) => Err(Error {
+            kind: Box::new(ErrorKind::IntegerOutOfRange {
+                literal: text[span.start..span.end].to_owned(),
+            }),
+            pointer,
+            span: Some(span),
+            position: Some(map.position(span.start)),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn syntax_error(text: &str, err: &serde_json::Error, duplicate: Option<String>) -> Error {
@@ -32,8 +62,13 @@ fn syntax_error(text: &str, err: &serde_json::Error, duplicate: Option<String>) 
     let offset = map.offset_of_line_byte_column(err.line(), err.column());
     let (pointer, last_key) = map.pointer_at(offset);
     let point = map.char_span(offset);
+    let mut pointer = pointer;
     let (kind, span) = if let Some(key) = duplicate {
+        // The scan stands in the object, just past the duplicate member's value.
+        pointer.push_key(&key);
         (ErrorKind::DuplicateKey { key }, last_key.unwrap_or(point))
+    } else if text.trim().is_empty() {
+        (ErrorKind::Empty, map.char_span(0))
     } else if err.classify() == serde_json::error::Category::Eof {
         // Point at the last character: an empty span at the very end shows no snippet.
         let last = text.char_indices().next_back().map_or(0, |(at, _)| at);
@@ -52,7 +87,7 @@ fn syntax_error(text: &str, err: &serde_json::Error, duplicate: Option<String>) 
         }
     };
     Error {
-        kind,
+        kind: Box::new(kind),
         pointer,
         span: Some(span),
         position: Some(map.position(span.start)),
@@ -63,6 +98,8 @@ fn syntax_error(text: &str, err: &serde_json::Error, duplicate: Option<String>) 
 #[derive(Clone, Copy)]
 struct StrictValue<'a> {
     duplicate: &'a RefCell<Option<String>>,
+    /// Set when a double at or past 2^63 with no fraction was read: maybe a cut-down integer.
+    big_integral: &'a Cell<bool>,
 }
 
 impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
@@ -93,6 +130,9 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        if v.fract() == 0.0 && v.abs() >= 9.2e18 {
+            self.big_integral.set(true);
+        }
         // JSON text has no NaN or infinity, so serde_json never hands one over.
         Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
     }

@@ -68,7 +68,7 @@ pub use crate::{
         ArrayType, EnumType, Kind, MapType, NumberRules, ObjectType, RefType, StringRules,
         TupleType, TypeKind, TypeNode, UnionType,
     },
-    version::{READABLE_SCHEMAS, SCHEMA_VERSION, reads_schema},
+    version::{READABLE_SCHEMAS, SCHEMA_VERSION, is_newer_than_readable, reads_schema},
 };
 
 /// The nesting limit of the reader: JSON deeper than this is refused with [`ErrorKind::TooDeep`].
@@ -102,12 +102,9 @@ impl Document {
                 let map = SourceMap::new(prefix);
                 let at = err.valid_up_to();
                 Err(Error {
-                    kind: ErrorKind::InvalidUtf8,
+                    kind: Box::new(ErrorKind::InvalidUtf8),
                     pointer: map.pointer_at(at).0,
-                    span: Some(Span {
-                        start: at,
-                        end: at + err.error_len().unwrap_or(1),
-                    }),
+                    span: Some(Span { start: at, end: at + err.error_len().unwrap_or(1) }),
                     position: Some(map.position(at)),
                 })
             }
@@ -122,7 +119,7 @@ impl Document {
     /// As [`Document::parse`], except those only text can have (syntax, duplicates, depth).
     pub fn from_value(value: serde_json::Value) -> Result<Document, Error> {
         read::document(value).map_err(|err| Error {
-            kind: err.kind,
+            kind: Box::new(err.kind),
             pointer: err.pointer,
             span: None,
             position: None,
@@ -155,11 +152,15 @@ impl TypeNode {
 
 fn locate(text: &str, err: read::Unlocated) -> Error {
     let map = SourceMap::new(text);
+    // A missing member is about its record, which its key names best; every other error is
+    // about the value that is wrong.
+    let about_record =
+        matches!(err.kind, ErrorKind::MissingField { .. } | ErrorKind::MissingSchema { .. });
     let span = map
         .locate(&err.pointer)
-        .map_or(Span { start: 0, end: 0 }, |l| l.label());
+        .map_or(Span { start: 0, end: 0 }, |l| if about_record { l.label() } else { l.value });
     Error {
-        kind: err.kind,
+        kind: Box::new(err.kind),
         pointer: err.pointer,
         span: Some(span),
         position: Some(map.position(span.start)),

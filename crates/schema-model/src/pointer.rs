@@ -85,11 +85,7 @@ pub(crate) fn push_index_segment(buf: &mut String, index: usize) {
 impl fmt::Display for Pointer {
     /// The root is shown as `/` would be ambiguous (it names the key `""`), so it is shown as `(root)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
-            f.write_str("(root)")
-        } else {
-            f.write_str(&self.0)
-        }
+        if self.0.is_empty() { f.write_str("(root)") } else { f.write_str(&self.0) }
     }
 }
 

@@ -25,31 +25,15 @@ pub(crate) struct Unlocated {
 type R<T> = Result<T, Unlocated>;
 
 fn fail<T>(kind: ErrorKind, pointer: &Pointer) -> R<T> {
-    Err(Unlocated {
-        kind,
-        pointer: pointer.clone(),
-    })
+    Err(Unlocated { kind, pointer: pointer.clone() })
 }
 
 fn wrong_type<T>(what: &str, expected: &'static str, found: &Value, at: &Pointer) -> R<T> {
-    fail(
-        ErrorKind::WrongType {
-            what: what.to_owned(),
-            expected,
-            found: json_type(found),
-        },
-        at,
-    )
+    fail(ErrorKind::WrongType { what: what.to_owned(), expected, found: json_type(found) }, at)
 }
 
 fn invalid<T>(what: &str, reason: String, at: &Pointer) -> R<T> {
-    fail(
-        ErrorKind::InvalidValue {
-            what: what.to_owned(),
-            reason,
-        },
-        at,
-    )
+    fail(ErrorKind::InvalidValue { what: what.to_owned(), reason }, at)
 }
 
 /// The members of one JSON object being read; what is not taken is unknown.
@@ -64,31 +48,21 @@ impl Record {
     fn new(value: Value, at: &Pointer, name: impl Into<String>) -> R<Record> {
         let name = name.into();
         match value {
-            Value::Object(members) => Ok(Record {
-                members,
-                at: at.clone(),
-                name,
-            }),
+            Value::Object(members) => Ok(Record { members, at: at.clone(), name }),
             other => wrong_type(&name, "an object", &other, at),
         }
     }
 
     fn take(&mut self, key: &str) -> Option<(Value, Pointer)> {
-        self.members
-            .shift_remove(key)
-            .map(|v| (v, self.at.key(key)))
+        self.members.shift_remove(key).map(|v| (v, self.at.key(key)))
     }
 
     fn require(&mut self, key: &'static str) -> R<(Value, Pointer)> {
         match self.take(key) {
             Some(found) => Ok(found),
-            None => fail(
-                ErrorKind::MissingField {
-                    record: self.name.clone(),
-                    field: key,
-                },
-                &self.at,
-            ),
+            None => {
+                fail(ErrorKind::MissingField { record: self.name.clone(), field: key }, &self.at)
+            }
         }
     }
 
@@ -170,11 +144,9 @@ fn array<T>(
     mut item: impl FnMut(Value, &Pointer) -> R<T>,
 ) -> R<Vec<T>> {
     match value {
-        Value::Array(items) => items
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| item(v, &at.index(i)))
-            .collect(),
+        Value::Array(items) => {
+            items.into_iter().enumerate().map(|(i, v)| item(v, &at.index(i))).collect()
+        }
         other => wrong_type(what, "an array", &other, at),
     }
 }
@@ -204,22 +176,12 @@ pub(crate) fn document(value: Value) -> R<Document> {
     let mut doc = Record::new(value, &root, "the document")?;
     let schema = match doc.take("schema") {
         None => {
-            return fail(
-                ErrorKind::MissingSchema {
-                    readable: READABLE_SCHEMAS,
-                },
-                &root,
-            );
+            return fail(ErrorKind::MissingSchema { readable: READABLE_SCHEMAS }, &root);
         }
         Some((Value::Number(n), at)) => match n.as_u64() {
             Some(number) if reads_schema(number) => number,
             _ if n.is_f64() => {
-                return fail(
-                    ErrorKind::SchemaNotInteger {
-                        found: n.to_string(),
-                    },
-                    &at,
-                );
+                return fail(ErrorKind::SchemaNotInteger { found: n.to_string() }, &at);
             }
             _ => {
                 return fail(
@@ -232,21 +194,15 @@ pub(crate) fn document(value: Value) -> R<Document> {
             }
         },
         Some((other, at)) => {
-            return fail(
-                ErrorKind::SchemaNotInteger {
-                    found: other.to_string(),
-                },
-                &at,
-            );
+            return fail(ErrorKind::SchemaNotInteger { found: other.to_string() }, &at);
         }
     };
     Ok(Document {
         schema,
         name: doc.string("name")?,
         description: doc.string("description")?,
-        namespaces: doc.optional("namespaces", |v, at| {
-            by_name(v, at, "`namespaces`", namespace)
-        })?,
+        namespaces: doc
+            .optional("namespaces", |v, at| by_name(v, at, "`namespaces`", namespace))?,
         unknown: doc.unknown(),
     })
 }
@@ -269,9 +225,8 @@ fn namespace(name: &str, value: Value, at: &Pointer) -> R<Namespace> {
         component: ns.optional("component", component)?,
         methods: ns.optional("methods", |v, at| by_name(v, at, "`methods`", method))?,
         events: ns.optional("events", |v, at| by_name(v, at, "`events`", event))?,
-        types: ns.optional("types", |v, at| {
-            by_name(v, at, "`types`", |_, v, at| type_node(v, at))
-        })?,
+        types: ns
+            .optional("types", |v, at| by_name(v, at, "`types`", |_, v, at| type_node(v, at)))?,
         reserved: ns.reserved()?,
         unknown: ns.unknown(),
     })
@@ -310,9 +265,7 @@ fn method(name: &str, value: Value, at: &Pointer) -> R<Method> {
         params: m.optional("params", |v, at| array(v, at, "`params`", param))?,
         result: type_node(result, &result_at)?,
         errors: m.optional("errors", |v, at| array(v, at, "`errors`", error_decl))?,
-        examples: m.optional("examples", |v, at| {
-            array(v, at, "`examples`", method_example)
-        })?,
+        examples: m.optional("examples", |v, at| array(v, at, "`examples`", method_example))?,
         unknown: m.unknown(),
     })
 }
@@ -322,10 +275,7 @@ fn param(value: Value, at: &Pointer) -> R<Param> {
     let (name, name_at) = p.require("name")?;
     let name = string(name, &name_at, "name")?;
     p.name = format!("param `{name}`");
-    Ok(Param {
-        name,
-        field: field_members(p)?,
-    })
+    Ok(Param { name, field: field_members(p)? })
 }
 
 fn field(name: &str, value: Value, at: &Pointer) -> R<Field> {
@@ -362,11 +312,7 @@ fn error_decl(value: Value, at: &Pointer) -> R<ErrorDecl> {
         Value::Number(n) => match n.as_i64() {
             Some(code) => code,
             None => {
-                return invalid(
-                    "`code`",
-                    format!("must be a whole number, found {n}"),
-                    &code_at,
-                );
+                return invalid("`code`", format!("must be a whole number, found {n}"), &code_at);
             }
         },
         other => return wrong_type("`code`", "an integer", other, &code_at),
@@ -385,12 +331,7 @@ fn method_example(value: Value, at: &Pointer) -> R<MethodExample> {
     let mut x = Record::new(value, at, "an example")?;
     let (params, params_at) = x.require("params")?;
     if !matches!(params, Value::Array(_) | Value::Object(_)) {
-        return wrong_type(
-            "`params` of an example",
-            "an array or an object",
-            &params,
-            &params_at,
-        );
+        return wrong_type("`params` of an example", "an array or an object", &params, &params_at);
     }
     Ok(MethodExample {
         name: x.string("name")?,
@@ -431,9 +372,7 @@ pub(crate) fn type_node(value: Value, at: &Pointer) -> R<TypeNode> {
             pattern: t.string("pattern")?,
             format: t.string("format")?,
         }),
-        Kind::Literal => TypeKind::Literal {
-            value: t.require("value")?.0,
-        },
+        Kind::Literal => TypeKind::Literal { value: t.require("value")?.0 },
         Kind::Enum => {
             let (values, values_at) = t.require("values")?;
             let values = array(values, &values_at, "`values`", |v, at| match v {
@@ -441,11 +380,7 @@ pub(crate) fn type_node(value: Value, at: &Pointer) -> R<TypeNode> {
                 Value::Number(ref n) if !n.is_f64() => Ok(v),
                 other => wrong_type("an enum value", "a string or an integer", &other, at),
             })?;
-            TypeKind::Enum(EnumType {
-                values,
-                open: t.boolean("open")?,
-                reserved: t.reserved()?,
-            })
+            TypeKind::Enum(EnumType { values, open: t.boolean("open")?, reserved: t.reserved()? })
         }
         Kind::Array => {
             let (items, items_at) = t.require("items")?;

@@ -98,10 +98,7 @@ impl<'a> SourceMap<'a> {
         while !self.text.is_char_boundary(start) {
             start -= 1;
         }
-        let end = self.text[start..]
-            .chars()
-            .next()
-            .map_or(start, |c| start + c.len_utf8());
+        let end = self.text[start..].chars().next().map_or(start, |c| start + c.len_utf8());
         Span { start, end }
     }
 
@@ -123,6 +120,20 @@ impl<'a> SourceMap<'a> {
         scan(self.text, usize::MAX, |path, located| {
             if path == pointer.as_str() {
                 found = Some(located);
+                return Flow::Stop;
+            }
+            Flow::Continue
+        });
+        found
+    }
+
+    /// The first value whose token (a scalar's whole text, a container's opening bracket)
+    /// satisfies `test`, with its pointer.
+    pub(crate) fn find_token(&self, test: impl Fn(&str) -> bool) -> Option<(Pointer, Span)> {
+        let mut found = None;
+        scan(self.text, usize::MAX, |path, located| {
+            if test(&self.text[located.value.start..located.value.end]) {
+                found = Some((Pointer::from_escaped(path.to_owned()), located.value));
                 return Flow::Stop;
             }
             Flow::Continue
@@ -155,8 +166,11 @@ enum Flow {
 enum Frame {
     Object {
         key: Option<(String, Span)>,
+        /// Whether the value of `key` has been read to its end.
+        done: bool,
         path_len: usize,
     },
+
     Array {
         index: usize,
         path_len: usize,
@@ -180,15 +194,19 @@ fn scan(
     let mut pending_key: Option<Span> = None;
     let mut root_seen = false;
 
-    let open_path = |path: &str, stack: &[Frame]| {
-        let key = match stack.last() {
-            Some(Frame::Object {
-                key: Some((_, span)),
-                ..
-            }) => Some(*span),
-            _ => None,
-        };
-        (path.to_owned(), key)
+    // The place the scan stands: inside the member being read, or, once its value has ended,
+    // in the object that holds it (with that member's key, the last one read).
+    let open_path = |path: &str, stack: &[Frame]| match stack.last() {
+        Some(Frame::Object { key: Some((_, span)), done, path_len }) => {
+            let at = if *done { &path[..*path_len] } else { path };
+            (at.to_owned(), Some(*span))
+        }
+        _ => (path.to_owned(), None),
+    };
+    let member_done = |stack: &mut [Frame]| {
+        if let Some(Frame::Object { done, .. }) = stack.last_mut() {
+            *done = true;
+        }
     };
 
     while i < bytes.len() {
@@ -218,6 +236,7 @@ fn scan(
                     };
                     path.truncate(len);
                 }
+                member_done(&mut stack);
                 expect_key = false;
                 i += 1;
             }
@@ -225,14 +244,11 @@ fn scan(
                 let end = string_end(bytes, i);
                 let span = Span { start: i, end };
                 let key = unescape(&text[i..end]);
-                if let Some(Frame::Object {
-                    key: slot,
-                    path_len,
-                }) = stack.last_mut()
-                {
+                if let Some(Frame::Object { key: slot, done, path_len }) = stack.last_mut() {
                     path.truncate(*path_len);
                     push_key(&mut path, &key);
                     *slot = Some((key, span));
+                    *done = false;
                 }
                 pending_key = Some(span);
                 expect_key = false;
@@ -250,19 +266,13 @@ fn scan(
                     b'{' | b'[' => i + 1,
                     _ => scalar_end(bytes, i),
                 };
-                let located = Located {
-                    key: pending_key.take(),
-                    value: Span { start: i, end },
-                };
+                let located = Located { key: pending_key.take(), value: Span { start: i, end } };
                 if let Flow::Stop = visit(&path, located) {
                     return None;
                 }
                 match b {
                     b'{' => {
-                        stack.push(Frame::Object {
-                            key: None,
-                            path_len: path.len(),
-                        });
+                        stack.push(Frame::Object { key: None, done: false, path_len: path.len() });
                         expect_key = true;
                     }
                     b'[' => {
@@ -270,6 +280,8 @@ fn scan(
                         stack.push(Frame::Array { index: 0, path_len });
                         push_index(&mut path, 0);
                     }
+                    // A scalar that runs to the end of the text may be cut short.
+                    _ if end < bytes.len() => member_done(&mut stack),
                     _ => {}
                 }
                 i = end;
@@ -314,17 +326,10 @@ fn scalar_end(bytes: &[u8], start: usize) -> usize {
 /// The text of a quoted key, unescaped; the raw text between the quotes when it is malformed.
 fn unescape(quoted: &str) -> String {
     if !quoted.contains('\\') {
-        return quoted
-            .trim_start_matches('"')
-            .trim_end_matches('"')
-            .to_owned();
+        return quoted.trim_start_matches('"').trim_end_matches('"').to_owned();
     }
-    serde_json::from_str::<String>(quoted).unwrap_or_else(|_| {
-        quoted
-            .trim_start_matches('"')
-            .trim_end_matches('"')
-            .to_owned()
-    })
+    serde_json::from_str::<String>(quoted)
+        .unwrap_or_else(|_| quoted.trim_start_matches('"').trim_end_matches('"').to_owned())
 }
 
 #[cfg(test)]
@@ -339,14 +344,10 @@ mod tests {
     #[test]
     fn locates_members_and_elements() {
         let map = SourceMap::new(TEXT);
-        let c = map
-            .locate(&Pointer::root().key("a").key("b").index(1).key("c~/"))
-            .unwrap();
+        let c = map.locate(&Pointer::root().key("a").key("b").index(1).key("c~/")).unwrap();
         assert_eq!(&TEXT[c.value.start..c.value.end], r#""x""#);
         assert_eq!(&TEXT[c.label().start..c.label().end], r#""c~/""#);
-        let ten = map
-            .locate(&Pointer::root().key("a").key("b").index(0))
-            .unwrap();
+        let ten = map.locate(&Pointer::root().key("a").key("b").index(0)).unwrap();
         assert_eq!(&TEXT[ten.value.start..ten.value.end], "10");
         assert!(map.locate(&Pointer::root().key("d").index(0)).is_none());
         assert_eq!(map.locate(&Pointer::root()).unwrap().value.start, 0);

@@ -15,3 +15,14 @@ pub const READABLE_SCHEMAS: &[u64] = &[1];
 pub fn reads_schema(schema: u64) -> bool {
     READABLE_SCHEMAS.contains(&schema)
 }
+
+/// Whether a `schema` number, as written, is newer than every number this build reads (so the
+/// remedy is a newer accord, not a corrected document). Negative and fractional numbers are not.
+pub fn is_newer_than_readable(number: &str) -> bool {
+    let max = READABLE_SCHEMAS.iter().copied().max().unwrap_or(0);
+    match number.parse::<u64>() {
+        Ok(n) => n > max,
+        // All digits but past u64: newer than anything.
+        Err(_) => !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()),
+    }
+}

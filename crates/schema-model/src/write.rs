@@ -42,9 +42,7 @@ impl Out {
     fn reserved(&mut self, value: &Option<Vec<Reserved>>) -> &mut Self {
         self.opt(
             "reserved",
-            value
-                .as_ref()
-                .map(|all| Value::Array(all.iter().map(reserved).collect())),
+            value.as_ref().map(|all| Value::Array(all.iter().map(reserved).collect())),
         )
     }
 
@@ -61,11 +59,7 @@ impl Out {
 }
 
 fn by_name<T>(all: &IndexMap<String, T>, write: impl Fn(&T) -> Value) -> Value {
-    Value::Object(
-        all.iter()
-            .map(|(name, item)| (name.clone(), write(item)))
-            .collect(),
-    )
+    Value::Object(all.iter().map(|(name, item)| (name.clone(), write(item))).collect())
 }
 
 fn list<T>(all: &[T], write: impl Fn(&T) -> Value) -> Value {
@@ -78,10 +72,7 @@ pub(crate) fn document(doc: &Document) -> Value {
     out.put("schema", doc.schema)
         .opt("name", doc.name.clone())
         .opt("description", doc.description.clone())
-        .opt(
-            "namespaces",
-            doc.namespaces.as_ref().map(|all| by_name(all, namespace)),
-        );
+        .opt("namespaces", doc.namespaces.as_ref().map(|all| by_name(all, namespace)));
     out.finish(&doc.unknown)
 }
 
@@ -91,42 +82,29 @@ fn namespace(ns: &Namespace) -> Value {
         .opt("description", ns.description.clone())
         .deprecated(&ns.deprecated)
         .opt("component", ns.component.as_ref().map(component))
-        .opt(
-            "methods",
-            ns.methods.as_ref().map(|all| by_name(all, method)),
-        )
+        .opt("methods", ns.methods.as_ref().map(|all| by_name(all, method)))
         .opt("events", ns.events.as_ref().map(|all| by_name(all, event)))
-        .opt(
-            "types",
-            ns.types.as_ref().map(|all| by_name(all, type_node)),
-        )
+        .opt("types", ns.types.as_ref().map(|all| by_name(all, type_node)))
         .reserved(&ns.reserved);
     out.finish(&ns.unknown)
 }
 
 fn component(c: &Component) -> Value {
     let mut out = Out::new();
-    out.put("name", c.name.clone())
-        .opt("description", c.description.clone());
+    out.put("name", c.name.clone()).opt("description", c.description.clone());
     out.finish(&c.unknown)
 }
 
 fn method(m: &Method) -> Value {
     let mut out = Out::new();
-    out.opt(
-        "semantics",
-        m.semantics.as_ref().map(|s| s.as_str().to_owned()),
-    )
-    .opt("description", m.description.clone())
-    .deprecated(&m.deprecated)
-    .opt("paramStructure", m.param_structure.map(|p| p.as_str()))
-    .opt("params", m.params.as_ref().map(|all| list(all, param)))
-    .put("result", type_node(&m.result))
-    .opt("errors", m.errors.as_ref().map(|all| list(all, error_decl)))
-    .opt(
-        "examples",
-        m.examples.as_ref().map(|all| list(all, method_example)),
-    );
+    out.opt("semantics", m.semantics.as_ref().map(|s| s.as_str().to_owned()))
+        .opt("description", m.description.clone())
+        .deprecated(&m.deprecated)
+        .opt("paramStructure", m.param_structure.map(|p| p.as_str()))
+        .opt("params", m.params.as_ref().map(|all| list(all, param)))
+        .put("result", type_node(&m.result))
+        .opt("errors", m.errors.as_ref().map(|all| list(all, error_decl)))
+        .opt("examples", m.examples.as_ref().map(|all| list(all, method_example)));
     out.finish(&m.unknown)
 }
 
@@ -198,9 +176,7 @@ pub(crate) fn type_node(t: &TypeNode) -> Value {
             out.put("value", value.clone());
         }
         TypeKind::Enum(e) => {
-            out.put("values", e.values.clone())
-                .opt("open", e.open)
-                .reserved(&e.reserved);
+            out.put("values", e.values.clone()).opt("open", e.open).reserved(&e.reserved);
         }
         TypeKind::Array(a) => {
             out.put("items", type_node(&a.items))
@@ -217,16 +193,14 @@ pub(crate) fn type_node(t: &TypeNode) -> Value {
                 .reserved(&o.reserved);
         }
         TypeKind::Map(m) => {
-            out.opt("keys", m.keys.as_deref().map(type_node))
-                .put("values", type_node(&m.values));
+            out.opt("keys", m.keys.as_deref().map(type_node)).put("values", type_node(&m.values));
         }
         TypeKind::Union(u) => {
             out.put("variants", list(&u.variants, type_node))
                 .opt("discriminator", u.discriminator.clone());
         }
         TypeKind::Ref(r) => {
-            out.put("name", r.name.clone())
-                .opt("namespace", r.namespace.clone());
+            out.put("name", r.name.clone()).opt("namespace", r.namespace.clone());
         }
     }
     out.opt("description", t.description.clone())

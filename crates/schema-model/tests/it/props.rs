@@ -34,12 +34,7 @@ fn unknown_members() -> impl Strategy<Value = Vec<(String, Value)>> {
         ),
         0..3,
     )
-    .prop_map(|members| {
-        members
-            .into_iter()
-            .map(|(k, v)| (k.to_owned(), v))
-            .collect()
-    })
+    .prop_map(|members| members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
 fn with_unknown(
@@ -150,10 +145,8 @@ fn method() -> impl Strategy<Value = Value> {
                     with_unknown(obj(json!({"name": name, "type": ty})), unknown, false)
                 })
                 .collect();
-            let mut m = obj(
-                json!({"params": params, "result": result, "paramStructure": "either",
-                "examples": [{"name": "one", "params": [], "result": null, "x-later": 1}]}),
-            );
+            let mut m = obj(json!({"params": params, "result": result, "paramStructure": "either",
+                "examples": [{"name": "one", "params": [], "result": null, "x-later": 1}]}));
             if let Some(s) = semantics {
                 m.insert("semantics".into(), json!(s));
             }

@@ -45,6 +45,22 @@ fn refusals() {
     }
     let deep = "[".repeat(100_000);
     let e = err(&deep);
-    assert!(matches!(e.kind, ErrorKind::TooDeep { .. }), "{e}");
+    assert!(matches!(*e.kind, ErrorKind::TooDeep { .. }), "{e}");
     println!("{e}");
+}
+
+#[test]
+fn integers_past_64_bits_are_refused_but_exponents_are_kept() {
+    let e = err(r#"{"schema": 1, "x-big": [1, 123456789012345678901234567890]}"#);
+    assert!(matches!(*e.kind, ErrorKind::IntegerOutOfRange { .. }), "{e}");
+    assert_eq!(e.pointer.as_str(), "/x-big/1");
+    for fine in [
+        r#"{"schema": 1, "x": 1e30}"#,
+        r#"{"schema": 1, "x": 18446744073709551615}"#,
+        r#"{"schema": 1, "x": -9223372036854775808}"#,
+    ] {
+        let doc = Document::parse(fine).expect("kept");
+        let a: serde_json::Value = serde_json::from_str(fine).unwrap();
+        assert_eq!(doc.to_value(), a);
+    }
 }
