@@ -47,13 +47,7 @@ fn corpus() -> &'static Corpus {
         let text = serde_json::to_string_pretty(&value).expect("a Value serializes") + "\n";
         let doc = Document::parse(&text).expect("the generated corpus is a valid document");
         let canonical = doc.to_canonical_string();
-        Corpus {
-            text,
-            doc,
-            canonical,
-            namespaces,
-            methods,
-        }
+        Corpus { text, doc, canonical, namespaces, methods }
     })
 }
 
@@ -329,15 +323,7 @@ const UNITS: &[&str] = &[
     "kW", "Hz", "%", "ppm", "Nm",
 ];
 
-const FORMATS: &[&str] = &[
-    "date-time",
-    "uuid",
-    "hostname",
-    "ipv4",
-    "uri",
-    "email",
-    "date",
-];
+const FORMATS: &[&str] = &["date-time", "uuid", "hostname", "ipv4", "uri", "email", "date"];
 
 const PATTERNS: &[&str] = &[
     "^[A-Z]{2}-[0-9]{4}$",
@@ -347,16 +333,8 @@ const PATTERNS: &[&str] = &[
     "^(?:[0-9]{1,3}\\.){3}[0-9]{1,3}$",
 ];
 
-const TEAMS: &[&str] = &[
-    "ops",
-    "controls",
-    "process",
-    "quality",
-    "maintenance",
-    "mes",
-    "automation",
-    "safety",
-];
+const TEAMS: &[&str] =
+    &["ops", "controls", "process", "quality", "maintenance", "mes", "automation", "safety"];
 
 struct Generator {
     rng: Rng,
@@ -366,10 +344,7 @@ struct Generator {
 
 impl Generator {
     fn new(seed: u64) -> Self {
-        Generator {
-            rng: Rng(seed),
-            named: Vec::new(),
-        }
+        Generator { rng: Rng(seed), named: Vec::new() }
     }
 
     /// A document of at least `target` bytes when pretty-printed (roughly: the estimate is
@@ -402,11 +377,8 @@ impl Generator {
         let n = self.rng.range(lo, hi);
         let mut out = String::new();
         for i in 0..n {
-            let word = if self.rng.chance(25) {
-                *self.rng.pick(NOUNS)
-            } else {
-                *self.rng.pick(WORDS)
-            };
+            let word =
+                if self.rng.chance(25) { *self.rng.pick(NOUNS) } else { *self.rng.pick(WORDS) };
             if i == 0 {
                 let mut chars = word.chars();
                 if let Some(first) = chars.next() {
@@ -484,12 +456,8 @@ impl Generator {
         if self.rng.chance(8) {
             ns.insert(
                 "deprecated".into(),
-                format!(
-                    "Use line{}.{} instead.",
-                    self.rng.range(1, 40),
-                    self.rng.pick(NOUNS)
-                )
-                .into(),
+                format!("Use line{}.{} instead.", self.rng.range(1, 40), self.rng.pick(NOUNS))
+                    .into(),
             );
         }
         let component = format!("{}-{}d", self.rng.pick(NOUNS), self.rng.pick(NOUNS));
@@ -513,17 +481,13 @@ impl Generator {
                 n.replace_range(..1, &first);
                 Self::unique(n, &types)
             };
-            let node = if self.rng.chance(40) {
-                self.enum_node()
-            } else {
-                self.object_node(2, 3)
-            };
+            let node = if self.rng.chance(40) { self.enum_node() } else { self.object_node(2, 3) };
             types.insert(name.clone(), node.clone());
             self.named.push((name, node));
         }
 
         let mut methods = Map::new();
-        let count = self.rng.range(10, 40) as usize;
+        let count = self.rng.range(6, 30) as usize;
         for _ in 0..count {
             let verb = *self.rng.pick(VERBS);
             let noun = *self.rng.pick(NOUNS);
@@ -537,9 +501,7 @@ impl Generator {
             let mut events = Map::new();
             for _ in 0..self.rng.range(1, 6) {
                 let noun = *self.rng.pick(NOUNS);
-                let what = *self
-                    .rng
-                    .pick(&["changed", "tripped", "cleared", "started", "done"]);
+                let what = *self.rng.pick(&["changed", "tripped", "cleared", "started", "done"]);
                 let name = Self::unique(format!("{noun}.{what}"), &events);
                 let payload = self.object_node(1, 3);
                 let mut e = Map::new();
@@ -573,10 +535,7 @@ impl Generator {
             ns.insert("reserved".into(), Value::Array(reserved));
         }
         if self.rng.chance(40) {
-            ns.insert(
-                "x-owner".into(),
-                format!("{}@plant.example", self.rng.pick(TEAMS)).into(),
-            );
+            ns.insert("x-owner".into(), format!("{}@plant.example", self.rng.pick(TEAMS)).into());
         }
         (Value::Object(ns), count)
     }
@@ -593,11 +552,7 @@ impl Generator {
         };
         if self.rng.chance(95) {
             // Now and then a value from a newer format: kept as written, reads as undeclared.
-            let semantics = if self.rng.chance(2) {
-                "audited"
-            } else {
-                semantics
-            };
+            let semantics = if self.rng.chance(2) { "audited" } else { semantics };
             m.insert("semantics".into(), semantics.into());
         }
         m.insert("description".into(), self.sentence(6, 30).into());
@@ -615,7 +570,7 @@ impl Generator {
             for _ in 0..self.rng.range(1, 5) {
                 let name = self.field_name(&taken);
                 taken.insert(name.clone(), Value::Null);
-                let ty = self.type_node(2);
+                let ty = self.type_node(1);
                 let mut p = Map::new();
                 p.insert("name".into(), name.clone().into());
                 p.insert("type".into(), ty.clone());
@@ -631,26 +586,16 @@ impl Generator {
             }
             m.insert("params".into(), Value::Array(params));
         }
-        let result = if self.rng.chance(75) {
-            self.object_node(3, 4)
-        } else {
-            self.type_node(3)
-        };
+        let result = if self.rng.chance(75) { self.object_node(2, 4) } else { self.type_node(3) };
         m.insert("result".into(), result.clone());
         if self.rng.chance(50) {
             let errors = (0..self.rng.range(1, 3))
                 .map(|_| {
                     let mut e = Map::new();
-                    e.insert(
-                        "code".into(),
-                        (-(self.rng.range(32000, 32099) as i64)).into(),
-                    );
+                    e.insert("code".into(), (-(self.rng.range(32000, 32099) as i64)).into());
                     let adjective = *self.rng.pick(ADJECTIVES);
                     let noun = *self.rng.pick(NOUNS);
-                    e.insert(
-                        "message".into(),
-                        format!("{adjective} {noun} unavailable").into(),
-                    );
+                    e.insert("message".into(), format!("{adjective} {noun} unavailable").into());
                     e.insert("description".into(), self.sentence(4, 12).into());
                     if self.rng.chance(30) {
                         e.insert("data".into(), self.object_node(1, 2));
@@ -675,10 +620,7 @@ impl Generator {
             m.insert("examples".into(), Value::Array(vec![example]));
         }
         if self.rng.chance(60) {
-            m.insert(
-                "x-owner".into(),
-                format!("team-{}", self.rng.pick(TEAMS)).into(),
-            );
+            m.insert("x-owner".into(), format!("team-{}", self.rng.pick(TEAMS)).into());
         }
         if self.rng.chance(10) {
             m.insert(
@@ -733,20 +675,14 @@ impl Generator {
     fn number_node(&mut self) -> Value {
         let mut n = Map::new();
         let integer = self.rng.chance(45);
-        n.insert(
-            "kind".into(),
-            if integer { "integer" } else { "number" }.into(),
-        );
+        n.insert("kind".into(), if integer { "integer" } else { "number" }.into());
         if integer {
             let lo = self.rng.range(0, 100) as i64 - 50;
             if self.rng.chance(70) {
                 n.insert("min".into(), lo.into());
             }
             if self.rng.chance(70) {
-                n.insert(
-                    "max".into(),
-                    (lo + self.rng.range(1, 100_000) as i64).into(),
-                );
+                n.insert("max".into(), (lo + self.rng.range(1, 100_000) as i64).into());
             }
             if self.rng.chance(10) {
                 n.insert("multipleOf".into(), self.rng.range(2, 10).into());
@@ -757,10 +693,7 @@ impl Generator {
                 n.insert("min".into(), json!(lo));
             }
             if self.rng.chance(40) {
-                n.insert(
-                    "exclusiveMax".into(),
-                    json!(lo + self.rng.decimal(1.0, 5000.0)),
-                );
+                n.insert("exclusiveMax".into(), json!(lo + self.rng.decimal(1.0, 5000.0)));
             }
         }
         if self.rng.chance(70) {
@@ -797,11 +730,7 @@ impl Generator {
         if self.rng.chance(15) {
             s.insert(
                 "examples".into(),
-                json!([format!(
-                    "{}-{}",
-                    self.rng.pick(NOUNS),
-                    self.rng.range(1, 999)
-                )]),
+                json!([format!("{}-{}", self.rng.pick(NOUNS), self.rng.range(1, 999))]),
             );
         }
         Value::Object(s)
@@ -827,10 +756,7 @@ impl Generator {
             e.insert("open".into(), true.into());
         }
         if self.rng.chance(10) {
-            e.insert(
-                "reserved".into(),
-                json!([{ "name": "legacy", "note": "Dropped in 2.0.0." }]),
-            );
+            e.insert("reserved".into(), json!([{ "name": "legacy", "note": "Dropped in 2.0.0." }]));
         }
         if self.rng.chance(40) {
             e.insert("description".into(), self.sentence(4, 12).into());
@@ -897,9 +823,8 @@ impl Generator {
                 .collect();
             json!({ "kind": "union", "variants": arms, "discriminator": "type" })
         } else {
-            let arms: Vec<Value> = (0..self.rng.range(2, 3))
-                .map(|_| self.type_node(depth))
-                .collect();
+            let arms: Vec<Value> =
+                (0..self.rng.range(2, 3)).map(|_| self.type_node(depth)).collect();
             json!({ "kind": "union", "variants": arms })
         }
     }

@@ -15,7 +15,7 @@ use crate::TypeNode;
 pub type Unknown = Map<String, Value>;
 
 /// A `.types.json` document.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Document {
     /// The format version the document was read under (`schema`). One of
     /// [`READABLE_SCHEMAS`](crate::READABLE_SCHEMAS); never filled in when absent.
@@ -28,6 +28,19 @@ pub struct Document {
     pub namespaces: Option<IndexMap<String, Namespace>>,
     /// Members this build has no name for.
     pub unknown: Unknown,
+}
+
+impl Default for Document {
+    /// An empty document in the format this build writes ([`SCHEMA_VERSION`](crate::SCHEMA_VERSION)).
+    fn default() -> Self {
+        Document {
+            schema: crate::SCHEMA_VERSION,
+            name: None,
+            description: None,
+            namespaces: None,
+            unknown: Unknown::new(),
+        }
+    }
 }
 
 /// One namespace of a plant's API: its methods are called as `namespace.method`.

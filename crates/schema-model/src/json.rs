@@ -10,8 +10,28 @@ use serde_json::{Map, Number, Value};
 
 use crate::{Error, ErrorKind, SourceMap};
 
-/// serde_json's nesting limit, which this reader keeps: deeper input is refused, not recursed into.
-pub(crate) const DEPTH_LIMIT: usize = 128;
+/// The deepest nesting read (the document object is level 1): serde_json's own limit, which
+/// this reader keeps. Deeper input is refused, not recursed into.
+pub(crate) const DEPTH_LIMIT: usize = 127;
+
+/// The pointer of the first container nested deeper than [`DEPTH_LIMIT`], found without
+/// recursion (a `Value` built in memory has no parser guarding its depth).
+pub(crate) fn too_deep(value: &Value) -> Option<crate::Pointer> {
+    let mut stack = vec![(value, 1usize, crate::Pointer::root())];
+    while let Some((v, depth, at)) = stack.pop() {
+        let children: Vec<(&Value, crate::Pointer)> = match v {
+            Value::Array(items) => items.iter().enumerate().map(|(i, c)| (c, at.index(i))).collect(),
+            Value::Object(members) => members.iter().map(|(k, c)| (c, at.key(k))).collect(),
+            _ => continue,
+        };
+        if depth > DEPTH_LIMIT {
+            return Some(at);
+        }
+        stack.extend(children.into_iter().map(|(c, p)| (c, depth + 1, p)));
+    }
+    None
+}
+
 
 /// Parses `text` as one JSON value, refusing duplicate keys and integers it cannot keep exactly.
 pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {

@@ -116,9 +116,15 @@ impl Document {
     ///
     /// # Errors
     ///
-    /// As [`Document::parse`], except those only text can have (syntax, duplicates, depth).
+    /// As [`Document::parse`], except those only text can have (syntax, duplicates); nesting
+    /// past [`DEPTH_LIMIT`] is refused here too.
     pub fn from_value(value: serde_json::Value) -> Result<Document, Error> {
+        if let Some(pointer) = json::too_deep(&value) {
+            let kind = Box::new(ErrorKind::TooDeep { limit: DEPTH_LIMIT });
+            return Err(Error { kind, pointer, span: None, position: None });
+        }
         read::document(value).map_err(|err| Error {
+
             kind: Box::new(err.kind),
             pointer: err.pointer,
             span: None,

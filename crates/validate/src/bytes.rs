@@ -1,0 +1,925 @@
+//! Validation of raw JSON bytes against a compiled program, while parsing: nothing is built
+//! for valid input (no `Value`, no allocation on the fast path). Syntax, UTF-8 and depth are
+//! checked as fully as a JSON parser checks them; every type rule as the value path checks it,
+//! through the same `checks` and the same wording.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::checks;
+use crate::number::{Num, json_equal};
+use crate::program::{Members, Node, NodeId, Params, Program, Record};
+use crate::report::{Path, Rule, Seg, ValidationError, found};
+use crate::value::{ValueCheck, closed_expected};
+
+/// The input is not JSON; the syntax error, when errors are wanted, is in `errors`.
+#[derive(Debug)]
+pub(crate) struct Fatal;
+
+type Res<T> = Result<T, Fatal>;
+
+/// A string token: its raw text between the quotes (UTF-8 checked) and whether it has escapes.
+#[derive(Clone, Copy)]
+struct Str<'b> {
+    raw: &'b str,
+    escaped: bool,
+}
+
+/// Which declared members an object has shown.
+enum Seen {
+    Few(u64),
+    Many(Vec<bool>),
+}
+
+impl Seen {
+    fn new(n: usize) -> Seen {
+        if n <= 64 { Seen::Few(0) } else { Seen::Many(vec![false; n]) }
+    }
+
+    fn set(&mut self, i: usize) {
+        match self {
+            Seen::Few(bits) => *bits |= 1 << i,
+            Seen::Many(all) => all[i] = true,
+        }
+    }
+
+    fn has(&self, i: usize) -> bool {
+        match self {
+            Seen::Few(bits) => bits & (1 << i) != 0,
+            Seen::Many(all) => all[i],
+        }
+    }
+}
+
+/// One validation run over one byte slice.
+pub(crate) struct ByteCheck<'p, 'b> {
+    program: &'p Program,
+    bytes: &'b [u8],
+    pos: usize,
+    detailed: bool,
+    limit: usize,
+    depth: usize,
+    path: Path<'b>,
+    pub(crate) errors: Vec<ValidationError>,
+}
+
+impl<'p, 'b> ByteCheck<'p, 'b> {
+    pub(crate) fn new(program: &'p Program, bytes: &'b [u8], detailed: bool, limit: usize) -> Self {
+        ByteCheck { program, bytes, pos: 0, detailed, limit, depth: 0, path: Path::default(), errors: Vec::new() }
+    }
+
+    /// Checks the whole input against `root`: one value, white space around it, nothing else.
+    pub(crate) fn run(&mut self, root: NodeId) -> bool {
+        let Ok(ok) = self.check(root) else { return false };
+        if !ok && !self.detailed {
+            return false;
+        }
+        self.ws();
+        if self.pos != self.bytes.len() {
+            let _ = self.syntax("the end of the input after the value");
+            return false;
+        }
+        ok
+    }
+
+    // ----- reporting -----
+
+    fn fail(&mut self, rule: Rule, expected: impl Into<String>, found: String) {
+        if self.detailed {
+            let pointer = self.path.pointer();
+            self.errors.push(ValidationError { pointer, rule, expected: expected.into(), found, nearest: Vec::new() });
+        }
+    }
+
+    fn syntax(&mut self, expected: &str) -> Fatal {
+        if self.detailed {
+            let found = match self.bytes.get(self.pos) {
+                None => "the end of the input".to_owned(),
+                Some(&b) if b.is_ascii_graphic() => format!("`{}` at byte {}", b as char, self.pos),
+                Some(&b) => format!("byte 0x{b:02x} at byte {}", self.pos),
+            };
+            let pointer = self.path.pointer();
+            self.errors.push(ValidationError {
+                pointer,
+                rule: Rule::Syntax,
+                expected: format!("JSON: {expected}"),
+                found,
+                nearest: Vec::new(),
+            });
+        }
+        Fatal
+    }
+
+    fn push(&mut self, seg: Seg<'b>) {
+        if self.detailed {
+            self.path.push(seg);
+        }
+    }
+
+    fn pop(&mut self) {
+        if self.detailed {
+            self.path.pop();
+        }
+    }
+
+    // ----- lexing -----
+
+    fn ws(&mut self) {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn eat(&mut self, b: u8, expected: &str) -> Res<()> {
+        self.ws();
+        if self.peek() == Some(b) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.syntax(expected))
+        }
+    }
+
+    fn word(&mut self, word: &'static [u8]) -> Res<()> {
+        if self.bytes[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(self.syntax("`true`, `false` or `null`"))
+        }
+    }
+
+    /// A string token at `pos` (which holds `"`).
+    fn string(&mut self) -> Res<Str<'b>> {
+        let bytes = self.bytes;
+        let start = self.pos + 1;
+        let mut i = start;
+        let mut escaped = false;
+        loop {
+            // The common case: plain bytes.
+            while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0..=0x1f) {
+                i += 1;
+            }
+            match bytes.get(i) {
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    i = self.escape(i)?;
+                }
+                Some(_) => {
+                    self.pos = i;
+                    return Err(self.syntax("no control characters inside a string (escape them)"));
+                }
+                None => {
+                    self.pos = i;
+                    return Err(self.syntax("the closing `\"` of a string"));
+                }
+            }
+        }
+        let raw = match std::str::from_utf8(&bytes[start..i]) {
+            Ok(raw) => raw,
+            Err(e) => {
+                self.pos = start + e.valid_up_to();
+                return Err(self.syntax("UTF-8 text"));
+            }
+        };
+        self.pos = i + 1;
+        Ok(Str { raw, escaped })
+    }
+
+    /// Checks the escape at `at` (a backslash); returns the index after it.
+    fn escape(&mut self, at: usize) -> Res<usize> {
+        let bytes = self.bytes;
+        match bytes.get(at + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
+            Some(b'u') => {
+                let unit = |i: usize| -> Option<u16> {
+                    let hex = bytes.get(i..i + 4)?;
+                    u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+                };
+                let Some(first) = unit(at + 2) else {
+                    self.pos = at;
+                    return Err(self.syntax("four hexadecimal digits after `\\u`"));
+                };
+                match first {
+                    0xD800..=0xDBFF => {
+                        // A high surrogate must be followed by an escaped low one.
+                        let low = (bytes.get(at + 6..at + 8) == Some(b"\\u")).then(|| unit(at + 8)).flatten();
+                        match low {
+                            Some(0xDC00..=0xDFFF) => Ok(at + 12),
+                            _ => {
+                                self.pos = at;
+                                Err(self.syntax("a low surrogate escape after a high one"))
+                            }
+                        }
+                    }
+                    0xDC00..=0xDFFF => {
+                        self.pos = at;
+                        Err(self.syntax("no lone low surrogate escape"))
+                    }
+                    _ => Ok(at + 6),
+                }
+            }
+            _ => {
+                self.pos = at;
+                Err(self.syntax("a valid escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"))
+            }
+        }
+    }
+
+    /// A number token at `pos`, checked against JSON's number grammar.
+    fn number(&mut self) -> Res<&'b str> {
+        let bytes = self.bytes;
+        let start = self.pos;
+        let mut i = start;
+        let digits = |i: &mut usize| {
+            let from = *i;
+            while *i < bytes.len() && bytes[*i].is_ascii_digit() {
+                *i += 1;
+            }
+            *i > from
+        };
+        if bytes.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match bytes.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                digits(&mut i);
+            }
+            _ => {
+                self.pos = i;
+                return Err(self.syntax("a digit"));
+            }
+        }
+        if bytes.get(i) == Some(&b'.') {
+            i += 1;
+            if !digits(&mut i) {
+                self.pos = i;
+                return Err(self.syntax("a digit after the decimal point"));
+            }
+        }
+        if matches!(bytes.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(bytes.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !digits(&mut i) {
+                self.pos = i;
+                return Err(self.syntax("a digit in the exponent"));
+            }
+        }
+        self.pos = i;
+        // The token is ASCII by construction.
+        Ok(std::str::from_utf8(&bytes[start..i]).unwrap_or_default())
+    }
+
+    // ----- decoding (only where a rule needs the text) -----
+
+    fn decode(s: Str<'b>) -> Cow<'b, str> {
+        if !s.escaped {
+            return Cow::Borrowed(s.raw);
+        }
+        // The escapes were checked while scanning, so serde_json decodes them without error.
+        let quoted = format!("\"{}\"", s.raw);
+        Cow::Owned(serde_json::from_str::<String>(&quoted).unwrap_or_default())
+    }
+
+    /// Consumes the scalar or container at `pos` and describes it as errors do.
+    fn describe_and_skip(&mut self) -> Res<String> {
+        match self.peek() {
+            Some(b'"') => {
+                let s = self.string()?;
+                Ok(found::string(&Self::decode(s)))
+            }
+            Some(b'-' | b'0'..=b'9') => Ok(found::number(Num::parse(self.number()?))),
+            Some(b't') => self.word(b"true").map(|()| found::boolean(true)),
+            Some(b'f') => self.word(b"false").map(|()| found::boolean(false)),
+            Some(b'n') => self.word(b"null").map(|()| found::null()),
+            Some(b'{') => self.skip().map(|_| found::object()),
+            Some(b'[') => self.skip().map(|_| found::array()),
+            _ => Err(self.syntax("a value")),
+        }
+    }
+
+    /// Consumes one value of any type, checking its syntax and depth. Ok(false) when it nests
+    /// past the limit (reported, and the rest of it skipped).
+    fn skip(&mut self) -> Res<bool> {
+        self.ws();
+        match self.peek() {
+            Some(b'{') => {
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let ok = self.members(|this, _| this.skip())?;
+                self.depth -= 1;
+                Ok(ok)
+            }
+            Some(b'[') => {
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let (ok, _) = self.elements(|this, _| this.skip())?;
+                self.depth -= 1;
+                Ok(ok)
+            }
+            _ => self.describe_and_skip().map(|_| true),
+        }
+    }
+
+    /// Whether one more level of nesting is allowed; reports when it is not.
+    fn enter(&mut self) -> bool {
+        if self.depth >= self.limit {
+            let limit = self.limit;
+            let found = if self.peek() == Some(b'{') { found::object() } else { found::array() };
+            self.fail(Rule::Depth, format!("nesting at most {limit} levels deep"), found);
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// Past the depth limit: consumes the container without recursion, checking strings and
+    /// bracket balance (the verdict is already "invalid").
+    fn skip_too_deep(&mut self) -> Res<bool> {
+        let mut open: Vec<u8> = Vec::new();
+        loop {
+            self.ws();
+            match self.peek() {
+                Some(b @ (b'{' | b'[')) => {
+                    open.push(if b == b'{' { b'}' } else { b']' });
+                    self.pos += 1;
+                }
+                Some(b @ (b'}' | b']')) => {
+                    if open.pop() != Some(b) {
+                        return Err(self.syntax("matching brackets"));
+                    }
+                    self.pos += 1;
+                    if open.is_empty() {
+                        return Ok(false);
+                    }
+                }
+                Some(b'"') => {
+                    self.string()?;
+                }
+                Some(b',' | b':') => self.pos += 1,
+                Some(b'-' | b'0'..=b'9') => {
+                    self.number()?;
+                }
+                Some(b't') => self.word(b"true")?,
+                Some(b'f') => self.word(b"false")?,
+                Some(b'n') => self.word(b"null")?,
+                _ => return Err(self.syntax("a value")),
+            }
+        }
+    }
+
+    /// Iterates an object's members: `each(self, key)` consumes the member's value.
+    fn members(&mut self, mut each: impl FnMut(&mut Self, Str<'b>) -> Res<bool>) -> Res<bool> {
+        // At `{`.
+        self.pos += 1;
+        self.ws();
+        let mut ok = true;
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(true);
+        }
+        loop {
+            self.ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.syntax("a member name in double quotes"));
+            }
+            let key = self.string()?;
+            self.eat(b':', "`:` after a member name")?;
+            ok &= each(self, key)?;
+            if !ok && !self.detailed {
+                return Ok(false);
+            }
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(ok);
+                }
+                _ => return Err(self.syntax("`,` or `}`")),
+            }
+        }
+    }
+
+    /// Iterates an array's elements: `each(self, index)` consumes the element. Returns the count.
+    fn elements(&mut self, mut each: impl FnMut(&mut Self, usize) -> Res<bool>) -> Res<(bool, usize)> {
+        // At `[`.
+        self.pos += 1;
+        self.ws();
+        let mut ok = true;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok((true, 0));
+        }
+        let mut n = 0;
+        loop {
+            ok &= each(self, n)?;
+            n += 1;
+            if !ok && !self.detailed {
+                return Ok((false, n));
+            }
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok((ok, n));
+                }
+                _ => return Err(self.syntax("`,` or `]`")),
+            }
+        }
+    }
+
+    /// The value at `pos` as a `Value` (for literals, unique items and discriminator tags).
+    fn capture(&mut self) -> Res<(Value, bool)> {
+        self.ws();
+        let start = self.pos;
+        let within = self.skip()?;
+        let value = serde_json::from_slice(&self.bytes[start..self.pos]).unwrap_or(Value::Null);
+        Ok((value, within))
+    }
+
+    // ----- checking -----
+
+    fn mismatch(&mut self, id: NodeId) -> Res<bool> {
+        let found = self.describe_and_skip()?;
+        let noun = self.program.node(id).noun();
+        self.fail(Rule::Type, noun, found);
+        Ok(false)
+    }
+
+    /// Whether the value at `pos` checks against node `id`; consumes it either way.
+    pub(crate) fn check(&mut self, id: NodeId) -> Res<bool> {
+        self.ws();
+        let program = self.program;
+        let Some(b) = self.peek() else { return Err(self.syntax("a value")) };
+        match program.node(id) {
+            Node::Any => self.skip(),
+            Node::Null => match b {
+                b'n' => self.word(b"null").map(|()| true),
+                _ => self.mismatch(id),
+            },
+            Node::Boolean => match b {
+                b't' => self.word(b"true").map(|()| true),
+                b'f' => self.word(b"false").map(|()| true),
+                _ => self.mismatch(id),
+            },
+            Node::Integer(rules) | Node::Number(rules) => {
+                if !matches!(b, b'-' | b'0'..=b'9') {
+                    return self.mismatch(id);
+                }
+                let start = self.pos;
+                let token = self.number()?;
+                let integer_only = matches!(program.node(id), Node::Integer(_));
+                let plain = !token.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
+                let no_rules = rules.min.is_none()
+                    && rules.max.is_none()
+                    && rules.exclusive_min.is_none()
+                    && rules.exclusive_max.is_none()
+                    && rules.multiple_of.is_none();
+                // Fast: a short plain integer fits i64, so it is an integer without parsing.
+                if no_rules && (!integer_only || (plain && token.len() <= 18)) {
+                    return Ok(true);
+                }
+                let n = Num::parse(token);
+                if integer_only && !n.is_integer() {
+                    self.pos = start;
+                    return self.mismatch(id);
+                }
+                let mut errs = Vec::new();
+                let ok = checks::numeric(rules, n, |r, e, f| errs.push((r, e, f)));
+                for (r, e, f) in errs {
+                    self.fail(r, e, f);
+                }
+                Ok(ok)
+            }
+            Node::String(rules) => {
+                if b != b'"' {
+                    return self.mismatch(id);
+                }
+                let s = self.string()?;
+                if !checks::text_needs_content(rules) {
+                    return Ok(true);
+                }
+                let text = Self::decode(s);
+                let mut errs = Vec::new();
+                let ok = checks::text(rules, &text, |r, e, f| errs.push((r, e, f)));
+                for (r, e, f) in errs {
+                    self.fail(r, e, f);
+                }
+                Ok(ok)
+            }
+            Node::Literal(lit) => {
+                let (value, within) = self.capture()?;
+                if !within {
+                    return Ok(false);
+                }
+                let ok = json_equal(lit, &value);
+                if !ok {
+                    self.fail(Rule::Literal, format!("exactly {lit}"), crate::value::describe(&value));
+                }
+                Ok(ok)
+            }
+            Node::Enum(c) => {
+                let (ok, found) = match b {
+                    b'"' => {
+                        let s = self.string()?;
+                        let text = Self::decode(s);
+                        (checks::enum_has_string(c, &text), found::string(&text))
+                    }
+                    b'-' | b'0'..=b'9' => {
+                        let n = Num::parse(self.number()?);
+                        (checks::enum_has_number(c, n), found::number(n))
+                    }
+                    _ => (false, self.describe_and_skip()?),
+                };
+                if !ok {
+                    self.fail(Rule::Enum, checks::enum_expected(c), found);
+                }
+                Ok(ok)
+            }
+            Node::Array(list) => {
+                if b != b'[' {
+                    return self.mismatch(id);
+                }
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let items = list.items;
+                let mut spans = Vec::new();
+                let (mut ok, n) = self.elements(|this, i| {
+                    this.push(Seg::Index(i));
+                    this.ws();
+                    let start = this.pos;
+                    let ok = this.check(items);
+                    this.pop();
+                    if list.unique_items {
+                        spans.push((start, this.pos));
+                    }
+                    ok
+                })?;
+                if ok || self.detailed {
+                    ok &= self.count(n, list.min_items, list.max_items);
+                }
+                if list.unique_items && (ok || self.detailed) {
+                    ok &= self.unique(&spans);
+                }
+                self.depth -= 1;
+                Ok(ok)
+            }
+            Node::Tuple(elements) => {
+                if b != b'[' {
+                    return self.mismatch(id);
+                }
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let (mut ok, n) = self.elements(|this, i| match elements.get(i) {
+                    Some(&element) => {
+                        this.push(Seg::Index(i));
+                        let ok = this.check(element);
+                        this.pop();
+                        ok
+                    }
+                    None => this.skip(),
+                })?;
+                if n != elements.len() && (ok || self.detailed) {
+                    ok = false;
+                    let want = elements.len();
+                    self.fail(Rule::Length, format!("an array of exactly {}", checks::items(want)), format!("an array of {}", checks::items(n)));
+                }
+                self.depth -= 1;
+                Ok(ok)
+            }
+            Node::Object(record) => {
+                if b != b'{' {
+                    return self.mismatch(id);
+                }
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let ok = self.record(record)?;
+                self.depth -= 1;
+                Ok(ok)
+            }
+            Node::Map(dict) => {
+                if b != b'{' {
+                    return self.mismatch(id);
+                }
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let ok = self.members(|this, key| {
+                    let name = Self::decode(key);
+                    let key_ok = match dict.keys {
+                        Some(keys) => this.map_key(keys, &name),
+                        None => true,
+                    };
+                    this.push(Seg::Key(name));
+                    let ok = if key_ok || this.detailed { this.check(dict.values)? } else { this.skip()? };
+                    this.pop();
+                    Ok(key_ok && ok)
+                })?;
+                self.depth -= 1;
+                Ok(ok)
+            }
+            Node::Union(union) => {
+                if let Some(d) = &union.discriminator {
+                    if b != b'{' {
+                        return self.mismatch(id);
+                    }
+                    let start = self.pos;
+                    let path_len = self.path.len();
+                    let detailed = std::mem::replace(&mut self.detailed, false);
+                    let mut tag = None;
+                    let scanned = self.members(|this, key| {
+                        if tag.is_none() && Self::decode(key) == *d.member {
+                            let (value, _) = this.capture()?;
+                            tag = Some(value);
+                            Ok(true)
+                        } else {
+                            this.skip()
+                        }
+                    });
+                    self.detailed = detailed;
+                    self.path.truncate(path_len);
+                    let end = self.pos;
+                    if scanned.is_err() {
+                        // Re-read with errors wanted, to report the syntax error.
+                        self.pos = start;
+                        return self.skip();
+                    }
+                    let Some(tag) = tag else {
+                        self.fail(Rule::Discriminator, format!("an object with the member `{}` that picks the arm", d.member), found::object());
+                        return Ok(false);
+                    };
+                    match d.arm_for(&tag) {
+                        Some(arm) => {
+                            self.pos = start;
+                            self.check(arm)
+                        }
+                        None => {
+                            let tags: Vec<String> = d.arms.iter().map(|(t, _)| t.to_string()).collect();
+                            self.push(Seg::Key(Cow::Owned(d.member.to_string())));
+                            self.fail(Rule::Discriminator, format!("one of {}", tags.join(", ")), crate::value::describe(&tag));
+                            self.pop();
+                            self.pos = end;
+                            Ok(false)
+                        }
+                    }
+                } else {
+                    self.any_arm(id, &union.variants)
+                }
+            }
+            Node::Ref(target) => self.check(*target),
+            Node::Params(params) => match b {
+                b'{' if params.by_name => {
+                    if !self.enter() {
+                        return self.skip_too_deep();
+                    }
+                    let ok = self.declared_members(&params.members, false, "param")?;
+                    self.depth -= 1;
+                    Ok(ok)
+                }
+                b'[' if params.by_position => {
+                    if !self.enter() {
+                        return self.skip_too_deep();
+                    }
+                    let ok = self.positional(params)?;
+                    self.depth -= 1;
+                    Ok(ok)
+                }
+                _ => self.mismatch(id),
+            },
+        }
+    }
+
+    fn count(&mut self, len: usize, min: Option<u64>, max: Option<u64>) -> bool {
+        let mut ok = true;
+        if let Some(min) = min
+            && (len as u64) < min
+        {
+            ok = false;
+            self.fail(Rule::MinItems, format!("an array of at least {}", checks::items(min as usize)), format!("an array of {}", checks::items(len)));
+        }
+        if let Some(max) = max
+            && (len as u64) > max
+        {
+            ok = false;
+            self.fail(Rule::MaxItems, format!("an array of at most {}", checks::items(max as usize)), format!("an array of {}", checks::items(len)));
+        }
+        ok
+    }
+
+    fn unique(&mut self, spans: &[(usize, usize)]) -> bool {
+        let values: Vec<Value> =
+            spans.iter().map(|&(a, b)| serde_json::from_slice(&self.bytes[a..b]).unwrap_or(Value::Null)).collect();
+        for j in 1..values.len() {
+            for i in 0..j {
+                if json_equal(&values[i], &values[j]) {
+                    self.fail(Rule::UniqueItems, "items that are all different", format!("items {i} and {j} are equal"));
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn record(&mut self, record: &Record) -> Res<bool> {
+        if record.closed {
+            let mut seen = Seen::new(record.members.len());
+            let ok = self.members(|this, key| {
+                let name = Self::decode(key);
+                let found = record.members.find(&name);
+                this.push(Seg::Key(name));
+                let ok = match found {
+                    Some(i) => {
+                        seen.set(i);
+                        this.check(record.members.list[i].node)?
+                    }
+                    None => {
+                        let name = Self::decode(key);
+                        this.fail(Rule::Closed, closed_expected(record), format!("the member `{name}`"));
+                        this.skip()?;
+                        false
+                    }
+                };
+                this.pop();
+                Ok(ok)
+            })?;
+            Ok(self.required(&record.members, &seen, ok, "member"))
+        } else {
+            self.declared_members(&record.members, true, "member")
+        }
+    }
+
+    /// An open object or by-name params: declared members checked, others skipped.
+    fn declared_members(&mut self, members: &Members, _open: bool, what: &str) -> Res<bool> {
+        let mut seen = Seen::new(members.len());
+        let ok = self.members(|this, key| {
+            let name = Self::decode(key);
+            let found = members.find(&name);
+            this.push(Seg::Key(name));
+            let ok = match found {
+                Some(i) => {
+                    seen.set(i);
+                    this.check(members.list[i].node)?
+                }
+                None => this.skip()?,
+            };
+            this.pop();
+            Ok(ok)
+        })?;
+        Ok(self.required(members, &seen, ok, what))
+    }
+
+    fn required(&mut self, members: &Members, seen: &Seen, mut ok: bool, what: &str) -> bool {
+        if !ok && !self.detailed {
+            return false;
+        }
+        for (i, m) in members.list.iter().enumerate() {
+            if m.required && !seen.has(i) {
+                ok = false;
+                if what == "param" {
+                    self.fail(Rule::Required, format!("the param `{}`", m.name), format!("params without `{}`", m.name));
+                } else {
+                    self.fail(Rule::Required, format!("the member `{}`", m.name), format!("an object without `{}`", m.name));
+                }
+                if !self.detailed {
+                    return false;
+                }
+            }
+        }
+        ok
+    }
+
+    fn positional(&mut self, params: &Params) -> Res<bool> {
+        let list = &params.members.list;
+        let (mut ok, n) = self.elements(|this, i| match list.get(i) {
+            Some(m) => {
+                this.push(Seg::Index(i));
+                let ok = this.check(m.node);
+                this.pop();
+                ok
+            }
+            None => this.skip(),
+        })?;
+        if !ok && !self.detailed {
+            return Ok(false);
+        }
+        for (i, m) in list.iter().enumerate().skip(n) {
+            if m.required {
+                ok = false;
+                self.fail(Rule::Required, format!("the param `{}` at position {i}", m.name), format!("an array of {}", checks::items(n)));
+                if !self.detailed {
+                    return Ok(false);
+                }
+            }
+        }
+        if n > list.len() {
+            ok = false;
+            self.fail(Rule::Length, format!("at most {} params", list.len()), format!("an array of {}", checks::items(n)));
+        }
+        Ok(ok)
+    }
+
+    /// A map key against the key type: the value path's check on the key as a string, so the
+    /// wording is the same by construction.
+    fn map_key(&mut self, keys: NodeId, key: &str) -> bool {
+        let as_value = Value::String(key.to_owned());
+        let mut probe = ValueCheck::new(self.program, self.detailed, self.limit);
+        if probe.check(keys, &as_value) {
+            return true;
+        }
+        if self.detailed {
+            self.path.push(Seg::Key(Cow::Owned(key.to_owned())));
+            let pointer = self.path.pointer();
+            self.path.pop();
+            let nearest = probe.errors.into_iter().map(|mut e| {
+                e.pointer = pointer.clone();
+                e
+            });
+            self.errors.push(ValidationError {
+                pointer: pointer.clone(),
+                rule: Rule::MapKey,
+                expected: "a key the map's key type accepts".to_owned(),
+                found: format!("the key {}", found::quoted(key)),
+                nearest: nearest.collect(),
+            });
+        }
+        false
+    }
+
+    /// A union without a discriminator: the value matches when any arm does.
+    fn any_arm(&mut self, id: NodeId, arms: &[NodeId]) -> Res<bool> {
+        let start = self.pos;
+        for &arm in arms {
+            let mut probe = ByteCheck::new(self.program, self.bytes, false, self.limit);
+            probe.pos = start;
+            probe.depth = self.depth;
+            match probe.check(arm) {
+                Ok(true) => {
+                    self.pos = probe.pos;
+                    return Ok(true);
+                }
+                Ok(false) => {}
+                Err(Fatal) => {
+                    // Malformed whatever the arm: re-read with errors wanted, to report it.
+                    self.pos = start;
+                    return self.skip();
+                }
+            }
+        }
+        if !self.detailed {
+            return Ok(false);
+        }
+        // No arm: find the nearest, reporting its errors under the union's error.
+        let mut nearest: Option<Vec<ValidationError>> = None;
+        for &arm in arms {
+            let mut probe = ByteCheck::new(self.program, self.bytes, true, self.limit);
+            probe.pos = start;
+            probe.depth = self.depth;
+            let _ = probe.check(arm);
+            if nearest.as_ref().is_none_or(|b| probe.errors.len() < b.len()) {
+                nearest = Some(probe.errors);
+            }
+        }
+        let base = self.path.pointer();
+        let nearest = nearest
+            .unwrap_or_default()
+            .into_iter()
+            .map(|mut e| {
+                e.pointer = format!("{base}{}", e.pointer);
+                e
+            })
+            .collect();
+        self.pos = start;
+        let found = self.describe_and_skip()?;
+        let program = self.program;
+        let Node::Union(union) = program.node(id) else { unreachable!("any_arm is called for unions") };
+        let names: Vec<&str> = union.variants.iter().map(|&a| program.node(program.resolve(a)).noun()).collect();
+        self.errors.push(ValidationError {
+            pointer: base,
+            rule: Rule::Union,
+            expected: format!("one of the union's arms ({})", names.join(" | ")),
+            found,
+            nearest,
+        });
+        Ok(false)
+    }
+}

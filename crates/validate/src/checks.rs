@@ -1,0 +1,98 @@
+//! Checks of scalars against their rules, shared by the value path and the bytes path so both
+//! decide and word every error the same way. Each returns whether the scalar passed and calls
+//! `fail(rule, expected, found)` for every rule it broke.
+
+use crate::number::Num;
+use crate::program::{Choices, Numeric, Text};
+use crate::report::{Rule, found};
+
+pub(crate) fn numeric(rules: &Numeric, n: Num, mut fail: impl FnMut(Rule, String, String)) -> bool {
+    use std::cmp::Ordering::{Greater, Less};
+    let mut ok = true;
+    let mut check = |broken: bool, rule: Rule, expected: String| {
+        if broken {
+            ok = false;
+            fail(rule, expected, found::number(n));
+        }
+    };
+    if let Some(min) = rules.min {
+        check(n.cmp(min) == Less, Rule::Minimum, format!("at least {}", min.render()));
+    }
+    if let Some(min) = rules.exclusive_min {
+        check(n.cmp(min) != Greater, Rule::ExclusiveMinimum, format!("more than {}", min.render()));
+    }
+    if let Some(max) = rules.max {
+        check(n.cmp(max) == Greater, Rule::Maximum, format!("at most {}", max.render()));
+    }
+    if let Some(max) = rules.exclusive_max {
+        check(n.cmp(max) != Less, Rule::ExclusiveMaximum, format!("less than {}", max.render()));
+    }
+    if let Some(of) = rules.multiple_of {
+        check(!n.is_multiple_of(of), Rule::MultipleOf, format!("a multiple of {}", of.render()));
+    }
+    ok
+}
+
+/// Whether the string rules need the decoded text at all (lengths, pattern, format).
+pub(crate) fn text_needs_content(rules: &Text) -> bool {
+    rules.min_length.is_some()
+        || rules.max_length.is_some()
+        || rules.pattern.is_some()
+        || rules.format.is_some()
+}
+
+pub(crate) fn text(rules: &Text, s: &str, mut fail: impl FnMut(Rule, String, String)) -> bool {
+    let mut ok = true;
+    if rules.min_length.is_some() || rules.max_length.is_some() {
+        // Lengths count Unicode scalar values; ASCII text needs no decoding to count.
+        let len = if s.is_ascii() { s.len() } else { s.chars().count() } as u64;
+        if let Some(min) = rules.min_length
+            && len < min
+        {
+            ok = false;
+            fail(Rule::MinLength, format!("a string of at least {min} characters"), chars(len));
+        }
+        if let Some(max) = rules.max_length
+            && len > max
+        {
+            ok = false;
+            fail(Rule::MaxLength, format!("a string of at most {max} characters"), chars(len));
+        }
+    }
+    if let Some(pattern) = &rules.pattern
+        && !pattern.is_match(s)
+    {
+        ok = false;
+        fail(Rule::Pattern, format!("a string matching /{}/", pattern.as_str()), found::string(s));
+    }
+    if let Some(format) = rules.format
+        && !format.check(s)
+    {
+        ok = false;
+        fail(Rule::Format, format!("a {} string", format.name()), found::string(s));
+    }
+    ok
+}
+
+fn chars(len: u64) -> String {
+    if len == 1 { "a string of 1 character".to_owned() } else { format!("a string of {len} characters") }
+}
+
+/// "one of …" for an enum's values.
+pub(crate) fn enum_expected(c: &Choices) -> String {
+    let shown: Vec<String> = c.values.iter().take(12).map(|v| v.to_string()).collect();
+    let more = if c.values.len() > 12 { format!(" (and {} more)", c.values.len() - 12) } else { String::new() };
+    format!("one of {}{more}", shown.join(", "))
+}
+
+pub(crate) fn enum_has_string(c: &Choices, s: &str) -> bool {
+    c.strings.iter().any(|v| &**v == s)
+}
+
+pub(crate) fn enum_has_number(c: &Choices, n: Num) -> bool {
+    n.is_integer() && c.integers.iter().any(|v| v.cmp(n) == std::cmp::Ordering::Equal)
+}
+
+pub(crate) fn items(len: usize) -> String {
+    if len == 1 { "1 item".to_owned() } else { format!("{len} items") }
+}

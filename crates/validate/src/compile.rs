@@ -1,0 +1,366 @@
+//! Contract → [`Program`]: every named type compiled once, refs linked by index (so recursive
+//! types are fine), patterns compiled, discriminators tabulated.
+
+use std::collections::HashMap;
+
+use accord_schema_model::{
+    Document, Method, ParamStructure, Pointer, TypeKind, TypeNode,
+};
+use regex::Regex;
+
+use crate::number::Num;
+use crate::program::{
+    Choices, Dict, Discriminator, List, Member, Members, Node, NodeId, Numeric, Params, Program,
+    Record, Text, Union,
+};
+use crate::{Error, Format};
+
+/// Where in a contract a value goes: what a validator is compiled for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// A named type.
+    Type {
+        /// The namespace.
+        namespace: String,
+        /// The type's name.
+        name: String,
+    },
+    /// A method's params, as a caller sends them.
+    Params {
+        /// The namespace.
+        namespace: String,
+        /// The method's name.
+        method: String,
+    },
+    /// A method's result.
+    Result {
+        /// The namespace.
+        namespace: String,
+        /// The method's name.
+        method: String,
+    },
+    /// An event's payload.
+    Event {
+        /// The namespace.
+        namespace: String,
+        /// The event's name.
+        event: String,
+    },
+    /// The `data` of a method's declared error.
+    ErrorData {
+        /// The namespace.
+        namespace: String,
+        /// The method's name.
+        method: String,
+        /// The error code.
+        code: i64,
+    },
+}
+
+pub(crate) struct Compiled {
+    pub(crate) program: Program,
+    pub(crate) targets: HashMap<Target, NodeId>,
+}
+
+struct Compiler<'d> {
+    doc: &'d Document,
+    program: Program,
+    named: HashMap<(String, String), NodeId>,
+    /// Named types by node, for messages about cycles.
+    names: HashMap<NodeId, (String, String)>,
+    /// Unions with a discriminator, tabulated once every node exists.
+    discriminated: Vec<(NodeId, String, Pointer)>,
+}
+
+pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
+    let mut c = Compiler {
+        doc,
+        program: Program::default(),
+        named: HashMap::new(),
+        names: HashMap::new(),
+        discriminated: Vec::new(),
+    };
+    let mut targets = HashMap::new();
+    let ns_root = Pointer::root().key("namespaces");
+    for (ns_name, ns) in doc.namespaces.iter().flatten() {
+        let ns_at = ns_root.key(ns_name);
+        for name in ns.types.iter().flatten().map(|(n, _)| n) {
+            let id = c.named(ns_name, name, &ns_at)?;
+            targets.insert(Target::Type { namespace: ns_name.clone(), name: name.clone() }, id);
+        }
+        for (m_name, method) in ns.methods.iter().flatten() {
+            let at = ns_at.key("methods").key(m_name);
+            let params = c.params(ns_name, method, &at)?;
+            targets.insert(Target::Params { namespace: ns_name.clone(), method: m_name.clone() }, params);
+            let result = c.node(ns_name, &method.result, &at.key("result"))?;
+            targets.insert(Target::Result { namespace: ns_name.clone(), method: m_name.clone() }, result);
+            for (i, err) in method.errors.iter().flatten().enumerate() {
+                if let Some(data) = &err.data {
+                    let id = c.node(ns_name, data, &at.key("errors").index(i).key("data"))?;
+                    let target = Target::ErrorData {
+                        namespace: ns_name.clone(),
+                        method: m_name.clone(),
+                        code: err.code,
+                    };
+                    targets.insert(target, id);
+                }
+            }
+        }
+        for (e_name, event) in ns.events.iter().flatten() {
+            let at = ns_at.key("events").key(e_name).key("payload");
+            let id = c.node(ns_name, &event.payload, &at)?;
+            targets.insert(Target::Event { namespace: ns_name.clone(), event: e_name.clone() }, id);
+        }
+    }
+    c.refuse_ref_cycles()?;
+    c.tabulate_discriminators()?;
+    Ok(Compiled { program: c.program, targets })
+}
+
+impl Compiler<'_> {
+    fn push(&mut self, node: Node) -> NodeId {
+        self.program.nodes.push(node);
+        (self.program.nodes.len() - 1) as NodeId
+    }
+
+    /// The node of named type `namespace.name`, compiling it on first use.
+    fn named(&mut self, namespace: &str, name: &str, from: &Pointer) -> Result<NodeId, Error> {
+        if let Some(&id) = self.named.get(&(namespace.to_owned(), name.to_owned())) {
+            return Ok(id);
+        }
+        let doc = self.doc;
+        let ty = doc
+            .namespaces
+            .as_ref()
+            .and_then(|all| all.get(namespace))
+            .and_then(|ns| ns.types.as_ref())
+            .and_then(|types| types.get(name))
+            .ok_or_else(|| Error::DanglingRef {
+                at: from.clone(),
+                namespace: namespace.to_owned(),
+                name: name.to_owned(),
+            })?;
+        let at = Pointer::root().key("namespaces").key(namespace).key("types").key(name);
+        // Reserve the slot first, so that recursive references find it.
+        let id = self.push(Node::Any);
+        self.named.insert((namespace.to_owned(), name.to_owned()), id);
+        self.names.insert(id, (namespace.to_owned(), name.to_owned()));
+        let node = match &ty.kind {
+            TypeKind::Ref(r) => {
+                let target_ns = r.namespace.as_deref().unwrap_or(namespace);
+                Node::Ref(self.named(target_ns, &r.name, &at)?)
+            }
+            _ => self.build(namespace, ty, &at)?,
+        };
+        self.program.nodes[id as usize] = node;
+        self.note_discriminator(id, ty, &at);
+        Ok(id)
+    }
+
+    /// The node of an anonymous type node (a ref links to its named type, no new node).
+    fn node(&mut self, namespace: &str, t: &TypeNode, at: &Pointer) -> Result<NodeId, Error> {
+        if let TypeKind::Ref(r) = &t.kind {
+            let target_ns = r.namespace.as_deref().unwrap_or(namespace);
+            return self.named(target_ns, &r.name, at);
+        }
+        let node = self.build(namespace, t, at)?;
+        let id = self.push(node);
+        self.note_discriminator(id, t, at);
+        Ok(id)
+    }
+
+    /// Unions with a discriminator are tabulated once every node exists (arms may be refs to
+    /// types not built yet).
+    fn note_discriminator(&mut self, id: NodeId, t: &TypeNode, at: &Pointer) {
+        if let TypeKind::Union(u) = &t.kind
+            && let Some(member) = &u.discriminator
+        {
+            self.discriminated.push((id, member.clone(), at.clone()));
+        }
+    }
+
+    fn build(&mut self, ns: &str, t: &TypeNode, at: &Pointer) -> Result<Node, Error> {
+        Ok(match &t.kind {
+            TypeKind::Any => Node::Any,
+            TypeKind::Null => Node::Null,
+            TypeKind::Boolean => Node::Boolean,
+            TypeKind::Integer(rules) => Node::Integer(numeric(rules)),
+            TypeKind::Number(rules) => Node::Number(numeric(rules)),
+            TypeKind::String(s) => Node::String(Text {
+                min_length: s.min_length,
+                max_length: s.max_length,
+                pattern: match &s.pattern {
+                    Some(p) => Some(Regex::new(p).map_err(|e| Error::BadPattern {
+                        at: at.key("pattern"),
+                        pattern: p.clone(),
+                        reason: e.to_string(),
+                    })?),
+                    None => None,
+                },
+                format: s.format.as_deref().and_then(Format::from_name),
+            }),
+            TypeKind::Literal { value } => Node::Literal(value.clone()),
+            TypeKind::Enum(e) => Node::Enum(Choices {
+                values: e.values.clone(),
+                strings: e.values.iter().filter_map(|v| v.as_str().map(Box::from)).collect(),
+                integers: e
+                    .values
+                    .iter()
+                    .filter_map(|v| v.as_number().map(Num::of))
+                    .collect(),
+            }),
+            TypeKind::Array(a) => Node::Array(List {
+                items: self.node(ns, &a.items, &at.key("items"))?,
+                min_items: a.min_items,
+                max_items: a.max_items,
+                unique_items: a.unique_items.unwrap_or(false),
+            }),
+            TypeKind::Tuple(tuple) => {
+                let mut elements = Vec::with_capacity(tuple.elements.len());
+                for (i, e) in tuple.elements.iter().enumerate() {
+                    elements.push(self.node(ns, e, &at.key("elements").index(i))?);
+                }
+                Node::Tuple(elements)
+            }
+            TypeKind::Object(o) => {
+                let mut list = Vec::new();
+                for (name, field) in o.fields.iter().flatten() {
+                    let node = self.node(ns, &field.ty, &at.key("fields").key(name).key("type"))?;
+                    list.push(Member { name: name.as_str().into(), node, required: !field.is_optional() });
+                }
+                Node::Object(Record { members: Members::new(list), closed: o.closed.unwrap_or(false) })
+            }
+            TypeKind::Map(m) => Node::Map(Dict {
+                keys: match &m.keys {
+                    Some(k) => Some(self.node(ns, k, &at.key("keys"))?),
+                    None => None,
+                },
+                values: self.node(ns, &m.values, &at.key("values"))?,
+            }),
+            TypeKind::Union(u) => {
+                let mut variants = Vec::with_capacity(u.variants.len());
+                for (i, v) in u.variants.iter().enumerate() {
+                    variants.push(self.node(ns, v, &at.key("variants").index(i))?);
+                }
+                Node::Union(Union { variants, discriminator: None })
+            }
+            TypeKind::Ref(r) => {
+                let target_ns = r.namespace.as_deref().unwrap_or(ns);
+                Node::Ref(self.named(target_ns, &r.name, at)?)
+            }
+        })
+    }
+
+    fn params(&mut self, ns: &str, method: &Method, at: &Pointer) -> Result<NodeId, Error> {
+        let mut list = Vec::new();
+        for (i, p) in method.params.iter().flatten().enumerate() {
+            let node = self.node(ns, &p.field.ty, &at.key("params").index(i).key("type"))?;
+            list.push(Member { name: p.name.as_str().into(), node, required: !p.field.is_optional() });
+        }
+        let structure = method.param_structure.unwrap_or(ParamStructure::Either);
+        Ok(self.push(Node::Params(Params {
+            members: Members::new(list),
+            by_name: structure != ParamStructure::ByPosition,
+            by_position: structure != ParamStructure::ByName,
+        })))
+    }
+
+    /// Refuses named types that reach themselves through `Ref` and union edges alone.
+    fn refuse_ref_cycles(&self) -> Result<(), Error> {
+        let program = &self.program;
+        // 0 = unvisited, 1 = on the current path, 2 = done.
+        let mut state = vec![0u8; program.nodes.len()];
+        for start in 0..program.nodes.len() as NodeId {
+            if state[start as usize] != 0 {
+                continue;
+            }
+            // Iterative DFS: (node, next child index).
+            let mut stack = vec![(start, 0usize)];
+            state[start as usize] = 1;
+            while let Some(&mut (id, ref mut next)) = stack.last_mut() {
+                let children: &[NodeId] = match program.node(id) {
+                    Node::Ref(target) => std::slice::from_ref(target),
+                    Node::Union(u) => &u.variants,
+                    _ => &[],
+                };
+                if let Some(&child) = children.get(*next) {
+                    *next += 1;
+                    match state[child as usize] {
+                        0 => {
+                            state[child as usize] = 1;
+                            stack.push((child, 0));
+                        }
+                        1 => {
+                            let named = stack.iter().map(|(id, _)| *id).chain([child]);
+                            let (ns, name) = named
+                                .filter_map(|id| self.names.get(&id))
+                                .next()
+                                .cloned()
+                                .unwrap_or_default();
+                            return Err(Error::RefCycle {
+                                at: Pointer::root().key("namespaces").key(&ns).key("types").key(&name),
+                                name,
+                            });
+                        }
+                        _ => {}
+                    }
+                } else {
+                    state[id as usize] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn tabulate_discriminators(&mut self) -> Result<(), Error> {
+        for (id, member, at) in std::mem::take(&mut self.discriminated) {
+            let Node::Union(union) = self.program.node(id) else {
+                unreachable!("discriminated nodes are unions");
+            };
+            let fail = |reason: String| Error::BadDiscriminator {
+                at: at.clone(),
+                member: member.clone(),
+                reason,
+            };
+            let mut arms = Vec::new();
+            for (arm, &variant) in union.variants.iter().enumerate() {
+                let Node::Object(record) = self.program.node(self.program.resolve(variant)) else {
+                    return Err(fail(format!("arm {arm} is not an object")));
+                };
+                let Some(at_member) = record.members.find(&member) else {
+                    return Err(fail(format!("arm {arm} has no member `{member}`")));
+                };
+                let m = &record.members.list[at_member];
+                if !m.required {
+                    return Err(fail(format!("arm {arm} has `{member}` as an optional member")));
+                }
+                let tags: Vec<serde_json::Value> = match self.program.node(self.program.resolve(m.node)) {
+                    Node::Literal(v) => vec![v.clone()],
+                    Node::Enum(c) => c.values.clone(),
+                    _ => return Err(fail(format!("arm {arm} has `{member}` that is not a literal or an enum"))),
+                };
+                for tag in tags {
+                    if arms.iter().any(|(t, _)| crate::number::json_equal(t, &tag)) {
+                        return Err(fail(format!("the tag {tag} picks more than one arm")));
+                    }
+                    arms.push((tag, variant));
+                }
+            }
+            if let Node::Union(union) = &mut self.program.nodes[id as usize] {
+                union.discriminator = Some(Discriminator { member: member.into_boxed_str(), arms });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn numeric(rules: &accord_schema_model::NumberRules) -> Numeric {
+    Numeric {
+        min: rules.min.as_ref().map(Num::of),
+        max: rules.max.as_ref().map(Num::of),
+        exclusive_min: rules.exclusive_min.as_ref().map(Num::of),
+        exclusive_max: rules.exclusive_max.as_ref().map(Num::of),
+        multiple_of: rules.multiple_of.as_ref().map(Num::of),
+    }
+}

@@ -1,0 +1,163 @@
+//! Compiled validators for accord contracts: JSON values and raw JSON bytes checked against a
+//! contract's types, with the same verdict and the same errors on both paths.
+//!
+//! This layer sits on `accord-schema-model` alone and must never depend on another workspace
+//! crate: serve checks params with it, conform checks results with it, compat-diff uses its
+//! generator, and downstream crates take it by itself. It does no IO.
+//!
+//! # Overview
+//!
+//! [`Contract`] compiles every type of a [`Document`] once: refs are linked by index (recursive
+//! types are fine), patterns compiled, discriminators tabulated. [`Contract::validator`] hands
+//! out a [`Validator`] for a [`Target`] — a method's params or result, an event's payload, a
+//! named type. A validator checks a `serde_json::Value` ([`Validator::validate`]) or raw bytes
+//! while parsing them ([`Validator::validate_bytes`]); the `is_valid*` forms stop at the first
+//! problem. Each [`ValidationError`] has the JSON Pointer of the value, the [`Rule`] broken,
+//! what was expected (with the bound or pattern) and what was found.
+//!
+//! # Example
+//!
+//! ```
+//! use accord_schema_model::Document;
+//! use accord_validate::{Contract, Target};
+//!
+//! let doc = Document::parse(r#"{"schema": 1, "namespaces": {"pump": {"version": "1.0.0",
+//!   "methods": {"setSpeed": {"semantics": "idempotent",
+//!     "params": [{"name": "rpm", "type": {"kind": "integer", "min": 0, "max": 3000, "unit": "rpm"}}],
+//!     "result": {"kind": "null"}}}}}}"#)?;
+//! let contract = Contract::compile(&doc)?;
+//! let params = contract.validator(&Target::Params { namespace: "pump".into(), method: "setSpeed".into() })?;
+//! assert!(params.is_valid_bytes(br#"{"rpm": 1500}"#));
+//! let errors = params.validate_bytes(b"[4000]").unwrap_err();
+//! assert_eq!(errors[0].pointer, "/0");
+//! assert_eq!(errors[0].expected, "at most 3000");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod bytes;
+mod checks;
+mod compile;
+mod error;
+mod format;
+mod number;
+mod program;
+mod report;
+mod value;
+
+use std::collections::HashMap;
+
+use accord_schema_model::Document;
+use serde_json::Value;
+
+pub use crate::{
+    compile::Target,
+    error::Error,
+    format::Format,
+    report::{Rule, ValidationError},
+};
+
+use crate::program::{NodeId, Program};
+
+/// The default nesting limit: values nested deeper are invalid (and never overflow the stack).
+pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+
+/// The greatest nesting limit a validator accepts; [`Validator::with_depth_limit`] clamps to it,
+/// since checking recurses once per level.
+pub const MAX_DEPTH_LIMIT: usize = 1024;
+
+/// Every type of one contract, compiled.
+#[derive(Debug)]
+pub struct Contract {
+    program: Program,
+    targets: HashMap<Target, NodeId>,
+}
+
+impl Contract {
+    /// Compiles every named type, every method's params, result and error data, and every
+    /// event's payload.
+    ///
+    /// # Errors
+    ///
+    /// A dangling ref, a pattern that does not compile, a type that reaches itself through
+    /// refs and union arms alone, or a discriminator that does not pick arms.
+    pub fn compile(doc: &Document) -> Result<Contract, Error> {
+        let compiled = compile::compile(doc)?;
+        Ok(Contract { program: compiled.program, targets: compiled.targets })
+    }
+
+    /// The validator for `target`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`] when the contract has no such method, event, type or error data.
+    pub fn validator(&self, target: &Target) -> Result<Validator<'_>, Error> {
+        match self.targets.get(target) {
+            Some(&root) => Ok(Validator { program: &self.program, root, depth_limit: DEFAULT_DEPTH_LIMIT }),
+            None => Err(not_found(target)),
+        }
+    }
+
+    /// Every target the contract has, in a stable order.
+    pub fn targets(&self) -> Vec<&Target> {
+        let mut all: Vec<&Target> = self.targets.keys().collect();
+        all.sort();
+        all
+    }
+}
+
+fn not_found(target: &Target) -> Error {
+    let (what, namespace, name) = match target {
+        Target::Type { namespace, name } => ("type", namespace, name.clone()),
+        Target::Params { namespace, method } | Target::Result { namespace, method } => ("method", namespace, method.clone()),
+        Target::Event { namespace, event } => ("event", namespace, event.clone()),
+        Target::ErrorData { namespace, method, code } => ("error with data", namespace, format!("{method} (code {code})")),
+    };
+    Error::NotFound { what, namespace: namespace.clone(), name }
+}
+
+/// Checks values against one type of a compiled [`Contract`].
+#[derive(Debug, Clone, Copy)]
+pub struct Validator<'c> {
+    program: &'c Program,
+    root: NodeId,
+    depth_limit: usize,
+}
+
+impl<'c> Validator<'c> {
+    /// The same validator with another nesting limit (at most [`MAX_DEPTH_LIMIT`]).
+    pub fn with_depth_limit(self, limit: usize) -> Self {
+        Validator { depth_limit: limit.min(MAX_DEPTH_LIMIT), ..self }
+    }
+
+    /// Whether `value` is valid; stops at the first problem.
+    pub fn is_valid(&self, value: &Value) -> bool {
+        value::ValueCheck::new(self.program, false, self.depth_limit).check(self.root, value)
+    }
+
+    /// Every way `value` is invalid, in document order.
+    ///
+    /// # Errors
+    ///
+    /// The list of errors, never empty, when the value is invalid.
+    pub fn validate(&self, value: &Value) -> Result<(), Vec<ValidationError>> {
+        let mut check = value::ValueCheck::new(self.program, true, self.depth_limit);
+        if check.check(self.root, value) { Ok(()) } else { Err(check.errors) }
+    }
+
+    /// Whether `bytes` are one JSON value valid for this type; stops at the first problem.
+    /// Nothing is allocated for valid input.
+    pub fn is_valid_bytes(&self, bytes: &[u8]) -> bool {
+        bytes::ByteCheck::new(self.program, bytes, false, self.depth_limit).run(self.root)
+    }
+
+    /// Every way `bytes` are invalid: syntax (the first syntax error ends the check), UTF-8,
+    /// depth, and every type rule, as [`Validator::validate`] reports them.
+    ///
+    /// # Errors
+    ///
+    /// The list of errors, never empty, when the bytes are not valid.
+    pub fn validate_bytes(&self, bytes: &[u8]) -> Result<(), Vec<ValidationError>> {
+        let mut check = bytes::ByteCheck::new(self.program, bytes, true, self.depth_limit);
+        if check.run(self.root) { Ok(()) } else { Err(check.errors) }
+    }
+}

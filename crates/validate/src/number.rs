@@ -1,0 +1,117 @@
+//! Numbers as the validator compares them: exactly for integers, as doubles otherwise.
+
+use std::cmp::Ordering;
+
+use serde_json::{Number, Value};
+
+/// A JSON number as serde_json reads it: an i64, a u64, or a double.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Num {
+    I(i64),
+    U(u64),
+    F(f64),
+}
+
+impl Num {
+    pub(crate) fn of(n: &Number) -> Num {
+        if let Some(i) = n.as_i64() {
+            Num::I(i)
+        } else if let Some(u) = n.as_u64() {
+            Num::U(u)
+        } else {
+            Num::F(n.as_f64().unwrap_or(f64::NAN))
+        }
+    }
+
+    /// Reads a JSON number token the way serde_json does (integers that fit i64/u64 stay exact,
+    /// everything else is the nearest double).
+    pub(crate) fn parse(token: &str) -> Num {
+        let integral = !token.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+        if integral {
+            if let Ok(i) = token.parse::<i64>() {
+                return Num::I(i);
+            }
+            if let Ok(u) = token.parse::<u64>() {
+                return Num::U(u);
+            }
+        }
+        Num::F(token.parse::<f64>().unwrap_or(f64::NAN))
+    }
+
+    pub(crate) fn is_integer(self) -> bool {
+        !matches!(self, Num::F(_))
+    }
+
+    pub(crate) fn as_f64(self) -> f64 {
+        match self {
+            Num::I(i) => i as f64,
+            Num::U(u) => u as f64,
+            Num::F(f) => f,
+        }
+    }
+
+    fn as_i128(self) -> Option<i128> {
+        match self {
+            Num::I(i) => Some(i128::from(i)),
+            Num::U(u) => Some(i128::from(u)),
+            Num::F(_) => None,
+        }
+    }
+
+    /// Compares exactly when both are integers, as doubles otherwise.
+    pub(crate) fn cmp(self, other: Num) -> Ordering {
+        match (self.as_i128(), other.as_i128()) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            _ => self.as_f64().partial_cmp(&other.as_f64()).unwrap_or(Ordering::Equal),
+        }
+    }
+
+    /// Whether `self` is a whole multiple of `of` (which compilation keeps greater than zero).
+    /// Exact for integers; for doubles, within a relative 1e-9 of a whole quotient, so that
+    /// `5.5` is a multiple of `0.1` although `5.5 / 0.1` is `55.00000000000001`.
+    pub(crate) fn is_multiple_of(self, of: Num) -> bool {
+        match (self.as_i128(), of.as_i128()) {
+            (Some(a), Some(b)) if b != 0 => a % b == 0,
+            _ => {
+                let q = self.as_f64() / of.as_f64();
+                q.is_finite() && (q - q.round()).abs() <= 1e-9 * q.abs().max(1.0)
+            }
+        }
+    }
+
+    /// The number as serde_json writes it.
+    pub(crate) fn render(self) -> String {
+        match self {
+            Num::I(i) => i.to_string(),
+            Num::U(u) => u.to_string(),
+            Num::F(f) => Number::from_f64(f).map_or_else(|| f.to_string(), |n| n.to_string()),
+        }
+    }
+
+    pub(crate) fn to_value(self) -> Value {
+        match self {
+            Num::I(i) => Value::from(i),
+            Num::U(u) => Value::from(u),
+            Num::F(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
+        }
+    }
+}
+
+/// JSON equality with numbers compared by value (`1` and `1.0` are different JSON numbers to
+/// serde_json; to a literal or enum they are the same number only when both are integers or
+/// both are doubles — the wire distinguishes them, as a serde plant does).
+pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (Num::of(x), Num::of(y));
+            x.is_integer() == y.is_integer() && x.cmp(y) == Ordering::Equal
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}

@@ -1,0 +1,215 @@
+//! What a validator reports: one [`ValidationError`] per way a value does not match, with the
+//! JSON Pointer of the value, what was expected, what was found, and the rule involved. The
+//! wording is built here, once, so that the value path and the bytes path say the same thing.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::number::Num;
+
+/// The rule a value broke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Rule {
+    /// The JSON type is not the type's kind.
+    Type,
+    /// Below `min`.
+    Minimum,
+    /// At or below `exclusiveMin`.
+    ExclusiveMinimum,
+    /// Above `max`.
+    Maximum,
+    /// At or above `exclusiveMax`.
+    ExclusiveMaximum,
+    /// Not a whole multiple of `multipleOf`.
+    MultipleOf,
+    /// Shorter than `minLength`.
+    MinLength,
+    /// Longer than `maxLength`.
+    MaxLength,
+    /// No match of `pattern`.
+    Pattern,
+    /// Not in the declared `format`.
+    Format,
+    /// Not the literal's value.
+    Literal,
+    /// Not one of the enum's values.
+    Enum,
+    /// Fewer items than `minItems`.
+    MinItems,
+    /// More items than `maxItems`.
+    MaxItems,
+    /// Two equal items where `uniqueItems` is set.
+    UniqueItems,
+    /// A tuple (or positional params) of the wrong length.
+    Length,
+    /// A required member or param is absent.
+    Required,
+    /// A member a closed object does not declare.
+    Closed,
+    /// A map key that does not match the map's key type.
+    MapKey,
+    /// No arm of a union matches.
+    Union,
+    /// A union's discriminator is absent or names no arm.
+    Discriminator,
+    /// Nesting deeper than the validator's limit.
+    Depth,
+    /// The bytes are not JSON (bytes path only).
+    Syntax,
+}
+
+impl Rule {
+    /// A stable identifier for the rule.
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::Type => "type",
+            Rule::Minimum => "min",
+            Rule::ExclusiveMinimum => "exclusive-min",
+            Rule::Maximum => "max",
+            Rule::ExclusiveMaximum => "exclusive-max",
+            Rule::MultipleOf => "multiple-of",
+            Rule::MinLength => "min-length",
+            Rule::MaxLength => "max-length",
+            Rule::Pattern => "pattern",
+            Rule::Format => "format",
+            Rule::Literal => "literal",
+            Rule::Enum => "enum",
+            Rule::MinItems => "min-items",
+            Rule::MaxItems => "max-items",
+            Rule::UniqueItems => "unique-items",
+            Rule::Length => "length",
+            Rule::Required => "required",
+            Rule::Closed => "closed",
+            Rule::MapKey => "map-key",
+            Rule::Union => "union",
+            Rule::Discriminator => "discriminator",
+            Rule::Depth => "depth",
+            Rule::Syntax => "syntax",
+        }
+    }
+}
+
+/// One way a value does not match its type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationError {
+    /// The JSON Pointer of the value inside the validated document (`""` for the whole value).
+    pub pointer: String,
+    /// The rule broken.
+    pub rule: Rule,
+    /// What the type asks for, including the bound, pattern or values involved.
+    pub expected: String,
+    /// What the value is.
+    pub found: String,
+    /// For a union no arm of which matches: the errors of the arm that came nearest.
+    pub nearest: Vec<ValidationError>,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() { "(root)" } else { &self.pointer };
+        write!(f, "{at}: expected {}, found {} [{}]", self.expected, self.found, self.rule.id())?;
+        for inner in &self.nearest {
+            write!(f, "\n  nearest arm: {inner}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One segment of the path to the value being checked.
+#[derive(Debug, Clone)]
+pub(crate) enum Seg<'a> {
+    Key(Cow<'a, str>),
+    Index(usize),
+}
+
+/// The path to the value being checked, kept only when errors are wanted.
+#[derive(Debug, Default)]
+pub(crate) struct Path<'a> {
+    segs: Vec<Seg<'a>>,
+}
+
+impl<'a> Path<'a> {
+    pub(crate) fn push(&mut self, seg: Seg<'a>) {
+        self.segs.push(seg);
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.segs.pop();
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.segs.len()
+    }
+
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.segs.truncate(len);
+    }
+
+    /// The path as a JSON Pointer.
+    pub(crate) fn pointer(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.segs {
+            out.push('/');
+            match seg {
+                Seg::Key(k) => {
+                    for c in k.chars() {
+                        match c {
+                            '~' => out.push_str("~0"),
+                            '/' => out.push_str("~1"),
+                            c => out.push(c),
+                        }
+                    }
+                }
+                Seg::Index(i) => out.push_str(&i.to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// "Found" descriptions, one per JSON type, shared by both paths.
+pub(crate) mod found {
+    use super::Num;
+
+    /// Strings longer than this are cut in messages.
+    const SHOWN: usize = 48;
+
+    pub(crate) fn null() -> String {
+        "null".to_owned()
+    }
+
+    pub(crate) fn boolean(b: bool) -> String {
+        b.to_string()
+    }
+
+    pub(crate) fn number(n: Num) -> String {
+        if n.is_integer() {
+            format!("the integer {}", n.render())
+        } else {
+            format!("the number {}", n.render())
+        }
+    }
+
+    pub(crate) fn string(s: &str) -> String {
+        format!("the string {}", quoted(s))
+    }
+
+    pub(crate) fn object() -> String {
+        "an object".to_owned()
+    }
+
+    pub(crate) fn array() -> String {
+        "an array".to_owned()
+    }
+
+    /// A string as JSON, cut to a readable length.
+    pub(crate) fn quoted(s: &str) -> String {
+        if s.chars().count() <= SHOWN {
+            serde_json::to_string(s).unwrap_or_default()
+        } else {
+            let cut: String = s.chars().take(SHOWN).collect();
+            format!("{}…", serde_json::to_string(&cut).unwrap_or_default())
+        }
+    }
+}

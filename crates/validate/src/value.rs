@@ -1,0 +1,458 @@
+//! Validation of a `serde_json::Value` against a compiled program.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::checks;
+use crate::number::{Num, json_equal};
+use crate::program::{Node, NodeId, Params, Program, Record};
+use crate::report::{Path, Rule, Seg, ValidationError, found};
+
+/// One validation run over one value.
+pub(crate) struct ValueCheck<'p, 'v> {
+    program: &'p Program,
+    /// Whether errors are wanted (else the first problem ends the run).
+    detailed: bool,
+    limit: usize,
+    depth: usize,
+    path: Path<'v>,
+    pub(crate) errors: Vec<ValidationError>,
+}
+
+pub(crate) fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => found::null(),
+        Value::Bool(b) => found::boolean(*b),
+        Value::Number(n) => found::number(Num::of(n)),
+        Value::String(s) => found::string(s),
+        Value::Array(_) => found::array(),
+        Value::Object(_) => found::object(),
+    }
+}
+
+impl<'p, 'v> ValueCheck<'p, 'v> {
+    pub(crate) fn new(program: &'p Program, detailed: bool, limit: usize) -> Self {
+        ValueCheck { program, detailed, limit, depth: 0, path: Path::default(), errors: Vec::new() }
+    }
+
+    fn fail(&mut self, rule: Rule, expected: impl Into<String>, found: String) {
+        if self.detailed {
+            let pointer = self.path.pointer();
+            self.errors.push(ValidationError { pointer, rule, expected: expected.into(), found, nearest: Vec::new() });
+        }
+    }
+
+    fn push(&mut self, seg: Seg<'v>) {
+        if self.detailed {
+            self.path.push(seg);
+        }
+    }
+
+    fn pop(&mut self) {
+        if self.detailed {
+            self.path.pop();
+        }
+    }
+
+    /// Enters a container; false (with an error) past the depth limit.
+    fn enter(&mut self, v: &Value) -> bool {
+        if self.depth >= self.limit {
+            let limit = self.limit;
+            self.fail(Rule::Depth, format!("nesting at most {limit} levels deep"), describe(v));
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// Whether the value checks against node `id`.
+    pub(crate) fn check(&mut self, id: NodeId, v: &'v Value) -> bool {
+        let program = self.program;
+        match program.node(id) {
+            Node::Any => self.within_depth(v),
+            Node::Null => self.expect(v.is_null(), id, v),
+            Node::Boolean => self.expect(v.is_boolean(), id, v),
+            Node::Integer(rules) => match v {
+                Value::Number(n) if Num::of(n).is_integer() => {
+                    let mut errs = Vec::new();
+                    let ok = checks::numeric(rules, Num::of(n), |r, e, f| errs.push((r, e, f)));
+                    self.fail_all(errs);
+                    ok
+                }
+                _ => self.expect(false, id, v),
+            },
+            Node::Number(rules) => match v {
+                Value::Number(n) => {
+                    let mut errs = Vec::new();
+                    let ok = checks::numeric(rules, Num::of(n), |r, e, f| errs.push((r, e, f)));
+                    self.fail_all(errs);
+                    ok
+                }
+                _ => self.expect(false, id, v),
+            },
+            Node::String(rules) => match v {
+                Value::String(s) => {
+                    let mut errs = Vec::new();
+                    let ok = checks::text(rules, s, |r, e, f| errs.push((r, e, f)));
+                    self.fail_all(errs);
+                    ok
+                }
+                _ => self.expect(false, id, v),
+            },
+            Node::Literal(lit) => {
+                let ok = json_equal(lit, v);
+                if !ok {
+                    self.fail(Rule::Literal, format!("exactly {lit}"), describe(v));
+                }
+                ok
+            }
+            Node::Enum(c) => {
+                let ok = match v {
+                    Value::String(s) => checks::enum_has_string(c, s),
+                    Value::Number(n) => checks::enum_has_number(c, Num::of(n)),
+                    _ => false,
+                };
+                if !ok {
+                    self.fail(Rule::Enum, checks::enum_expected(c), describe(v));
+                }
+                ok
+            }
+            Node::Array(list) => {
+                let Value::Array(items) = v else { return self.expect(false, id, v) };
+                if !self.enter(v) {
+                    return false;
+                }
+                // Items first, then the count, then uniqueness: the order the bytes path, which
+                // learns the count last, reports them in.
+                let mut ok = true;
+                for (i, item) in items.iter().enumerate() {
+                    self.push(Seg::Index(i));
+                    ok &= self.check(list.items, item);
+                    self.pop();
+                    if !ok && !self.detailed {
+                        break;
+                    }
+                }
+                if ok || self.detailed {
+                    ok &= self.count(items.len(), list.min_items, list.max_items);
+                }
+                if list.unique_items && (ok || self.detailed) {
+                    ok &= self.unique(items);
+                }
+                self.depth -= 1;
+                ok
+            }
+            Node::Tuple(elements) => {
+                let Value::Array(items) = v else { return self.expect(false, id, v) };
+                if !self.enter(v) {
+                    return false;
+                }
+                let mut ok = true;
+                for (i, (item, &element)) in items.iter().zip(elements).enumerate() {
+                    self.push(Seg::Index(i));
+                    ok &= self.check(element, item);
+                    self.pop();
+                    if !ok && !self.detailed {
+                        break;
+                    }
+                }
+                if items.len() != elements.len() && (ok || self.detailed) {
+                    ok = false;
+                    let n = elements.len();
+                    self.fail(Rule::Length, format!("an array of exactly {}", checks::items(n)), format!("an array of {}", checks::items(items.len())));
+                }
+                self.depth -= 1;
+                ok
+            }
+            Node::Object(record) => {
+                let Value::Object(members) = v else { return self.expect(false, id, v) };
+                if !self.enter(v) {
+                    return false;
+                }
+                let ok = self.record(record, members);
+                self.depth -= 1;
+                ok
+            }
+            Node::Map(dict) => {
+                let Value::Object(members) = v else { return self.expect(false, id, v) };
+                if !self.enter(v) {
+                    return false;
+                }
+                let mut ok = true;
+                for (key, value) in members {
+                    self.push(Seg::Key(Cow::Borrowed(key)));
+                    if let Some(keys) = dict.keys {
+                        ok &= self.map_key(keys, key);
+                    }
+                    if ok || self.detailed {
+                        ok &= self.check(dict.values, value);
+                    }
+                    self.pop();
+                    if !ok && !self.detailed {
+                        break;
+                    }
+                }
+                self.depth -= 1;
+                ok
+            }
+            Node::Union(union) => {
+                if let Some(d) = &union.discriminator {
+                    let Value::Object(members) = v else { return self.expect(false, id, v) };
+                    let Some(tag) = members.get(&*d.member) else {
+                        self.fail(Rule::Discriminator, format!("an object with the member `{}` that picks the arm", d.member), found::object());
+                        return false;
+                    };
+                    return match d.arm_for(tag) {
+                        Some(arm) => self.check(arm, v),
+                        None => {
+                            let tags: Vec<String> = d.arms.iter().map(|(t, _)| t.to_string()).collect();
+                            self.push(Seg::Key(Cow::Owned(d.member.to_string())));
+                            self.fail(Rule::Discriminator, format!("one of {}", tags.join(", ")), describe(tag));
+                            self.pop();
+                            false
+                        }
+                    };
+                }
+                // Without a discriminator: any arm. Arms are tried quietly first.
+                for &arm in &union.variants {
+                    let mut probe = ValueCheck::new(program, false, self.limit);
+                    probe.depth = self.depth;
+                    if probe.check(arm, v) {
+                        return true;
+                    }
+                }
+                if self.detailed {
+                    let nearest = self.nearest_arm(&union.variants, v);
+                    let arms: Vec<&str> = union.variants.iter().map(|&a| program.node(program.resolve(a)).noun()).collect();
+                    let pointer = self.path.pointer();
+                    self.errors.push(ValidationError {
+                        pointer,
+                        rule: Rule::Union,
+                        expected: format!("one of the union's arms ({})", arms.join(" | ")),
+                        found: describe(v),
+                        nearest,
+                    });
+                }
+                false
+            }
+            Node::Ref(target) => self.check(*target, v),
+            Node::Params(params) => self.params(params, id, v),
+        }
+    }
+
+    fn fail_all(&mut self, errs: Vec<(Rule, String, String)>) {
+        for (rule, expected, found) in errs {
+            self.fail(rule, expected, found);
+        }
+    }
+
+    fn expect(&mut self, ok: bool, id: NodeId, v: &Value) -> bool {
+        if !ok {
+            let noun = self.program.node(id).noun();
+            self.fail(Rule::Type, noun, describe(v));
+        }
+        ok
+    }
+
+    fn count(&mut self, len: usize, min: Option<u64>, max: Option<u64>) -> bool {
+        let mut ok = true;
+        if let Some(min) = min
+            && (len as u64) < min
+        {
+            ok = false;
+            self.fail(Rule::MinItems, format!("an array of at least {}", checks::items(min as usize)), format!("an array of {}", checks::items(len)));
+        }
+        if let Some(max) = max
+            && (len as u64) > max
+        {
+            ok = false;
+            self.fail(Rule::MaxItems, format!("an array of at most {}", checks::items(max as usize)), format!("an array of {}", checks::items(len)));
+        }
+        ok
+    }
+
+    fn unique(&mut self, items: &[Value]) -> bool {
+        for j in 1..items.len() {
+            for i in 0..j {
+                if json_equal(&items[i], &items[j]) {
+                    self.fail(Rule::UniqueItems, "items that are all different", format!("items {i} and {j} are equal"));
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn record(&mut self, record: &Record, members: &'v serde_json::Map<String, Value>) -> bool {
+        let mut ok = true;
+        for (key, value) in members {
+            self.push(Seg::Key(Cow::Borrowed(key)));
+            match record.members.find(key) {
+                Some(i) => ok &= self.check(record.members.list[i].node, value),
+                None if record.closed => {
+                    ok = false;
+                    self.fail(Rule::Closed, closed_expected(record), format!("the member `{key}`"));
+                }
+                None => {
+                    // Open: unknown members are accepted, but still bounded in depth.
+                    ok &= self.within_depth(value);
+                }
+            }
+            self.pop();
+            if !ok && !self.detailed {
+                return false;
+            }
+        }
+        for m in &record.members.list {
+            if m.required && !members.contains_key(&*m.name) {
+                ok = false;
+                self.fail(Rule::Required, format!("the member `{}`", m.name), format!("an object without `{}`", m.name));
+                if !self.detailed {
+                    return false;
+                }
+            }
+        }
+        ok
+    }
+
+    fn params(&mut self, params: &Params, id: NodeId, v: &'v Value) -> bool {
+        match v {
+            Value::Object(members) if params.by_name => {
+                if !self.enter(v) {
+                    return false;
+                }
+                let mut ok = true;
+                for (key, value) in members {
+                    self.push(Seg::Key(Cow::Borrowed(key)));
+                    ok &= match params.members.find(key) {
+                        Some(i) => self.check(params.members.list[i].node, value),
+                        None => self.within_depth(value),
+                    };
+                    self.pop();
+                    if !ok && !self.detailed {
+                        self.depth -= 1;
+                        return false;
+                    }
+                }
+                for m in &params.members.list {
+                    if m.required && !members.contains_key(&*m.name) {
+                        ok = false;
+                        self.fail(Rule::Required, format!("the param `{}`", m.name), format!("params without `{}`", m.name));
+                        if !self.detailed {
+                            break;
+                        }
+                    }
+                }
+                self.depth -= 1;
+                ok
+            }
+            Value::Array(items) if params.by_position => {
+                if !self.enter(v) {
+                    return false;
+                }
+                let declared = params.members.len();
+                let mut ok = true;
+                for (i, m) in params.members.list.iter().enumerate() {
+                    if !ok && !self.detailed {
+                        break;
+                    }
+                    match items.get(i) {
+                        Some(item) => {
+                            self.push(Seg::Index(i));
+                            ok &= self.check(m.node, item);
+                            self.pop();
+                        }
+                        None if m.required => {
+                            ok = false;
+                            self.fail(Rule::Required, format!("the param `{}` at position {i}", m.name), format!("an array of {}", checks::items(items.len())));
+                        }
+                        None => {}
+                    }
+                }
+                if items.len() > declared && (ok || self.detailed) {
+                    ok = false;
+                    self.fail(Rule::Length, format!("at most {declared} params"), format!("an array of {}", checks::items(items.len())));
+                }
+                self.depth -= 1;
+                ok
+            }
+            _ => self.expect(false, id, v),
+        }
+    }
+
+    fn map_key(&mut self, keys: NodeId, key: &'v str) -> bool {
+        let program = self.program;
+        let as_value = Value::String(key.to_owned());
+        let mut probe = ValueCheck::new(program, self.detailed, self.limit);
+        if probe.check(keys, &as_value) {
+            return true;
+        }
+        if self.detailed {
+            let pointer = self.path.pointer();
+            let nearest = probe.errors.into_iter().map(|mut e| {
+                e.pointer = pointer.clone();
+                e
+            });
+            self.errors.push(ValidationError {
+                pointer: pointer.clone(),
+                rule: Rule::MapKey,
+                expected: "a key the map's key type accepts".to_owned(),
+                found: format!("the key {}", found::quoted(key)),
+                nearest: nearest.collect(),
+            });
+        }
+        false
+    }
+
+    /// The errors of the arm with the fewest, re-based on the union's path.
+    fn nearest_arm(&mut self, arms: &[NodeId], v: &'v Value) -> Vec<ValidationError> {
+        let mut best: Option<Vec<ValidationError>> = None;
+        for &arm in arms {
+            let mut probe = ValueCheck::new(self.program, true, self.limit);
+            probe.depth = self.depth;
+            probe.path = Path::default();
+            probe.check(arm, v);
+            if best.as_ref().is_none_or(|b| probe.errors.len() < b.len()) {
+                best = Some(probe.errors);
+            }
+        }
+        let base = self.path.pointer();
+        best.unwrap_or_default()
+            .into_iter()
+            .map(|mut e| {
+                e.pointer = format!("{base}{}", e.pointer);
+                e
+            })
+            .collect()
+    }
+
+    /// Accepts any value no deeper than the limit allows.
+    fn within_depth(&mut self, v: &Value) -> bool {
+        match v {
+            Value::Array(items) => {
+                if !self.enter(v) {
+                    return false;
+                }
+                let ok = items.iter().all(|item| self.within_depth(item));
+                self.depth -= 1;
+                ok
+            }
+            Value::Object(members) => {
+                if !self.enter(v) {
+                    return false;
+                }
+                let ok = members.values().all(|item| self.within_depth(item));
+                self.depth -= 1;
+                ok
+            }
+            _ => true,
+        }
+    }
+}
+
+/// "only the members …" for a closed object.
+pub(crate) fn closed_expected(record: &Record) -> String {
+    let names: Vec<String> = record.members.list.iter().take(12).map(|m| format!("`{}`", m.name)).collect();
+    if names.is_empty() { "no members (the object is closed)".to_owned() } else { format!("only the members {} (the object is closed)", names.join(", ")) }
+}
