@@ -1,2 +1,190 @@
-//! The project's build tasks.
-fn main() {}
+//! The project's build tasks, run as `cargo xtask <task>`: see [`USAGE`].
+
+mod accord;
+mod ensure;
+mod fixtures;
+mod freeze;
+mod layering;
+mod roundtrip;
+mod value_diff;
+mod workspace;
+mod worktree;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <task> [options]
+
+tasks:
+  fixtures [--check]       regenerate every generated file (the goldens in fixtures/golden/current/);
+                           with --check, write nothing and fail listing every file out of date
+  freeze VERSION           copy fixtures/golden/current/ to fixtures/golden/vVERSION/ (VERSION is
+                           MAJOR.MINOR.PATCH, e.g. 0.1.0); refuses if that folder exists
+  roundtrip [--against REV]
+                           read and rewrite every document in fixtures/contracts, fixtures/future and
+                           the frozen goldens without loss; with --against, also check that accord
+                           built from git revision REV and today's accord rewrite each other's output
+                           without loss
+  layering                 print the dependencies between workspace packages and check them against
+                           the layering table in docs/ARCHITECTURE.md
+  help                     print this text
+";
+
+/// A task and its options, as given on the command line.
+#[derive(Debug, PartialEq, Eq)]
+enum Task {
+    Fixtures { check: bool },
+    Freeze { version: String },
+    Roundtrip { against: Option<String> },
+    Layering,
+    Help,
+}
+
+/// Parses the arguments after `cargo xtask`.
+fn parse_args(args: &[String]) -> Result<Task, String> {
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        return Ok(Task::Help);
+    }
+    let Some((task, rest)) = args.split_first() else {
+        return Err("no task given".to_owned());
+    };
+    let mut rest = rest.iter().map(String::as_str);
+    let task = match task.as_str() {
+        "help" => Task::Help,
+        "fixtures" => {
+            let mut check = false;
+            for arg in rest.by_ref() {
+                match arg {
+                    "--check" => check = true,
+                    other => return Err(unexpected("fixtures", other)),
+                }
+            }
+            Task::Fixtures { check }
+        }
+        "freeze" => {
+            let version =
+                rest.next().ok_or("`freeze` needs a VERSION, e.g. `cargo xtask freeze 0.1.0`")?;
+            if version.starts_with('-') {
+                return Err(unexpected("freeze", version));
+            }
+            Task::Freeze { version: version.to_owned() }
+        }
+        "roundtrip" => {
+            let mut against = None;
+            while let Some(arg) = rest.next() {
+                let rev = match arg {
+                    "--against" => rest.next().ok_or("`--against` needs a git revision")?,
+                    _ => match arg.strip_prefix("--against=") {
+                        Some(rev) => rev,
+                        None => return Err(unexpected("roundtrip", arg)),
+                    },
+                };
+                if rev.is_empty() || against.is_some() {
+                    return Err("give `--against` once, with a git revision".to_owned());
+                }
+                against = Some(rev.to_owned());
+            }
+            Task::Roundtrip { against }
+        }
+        "layering" => Task::Layering,
+        other => return Err(format!("unknown task `{other}`")),
+    };
+    if let Some(extra) = rest.next() {
+        return Err(unexpected(task_name(&task), extra));
+    }
+    Ok(task)
+}
+
+fn task_name(task: &Task) -> &'static str {
+    match task {
+        Task::Fixtures { .. } => "fixtures",
+        Task::Freeze { .. } => "freeze",
+        Task::Roundtrip { .. } => "roundtrip",
+        Task::Layering => "layering",
+        Task::Help => "help",
+    }
+}
+
+fn unexpected(task: &str, arg: &str) -> String {
+    format!("unexpected argument `{arg}` for `{task}`")
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let task = match parse_args(&args) {
+        Ok(task) => task,
+        Err(message) => {
+            eprintln!("error: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let root = workspace::root();
+    let result = match task {
+        Task::Help => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        Task::Fixtures { check } => {
+            let mode = if check { ensure::Mode::Check } else { ensure::Mode::Write };
+            fixtures::run(&root, mode)
+        }
+        Task::Freeze { version } => freeze::run(&root, &version),
+        Task::Roundtrip { against } => roundtrip::run(&root, against.as_deref()),
+        Task::Layering => layering::run(&root),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Task, String> {
+        let args: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+        parse_args(&args)
+    }
+
+    #[test]
+    fn parses_each_task() {
+        assert_eq!(parse("fixtures"), Ok(Task::Fixtures { check: false }));
+        assert_eq!(parse("fixtures --check"), Ok(Task::Fixtures { check: true }));
+        assert_eq!(parse("freeze 0.1.0"), Ok(Task::Freeze { version: "0.1.0".into() }));
+        assert_eq!(parse("roundtrip"), Ok(Task::Roundtrip { against: None }));
+        assert_eq!(
+            parse("roundtrip --against HEAD~1"),
+            Ok(Task::Roundtrip { against: Some("HEAD~1".into()) })
+        );
+        assert_eq!(
+            parse("roundtrip --against=v0.1.0"),
+            Ok(Task::Roundtrip { against: Some("v0.1.0".into()) })
+        );
+        assert_eq!(parse("layering"), Ok(Task::Layering));
+        assert_eq!(parse("help"), Ok(Task::Help));
+        assert_eq!(parse("fixtures --help"), Ok(Task::Help));
+    }
+
+    #[test]
+    fn refuses_bad_usage() {
+        for bad in [
+            "",
+            "bless",
+            "fixtures --chek",
+            "fixtures extra",
+            "freeze",
+            "freeze 0.1.0 0.2.0",
+            "freeze --force",
+            "roundtrip --against",
+            "roundtrip --against a --against b",
+            "roundtrip HEAD",
+            "layering extra",
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+}

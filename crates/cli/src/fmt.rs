@@ -1,9 +1,8 @@
 //! `accord fmt`: canonical, lossless rewriting.
 
-use std::io::Write;
 use std::path::PathBuf;
 
-use crate::{Outcome, input};
+use crate::{Outcome, input, output};
 
 /// Arguments of `accord fmt`.
 #[derive(Debug, clap::Args)]
@@ -33,9 +32,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
         };
         let canonical = loaded.document.to_canonical_string();
         if args.stdout {
-            let mut out = std::io::stdout().lock();
-            if let Err(err) = out.write_all(canonical.as_bytes()).and_then(|()| out.flush()) {
-                eprintln!("error: cannot write to stdout: {err}");
+            if !output::print(&canonical) {
                 return Outcome::InputError;
             }
         } else if canonical != loaded.text {
@@ -49,8 +46,10 @@ pub(crate) fn run(args: &Args) -> Outcome {
             }
         }
     }
-    for path in &would_change {
-        println!("would reformat {}", path.display());
+    let listing: String =
+        would_change.iter().map(|path| format!("would reformat {}\n", path.display())).collect();
+    if !output::print(&listing) {
+        return Outcome::InputError;
     }
     if input_errors {
         Outcome::InputError

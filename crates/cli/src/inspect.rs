@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use accord_schema_model::{Document, Method, Namespace, Semantics};
 use serde_json::{Value, json};
 
-use crate::{Outcome, OutputFormat, input};
+use crate::{Outcome, OutputFormat, input, output};
 
 /// Arguments of `accord inspect`.
 #[derive(Debug, clap::Args)]
@@ -24,14 +24,14 @@ pub(crate) fn run(args: &Args) -> Outcome {
         return Outcome::InputError;
     };
     let summary = Summary::of(&loaded.document);
-    match args.format {
-        OutputFormat::Text => print!("{}", summary.text()),
+    let text = match args.format {
+        OutputFormat::Text => summary.text(),
+        // Serializing a Value cannot fail.
         OutputFormat::Json => {
-            // Serializing a Value cannot fail.
-            println!("{}", serde_json::to_string_pretty(&summary.json()).unwrap_or_default());
+            serde_json::to_string_pretty(&summary.json()).unwrap_or_default() + "\n"
         }
-    }
-    Outcome::Success
+    };
+    if output::print(&text) { Outcome::Success } else { Outcome::InputError }
 }
 
 /// The groups methods are listed in, most harmless first; undeclared last.

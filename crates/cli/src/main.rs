@@ -7,6 +7,7 @@ mod diagnostic;
 mod fmt;
 mod input;
 mod inspect;
+mod output;
 
 use std::process::ExitCode;
 
