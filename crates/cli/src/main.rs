@@ -8,6 +8,8 @@ mod fmt;
 mod input;
 mod inspect;
 mod output;
+mod target;
+mod validate;
 
 use std::process::ExitCode;
 
@@ -27,6 +29,8 @@ enum Command {
     Fmt(fmt::Args),
     /// Summarise a document: schema number, namespaces, contract versions, methods by semantics.
     Inspect(inspect::Args),
+    /// Check JSON values (params, results, event payloads, named types) against a contract.
+    Validate(validate::Args),
 }
 
 /// How a command reports.
@@ -65,6 +69,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Fmt(args) => fmt::run(&args),
         Command::Inspect(args) => inspect::run(&args),
+        Command::Validate(args) => validate::run(&args),
     };
     outcome.into()
 }

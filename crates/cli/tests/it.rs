@@ -185,3 +185,71 @@ fn inspect_marks_undeclared_methods() {
       undeclared   prime (semantics `append` unknown to this accord), purge [deprecated] — ask before pressing
     ");
 }
+
+/// Runs `accord ARGS` with `stdin` as its standard input.
+fn accord_with_stdin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_accord"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run accord");
+    // accord may exit (on a usage error) before it reads stdin: a closed pipe is fine here.
+    let _ = child.stdin.take().expect("stdin").write_all(stdin.as_bytes());
+
+    child.wait_with_output().expect("wait")
+}
+
+const PUMP: &str = "fixtures/contracts/pump-plant.types.json";
+
+#[test]
+fn validate_exits_0_for_valid_and_1_for_invalid_values() {
+    let ok = accord_with_stdin(&["validate", PUMP, "--params", "pump.setSpeed"], r#"{"pump": "P-101", "rpm": 1200}"#);
+    assert_eq!(ok.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&ok.stdout), stderr(&ok));
+    assert_eq!(String::from_utf8_lossy(&ok.stdout), "valid\n");
+
+    let bad = accord_with_stdin(&["validate", PUMP, "--params", "pump.setSpeed"], r#"["P-101", 99999]"#);
+    assert_eq!(bad.status.code(), Some(1));
+    insta::assert_snapshot!(String::from_utf8_lossy(&bad.stdout), @r"
+    invalid: 1 error
+      /1: expected at most 3600, found the integer 99999 [max]
+    ");
+
+    let json = accord_with_stdin(&["validate", PUMP, "--params", "pump.setSpeed", "--format", "json"], r#"{"rpm": "fast"}"#);
+    assert_eq!(json.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON report");
+    assert_eq!(report["valid"], false);
+    assert_eq!(report["errors"][0]["pointer"], "/rpm");
+    assert_eq!(report["errors"][0]["rule"], "type");
+}
+
+#[test]
+fn validate_jsonl_summarises_every_line() {
+    let lines = "{\"pump\": \"P-101\", \"rpm\": 1200}\n\n[\"P-102\", -1]\nnot json\n{\"pump\": \"P-103\", \"rpm\": 10}\n";
+    let out = accord_with_stdin(&["validate", PUMP, "--params", "pump.setSpeed", "--jsonl"], lines);
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    4 values: 2 valid, 2 invalid
+    line 3: /1: expected at least 0, found the integer -1 [min]
+    line 4: (root): expected JSON: `true`, `false` or `null`, found `not json` at byte 0 [syntax]
+    ");
+}
+
+
+#[test]
+fn validate_usage_errors_exit_2() {
+    for args in [
+        &["validate", PUMP, "-"][..],
+        &["validate", PUMP, "--params", "nodot"],
+        &["validate", PUMP, "--params", "pump.nosuch"],
+        &["validate", PUMP, "--params", "pump.start", "--result", "pump.start"],
+        &["validate", "fixtures/refused/schema-2.types.json", "--type", "pump.Speed"],
+    ] {
+        let out = accord_with_stdin(args, "{}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+}

@@ -20,7 +20,9 @@ pub(crate) fn too_deep(value: &Value) -> Option<crate::Pointer> {
     let mut stack = vec![(value, 1usize, crate::Pointer::root())];
     while let Some((v, depth, at)) = stack.pop() {
         let children: Vec<(&Value, crate::Pointer)> = match v {
-            Value::Array(items) => items.iter().enumerate().map(|(i, c)| (c, at.index(i))).collect(),
+            Value::Array(items) => {
+                items.iter().enumerate().map(|(i, c)| (c, at.index(i))).collect()
+            }
             Value::Object(members) => members.iter().map(|(k, c)| (c, at.key(k))).collect(),
             _ => continue,
         };
@@ -31,7 +33,6 @@ pub(crate) fn too_deep(value: &Value) -> Option<crate::Pointer> {
     }
     None
 }
-
 
 /// Parses `text` as one JSON value, refusing duplicate keys and integers it cannot keep exactly.
 pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {

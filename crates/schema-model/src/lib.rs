@@ -124,7 +124,6 @@ impl Document {
             return Err(Error { kind, pointer, span: None, position: None });
         }
         read::document(value).map_err(|err| Error {
-
             kind: Box::new(err.kind),
             pointer: err.pointer,
             span: None,

@@ -66,7 +66,16 @@ pub(crate) struct ByteCheck<'p, 'b> {
 
 impl<'p, 'b> ByteCheck<'p, 'b> {
     pub(crate) fn new(program: &'p Program, bytes: &'b [u8], detailed: bool, limit: usize) -> Self {
-        ByteCheck { program, bytes, pos: 0, detailed, limit, depth: 0, path: Path::default(), errors: Vec::new() }
+        ByteCheck {
+            program,
+            bytes,
+            pos: 0,
+            detailed,
+            limit,
+            depth: 0,
+            path: Path::default(),
+            errors: Vec::new(),
+        }
     }
 
     /// Checks the whole input against `root`: one value, white space around it, nothing else.
@@ -88,7 +97,13 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
     fn fail(&mut self, rule: Rule, expected: impl Into<String>, found: String) {
         if self.detailed {
             let pointer = self.path.pointer();
-            self.errors.push(ValidationError { pointer, rule, expected: expected.into(), found, nearest: Vec::new() });
+            self.errors.push(ValidationError {
+                pointer,
+                rule,
+                expected: expected.into(),
+                found,
+                nearest: Vec::new(),
+            });
         }
     }
 
@@ -96,9 +111,15 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         if self.detailed {
             let found = match self.bytes.get(self.pos) {
                 None => "the end of the input".to_owned(),
-                Some(&b) if b.is_ascii_graphic() => format!("`{}` at byte {}", b as char, self.pos),
+                Some(&b) if b.is_ascii_graphic() => {
+                    // The text from here up to a line break, a little of it.
+                    let rest = &self.bytes[self.pos..];
+                    let end = rest.iter().take(16).position(|&c| c == b'\n' || c == b'\r').unwrap_or(rest.len().min(16));
+                    format!("`{}` at byte {}", String::from_utf8_lossy(&rest[..end]), self.pos)
+                }
                 Some(&b) => format!("byte 0x{b:02x} at byte {}", self.pos),
             };
+
             let pointer = self.path.pointer();
             self.errors.push(ValidationError {
                 pointer,
@@ -213,7 +234,9 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 match first {
                     0xD800..=0xDBFF => {
                         // A high surrogate must be followed by an escaped low one.
-                        let low = (bytes.get(at + 6..at + 8) == Some(b"\\u")).then(|| unit(at + 8)).flatten();
+                        let low = (bytes.get(at + 6..at + 8) == Some(b"\\u"))
+                            .then(|| unit(at + 8))
+                            .flatten();
                         match low {
                             Some(0xDC00..=0xDFFF) => Ok(at + 12),
                             _ => {
@@ -417,7 +440,10 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
     }
 
     /// Iterates an array's elements: `each(self, index)` consumes the element. Returns the count.
-    fn elements(&mut self, mut each: impl FnMut(&mut Self, usize) -> Res<bool>) -> Res<(bool, usize)> {
+    fn elements(
+        &mut self,
+        mut each: impl FnMut(&mut Self, usize) -> Res<bool>,
+    ) -> Res<(bool, usize)> {
         // At `[`.
         self.pos += 1;
         self.ws();
@@ -531,7 +557,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 }
                 let ok = json_equal(lit, &value);
                 if !ok {
-                    self.fail(Rule::Literal, format!("exactly {lit}"), crate::value::describe(&value));
+                    self.fail(
+                        Rule::Literal,
+                        format!("exactly {lit}"),
+                        crate::value::describe(&value),
+                    );
                 }
                 Ok(ok)
             }
@@ -601,7 +631,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 if n != elements.len() && (ok || self.detailed) {
                     ok = false;
                     let want = elements.len();
-                    self.fail(Rule::Length, format!("an array of exactly {}", checks::items(want)), format!("an array of {}", checks::items(n)));
+                    self.fail(
+                        Rule::Length,
+                        format!("an array of exactly {}", checks::items(want)),
+                        format!("an array of {}", checks::items(n)),
+                    );
                 }
                 self.depth -= 1;
                 Ok(ok)
@@ -631,7 +665,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                         None => true,
                     };
                     this.push(Seg::Key(name));
-                    let ok = if key_ok || this.detailed { this.check(dict.values)? } else { this.skip()? };
+                    let ok = if key_ok || this.detailed {
+                        this.check(dict.values)?
+                    } else {
+                        this.skip()?
+                    };
                     this.pop();
                     Ok(key_ok && ok)
                 })?;
@@ -665,7 +703,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                         return self.skip();
                     }
                     let Some(tag) = tag else {
-                        self.fail(Rule::Discriminator, format!("an object with the member `{}` that picks the arm", d.member), found::object());
+                        self.fail(
+                            Rule::Discriminator,
+                            format!("an object with the member `{}` that picks the arm", d.member),
+                            found::object(),
+                        );
                         return Ok(false);
                     };
                     match d.arm_for(&tag) {
@@ -674,9 +716,14 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                             self.check(arm)
                         }
                         None => {
-                            let tags: Vec<String> = d.arms.iter().map(|(t, _)| t.to_string()).collect();
+                            let tags: Vec<String> =
+                                d.arms.iter().map(|(t, _)| t.to_string()).collect();
                             self.push(Seg::Key(Cow::Owned(d.member.to_string())));
-                            self.fail(Rule::Discriminator, format!("one of {}", tags.join(", ")), crate::value::describe(&tag));
+                            self.fail(
+                                Rule::Discriminator,
+                                format!("one of {}", tags.join(", ")),
+                                crate::value::describe(&tag),
+                            );
                             self.pop();
                             self.pos = end;
                             Ok(false)
@@ -715,24 +762,38 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             && (len as u64) < min
         {
             ok = false;
-            self.fail(Rule::MinItems, format!("an array of at least {}", checks::items(min as usize)), format!("an array of {}", checks::items(len)));
+            self.fail(
+                Rule::MinItems,
+                format!("an array of at least {}", checks::items(min as usize)),
+                format!("an array of {}", checks::items(len)),
+            );
         }
         if let Some(max) = max
             && (len as u64) > max
         {
             ok = false;
-            self.fail(Rule::MaxItems, format!("an array of at most {}", checks::items(max as usize)), format!("an array of {}", checks::items(len)));
+            self.fail(
+                Rule::MaxItems,
+                format!("an array of at most {}", checks::items(max as usize)),
+                format!("an array of {}", checks::items(len)),
+            );
         }
         ok
     }
 
     fn unique(&mut self, spans: &[(usize, usize)]) -> bool {
-        let values: Vec<Value> =
-            spans.iter().map(|&(a, b)| serde_json::from_slice(&self.bytes[a..b]).unwrap_or(Value::Null)).collect();
+        let values: Vec<Value> = spans
+            .iter()
+            .map(|&(a, b)| serde_json::from_slice(&self.bytes[a..b]).unwrap_or(Value::Null))
+            .collect();
         for j in 1..values.len() {
             for i in 0..j {
                 if json_equal(&values[i], &values[j]) {
-                    self.fail(Rule::UniqueItems, "items that are all different", format!("items {i} and {j} are equal"));
+                    self.fail(
+                        Rule::UniqueItems,
+                        "items that are all different",
+                        format!("items {i} and {j} are equal"),
+                    );
                     return false;
                 }
             }
@@ -754,7 +815,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     }
                     None => {
                         let name = Self::decode(key);
-                        this.fail(Rule::Closed, closed_expected(record), format!("the member `{name}`"));
+                        this.fail(
+                            Rule::Closed,
+                            closed_expected(record),
+                            format!("the member `{name}`"),
+                        );
                         this.skip()?;
                         false
                     }
@@ -796,9 +861,17 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             if m.required && !seen.has(i) {
                 ok = false;
                 if what == "param" {
-                    self.fail(Rule::Required, format!("the param `{}`", m.name), format!("params without `{}`", m.name));
+                    self.fail(
+                        Rule::Required,
+                        format!("the param `{}`", m.name),
+                        format!("params without `{}`", m.name),
+                    );
                 } else {
-                    self.fail(Rule::Required, format!("the member `{}`", m.name), format!("an object without `{}`", m.name));
+                    self.fail(
+                        Rule::Required,
+                        format!("the member `{}`", m.name),
+                        format!("an object without `{}`", m.name),
+                    );
                 }
                 if !self.detailed {
                     return false;
@@ -825,7 +898,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         for (i, m) in list.iter().enumerate().skip(n) {
             if m.required {
                 ok = false;
-                self.fail(Rule::Required, format!("the param `{}` at position {i}", m.name), format!("an array of {}", checks::items(n)));
+                self.fail(
+                    Rule::Required,
+                    format!("the param `{}` at position {i}", m.name),
+                    format!("an array of {}", checks::items(n)),
+                );
                 if !self.detailed {
                     return Ok(false);
                 }
@@ -833,7 +910,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         }
         if n > list.len() {
             ok = false;
-            self.fail(Rule::Length, format!("at most {} params", list.len()), format!("an array of {}", checks::items(n)));
+            self.fail(
+                Rule::Length,
+                format!("at most {} params", list.len()),
+                format!("an array of {}", checks::items(n)),
+            );
         }
         Ok(ok)
     }
@@ -911,8 +992,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         self.pos = start;
         let found = self.describe_and_skip()?;
         let program = self.program;
-        let Node::Union(union) = program.node(id) else { unreachable!("any_arm is called for unions") };
-        let names: Vec<&str> = union.variants.iter().map(|&a| program.node(program.resolve(a)).noun()).collect();
+        let Node::Union(union) = program.node(id) else {
+            unreachable!("any_arm is called for unions")
+        };
+        let names: Vec<&str> =
+            union.variants.iter().map(|&a| program.node(program.resolve(a)).noun()).collect();
         self.errors.push(ValidationError {
             pointer: base,
             rule: Rule::Union,

@@ -75,13 +75,21 @@ pub(crate) fn text(rules: &Text, s: &str, mut fail: impl FnMut(Rule, String, Str
 }
 
 fn chars(len: u64) -> String {
-    if len == 1 { "a string of 1 character".to_owned() } else { format!("a string of {len} characters") }
+    if len == 1 {
+        "a string of 1 character".to_owned()
+    } else {
+        format!("a string of {len} characters")
+    }
 }
 
 /// "one of …" for an enum's values.
 pub(crate) fn enum_expected(c: &Choices) -> String {
     let shown: Vec<String> = c.values.iter().take(12).map(|v| v.to_string()).collect();
-    let more = if c.values.len() > 12 { format!(" (and {} more)", c.values.len() - 12) } else { String::new() };
+    let more = if c.values.len() > 12 {
+        format!(" (and {} more)", c.values.len() - 12)
+    } else {
+        String::new()
+    };
     format!("one of {}{more}", shown.join(", "))
 }
 

@@ -3,9 +3,7 @@
 
 use std::collections::HashMap;
 
-use accord_schema_model::{
-    Document, Method, ParamStructure, Pointer, TypeKind, TypeNode,
-};
+use accord_schema_model::{Document, Method, ParamStructure, Pointer, TypeKind, TypeNode};
 use regex::Regex;
 
 use crate::number::Num;
@@ -91,9 +89,15 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
         for (m_name, method) in ns.methods.iter().flatten() {
             let at = ns_at.key("methods").key(m_name);
             let params = c.params(ns_name, method, &at)?;
-            targets.insert(Target::Params { namespace: ns_name.clone(), method: m_name.clone() }, params);
+            targets.insert(
+                Target::Params { namespace: ns_name.clone(), method: m_name.clone() },
+                params,
+            );
             let result = c.node(ns_name, &method.result, &at.key("result"))?;
-            targets.insert(Target::Result { namespace: ns_name.clone(), method: m_name.clone() }, result);
+            targets.insert(
+                Target::Result { namespace: ns_name.clone(), method: m_name.clone() },
+                result,
+            );
             for (i, err) in method.errors.iter().flatten().enumerate() {
                 if let Some(data) = &err.data {
                     let id = c.node(ns_name, data, &at.key("errors").index(i).key("data"))?;
@@ -203,11 +207,7 @@ impl Compiler<'_> {
             TypeKind::Enum(e) => Node::Enum(Choices {
                 values: e.values.clone(),
                 strings: e.values.iter().filter_map(|v| v.as_str().map(Box::from)).collect(),
-                integers: e
-                    .values
-                    .iter()
-                    .filter_map(|v| v.as_number().map(Num::of))
-                    .collect(),
+                integers: e.values.iter().filter_map(|v| v.as_number().map(Num::of)).collect(),
             }),
             TypeKind::Array(a) => Node::Array(List {
                 items: self.node(ns, &a.items, &at.key("items"))?,
@@ -226,9 +226,16 @@ impl Compiler<'_> {
                 let mut list = Vec::new();
                 for (name, field) in o.fields.iter().flatten() {
                     let node = self.node(ns, &field.ty, &at.key("fields").key(name).key("type"))?;
-                    list.push(Member { name: name.as_str().into(), node, required: !field.is_optional() });
+                    list.push(Member {
+                        name: name.as_str().into(),
+                        node,
+                        required: !field.is_optional(),
+                    });
                 }
-                Node::Object(Record { members: Members::new(list), closed: o.closed.unwrap_or(false) })
+                Node::Object(Record {
+                    members: Members::new(list),
+                    closed: o.closed.unwrap_or(false),
+                })
             }
             TypeKind::Map(m) => Node::Map(Dict {
                 keys: match &m.keys {
@@ -255,7 +262,11 @@ impl Compiler<'_> {
         let mut list = Vec::new();
         for (i, p) in method.params.iter().flatten().enumerate() {
             let node = self.node(ns, &p.field.ty, &at.key("params").index(i).key("type"))?;
-            list.push(Member { name: p.name.as_str().into(), node, required: !p.field.is_optional() });
+            list.push(Member {
+                name: p.name.as_str().into(),
+                node,
+                required: !p.field.is_optional(),
+            });
         }
         let structure = method.param_structure.unwrap_or(ParamStructure::Either);
         Ok(self.push(Node::Params(Params {
@@ -298,7 +309,11 @@ impl Compiler<'_> {
                                 .cloned()
                                 .unwrap_or_default();
                             return Err(Error::RefCycle {
-                                at: Pointer::root().key("namespaces").key(&ns).key("types").key(&name),
+                                at: Pointer::root()
+                                    .key("namespaces")
+                                    .key(&ns)
+                                    .key("types")
+                                    .key(&name),
                                 name,
                             });
                         }
@@ -335,11 +350,16 @@ impl Compiler<'_> {
                 if !m.required {
                     return Err(fail(format!("arm {arm} has `{member}` as an optional member")));
                 }
-                let tags: Vec<serde_json::Value> = match self.program.node(self.program.resolve(m.node)) {
-                    Node::Literal(v) => vec![v.clone()],
-                    Node::Enum(c) => c.values.clone(),
-                    _ => return Err(fail(format!("arm {arm} has `{member}` that is not a literal or an enum"))),
-                };
+                let tags: Vec<serde_json::Value> =
+                    match self.program.node(self.program.resolve(m.node)) {
+                        Node::Literal(v) => vec![v.clone()],
+                        Node::Enum(c) => c.values.clone(),
+                        _ => {
+                            return Err(fail(format!(
+                                "arm {arm} has `{member}` that is not a literal or an enum"
+                            )));
+                        }
+                    };
                 for tag in tags {
                     if arms.iter().any(|(t, _)| crate::number::json_equal(t, &tag)) {
                         return Err(fail(format!("the tag {tag} picks more than one arm")));

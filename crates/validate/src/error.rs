@@ -29,7 +29,9 @@ pub enum Error {
     },
     /// Named types that refer to themselves through refs and unions alone: checking a value
     /// against them would never consume any of it.
-    #[error("{at}: type `{name}` refers back to itself through refs and union arms alone, so no value can be checked against it")]
+    #[error(
+        "{at}: type `{name}` refers back to itself through refs and union arms alone, so no value can be checked against it"
+    )]
     RefCycle {
         /// The named type.
         at: Pointer,

@@ -92,7 +92,9 @@ impl Contract {
     /// [`Error::NotFound`] when the contract has no such method, event, type or error data.
     pub fn validator(&self, target: &Target) -> Result<Validator<'_>, Error> {
         match self.targets.get(target) {
-            Some(&root) => Ok(Validator { program: &self.program, root, depth_limit: DEFAULT_DEPTH_LIMIT }),
+            Some(&root) => {
+                Ok(Validator { program: &self.program, root, depth_limit: DEFAULT_DEPTH_LIMIT })
+            }
             None => Err(not_found(target)),
         }
     }
@@ -108,9 +110,13 @@ impl Contract {
 fn not_found(target: &Target) -> Error {
     let (what, namespace, name) = match target {
         Target::Type { namespace, name } => ("type", namespace, name.clone()),
-        Target::Params { namespace, method } | Target::Result { namespace, method } => ("method", namespace, method.clone()),
+        Target::Params { namespace, method } | Target::Result { namespace, method } => {
+            ("method", namespace, method.clone())
+        }
         Target::Event { namespace, event } => ("event", namespace, event.clone()),
-        Target::ErrorData { namespace, method, code } => ("error with data", namespace, format!("{method} (code {code})")),
+        Target::ErrorData { namespace, method, code } => {
+            ("error with data", namespace, format!("{method} (code {code})"))
+        }
     };
     Error::NotFound { what, namespace: namespace.clone(), name }
 }

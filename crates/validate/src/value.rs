@@ -39,7 +39,13 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
     fn fail(&mut self, rule: Rule, expected: impl Into<String>, found: String) {
         if self.detailed {
             let pointer = self.path.pointer();
-            self.errors.push(ValidationError { pointer, rule, expected: expected.into(), found, nearest: Vec::new() });
+            self.errors.push(ValidationError {
+                pointer,
+                rule,
+                expected: expected.into(),
+                found,
+                nearest: Vec::new(),
+            });
         }
     }
 
@@ -160,7 +166,11 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 if items.len() != elements.len() && (ok || self.detailed) {
                     ok = false;
                     let n = elements.len();
-                    self.fail(Rule::Length, format!("an array of exactly {}", checks::items(n)), format!("an array of {}", checks::items(items.len())));
+                    self.fail(
+                        Rule::Length,
+                        format!("an array of exactly {}", checks::items(n)),
+                        format!("an array of {}", checks::items(items.len())),
+                    );
                 }
                 self.depth -= 1;
                 ok
@@ -200,15 +210,24 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 if let Some(d) = &union.discriminator {
                     let Value::Object(members) = v else { return self.expect(false, id, v) };
                     let Some(tag) = members.get(&*d.member) else {
-                        self.fail(Rule::Discriminator, format!("an object with the member `{}` that picks the arm", d.member), found::object());
+                        self.fail(
+                            Rule::Discriminator,
+                            format!("an object with the member `{}` that picks the arm", d.member),
+                            found::object(),
+                        );
                         return false;
                     };
                     return match d.arm_for(tag) {
                         Some(arm) => self.check(arm, v),
                         None => {
-                            let tags: Vec<String> = d.arms.iter().map(|(t, _)| t.to_string()).collect();
+                            let tags: Vec<String> =
+                                d.arms.iter().map(|(t, _)| t.to_string()).collect();
                             self.push(Seg::Key(Cow::Owned(d.member.to_string())));
-                            self.fail(Rule::Discriminator, format!("one of {}", tags.join(", ")), describe(tag));
+                            self.fail(
+                                Rule::Discriminator,
+                                format!("one of {}", tags.join(", ")),
+                                describe(tag),
+                            );
                             self.pop();
                             false
                         }
@@ -224,7 +243,11 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 }
                 if self.detailed {
                     let nearest = self.nearest_arm(&union.variants, v);
-                    let arms: Vec<&str> = union.variants.iter().map(|&a| program.node(program.resolve(a)).noun()).collect();
+                    let arms: Vec<&str> = union
+                        .variants
+                        .iter()
+                        .map(|&a| program.node(program.resolve(a)).noun())
+                        .collect();
                     let pointer = self.path.pointer();
                     self.errors.push(ValidationError {
                         pointer,
@@ -261,13 +284,21 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
             && (len as u64) < min
         {
             ok = false;
-            self.fail(Rule::MinItems, format!("an array of at least {}", checks::items(min as usize)), format!("an array of {}", checks::items(len)));
+            self.fail(
+                Rule::MinItems,
+                format!("an array of at least {}", checks::items(min as usize)),
+                format!("an array of {}", checks::items(len)),
+            );
         }
         if let Some(max) = max
             && (len as u64) > max
         {
             ok = false;
-            self.fail(Rule::MaxItems, format!("an array of at most {}", checks::items(max as usize)), format!("an array of {}", checks::items(len)));
+            self.fail(
+                Rule::MaxItems,
+                format!("an array of at most {}", checks::items(max as usize)),
+                format!("an array of {}", checks::items(len)),
+            );
         }
         ok
     }
@@ -276,7 +307,11 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
         for j in 1..items.len() {
             for i in 0..j {
                 if json_equal(&items[i], &items[j]) {
-                    self.fail(Rule::UniqueItems, "items that are all different", format!("items {i} and {j} are equal"));
+                    self.fail(
+                        Rule::UniqueItems,
+                        "items that are all different",
+                        format!("items {i} and {j} are equal"),
+                    );
                     return false;
                 }
             }
@@ -307,7 +342,11 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
         for m in &record.members.list {
             if m.required && !members.contains_key(&*m.name) {
                 ok = false;
-                self.fail(Rule::Required, format!("the member `{}`", m.name), format!("an object without `{}`", m.name));
+                self.fail(
+                    Rule::Required,
+                    format!("the member `{}`", m.name),
+                    format!("an object without `{}`", m.name),
+                );
                 if !self.detailed {
                     return false;
                 }
@@ -338,7 +377,11 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 for m in &params.members.list {
                     if m.required && !members.contains_key(&*m.name) {
                         ok = false;
-                        self.fail(Rule::Required, format!("the param `{}`", m.name), format!("params without `{}`", m.name));
+                        self.fail(
+                            Rule::Required,
+                            format!("the param `{}`", m.name),
+                            format!("params without `{}`", m.name),
+                        );
                         if !self.detailed {
                             break;
                         }
@@ -365,14 +408,22 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                         }
                         None if m.required => {
                             ok = false;
-                            self.fail(Rule::Required, format!("the param `{}` at position {i}", m.name), format!("an array of {}", checks::items(items.len())));
+                            self.fail(
+                                Rule::Required,
+                                format!("the param `{}` at position {i}", m.name),
+                                format!("an array of {}", checks::items(items.len())),
+                            );
                         }
                         None => {}
                     }
                 }
                 if items.len() > declared && (ok || self.detailed) {
                     ok = false;
-                    self.fail(Rule::Length, format!("at most {declared} params"), format!("an array of {}", checks::items(items.len())));
+                    self.fail(
+                        Rule::Length,
+                        format!("at most {declared} params"),
+                        format!("an array of {}", checks::items(items.len())),
+                    );
                 }
                 self.depth -= 1;
                 ok
@@ -453,6 +504,11 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
 
 /// "only the members …" for a closed object.
 pub(crate) fn closed_expected(record: &Record) -> String {
-    let names: Vec<String> = record.members.list.iter().take(12).map(|m| format!("`{}`", m.name)).collect();
-    if names.is_empty() { "no members (the object is closed)".to_owned() } else { format!("only the members {} (the object is closed)", names.join(", ")) }
+    let names: Vec<String> =
+        record.members.list.iter().take(12).map(|m| format!("`{}`", m.name)).collect();
+    if names.is_empty() {
+        "no members (the object is closed)".to_owned()
+    } else {
+        format!("only the members {} (the object is closed)", names.join(", "))
+    }
 }

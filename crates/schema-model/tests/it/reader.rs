@@ -68,7 +68,9 @@ fn integers_past_64_bits_are_refused_but_exponents_are_kept() {
 #[test]
 fn the_depth_limit_is_exact() {
     // Depth counts containers: the document object is level 1.
-    let nest = |levels: usize| format!("{{\"schema\": 1, \"x\": {}{}}}", "[".repeat(levels - 1), "]".repeat(levels - 1));
+    let nest = |levels: usize| {
+        format!("{{\"schema\": 1, \"x\": {}{}}}", "[".repeat(levels - 1), "]".repeat(levels - 1))
+    };
     assert!(Document::parse(&nest(accord_schema_model::DEPTH_LIMIT)).is_ok());
     let e = err(&nest(accord_schema_model::DEPTH_LIMIT + 1));
     assert!(matches!(*e.kind, ErrorKind::TooDeep { .. }), "{e}");
@@ -80,7 +82,8 @@ fn from_value_refuses_depth_it_cannot_recurse_into() {
     for _ in 0..300 {
         deep = serde_json::json!([deep]);
     }
-    let e = Document::from_value(serde_json::json!({"schema": 1, "x": deep})).expect_err("too deep");
+    let e =
+        Document::from_value(serde_json::json!({"schema": 1, "x": deep})).expect_err("too deep");
     assert!(matches!(*e.kind, ErrorKind::TooDeep { .. }), "{e}");
     assert!(e.position.is_none());
 }
