@@ -186,10 +186,12 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         let mut i = start;
         let mut escaped = false;
         loop {
-            // The common case: plain bytes.
+            // The common case: plain bytes, eight at a time.
+            i = skip_plain(bytes, i);
             while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0..=0x1f) {
                 i += 1;
             }
+
             match bytes.get(i) {
                 Some(b'"') => break,
                 Some(b'\\') => {
@@ -1005,5 +1007,49 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             nearest,
         });
         Ok(false)
+    }
+}
+
+/// Skips, eight bytes at a time, the bytes from `i` that need no attention inside a string
+/// (anything but `"`, `\` and control characters); stops at or before the first that does.
+/// SWAR: a word has a byte equal to `c` when `haszero(word ^ c…)`, and a byte below 0x20 when
+/// `(word - 0x20…) & !word & 0x80…` is set (exact as to whether, which is all this needs).
+fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let special = has_zero(w ^ (ONES * u64::from(b'"')))
+            | has_zero(w ^ (ONES * u64::from(b'\\')))
+            | (w.wrapping_sub(ONES * 0x20) & !w & HIGH);
+        if special != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skip_plain;
+
+    #[test]
+    fn skip_plain_stops_at_or_before_every_special_byte() {
+        for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for at in 0..40 {
+                let mut text = vec![b'a'; 48];
+                text[at] = special;
+                // Non-ASCII bytes are plain here (UTF-8 is checked over the whole string).
+                text[(at + 7) % 48] = 0xc3;
+                let stop = skip_plain(&text, 0);
+                assert!(stop <= at, "skipped past {special:#x} at {at}: stopped at {stop}");
+                assert!(at - stop < 8, "stopped too early for {special:#x} at {at}: {stop}");
+            }
+        }
+        assert_eq!(skip_plain(&[b'x'; 20], 0), 16, "the tail shorter than a word is left to the byte loop");
     }
 }
