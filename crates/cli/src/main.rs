@@ -4,6 +4,7 @@
 //! exit codes: 0 success, 1 the check found problems, 2 usage or input errors.
 
 mod diagnostic;
+mod export;
 mod fmt;
 mod input;
 mod inspect;
@@ -31,6 +32,8 @@ enum Command {
     Inspect(inspect::Args),
     /// Check JSON values (params, results, event payloads, named types) against a contract.
     Validate(validate::Args),
+    /// Write a contract (or one of its types) in another schema language.
+    Export(export::Args),
 }
 
 /// How a command reports.
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::Fmt(args) => fmt::run(&args),
         Command::Inspect(args) => inspect::run(&args),
         Command::Validate(args) => validate::run(&args),
+        Command::Export(args) => export::run(&args),
     };
     outcome.into()
 }

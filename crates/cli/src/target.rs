@@ -3,9 +3,9 @@
 
 use accord_validate::Target;
 
-/// The target flags, exactly one of which is given.
+/// The target flags, at most one of which is given (commands that need one say so).
 #[derive(Debug, clap::Args)]
-#[group(required = true, multiple = false)]
+#[group(required = false, multiple = false)]
 pub(crate) struct TargetArgs {
     /// A method's params, as a caller sends them (an object by name or an array by position).
     #[arg(long, value_name = "NS.METHOD")]
@@ -22,8 +22,14 @@ pub(crate) struct TargetArgs {
 }
 
 impl TargetArgs {
-    /// The target named, or why the name is not `namespace.name`.
+    /// The target named, or why the name is not `namespace.name`, or that none was named.
     pub(crate) fn target(&self) -> Result<Target, String> {
+        self.optional_target()?
+            .ok_or_else(|| "name what to check: --params, --result, --event or --type".to_owned())
+    }
+
+    /// The target named, if any.
+    pub(crate) fn optional_target(&self) -> Result<Option<Target>, String> {
         let split = |flag: &str, text: &str| -> Result<(String, String), String> {
             match text.split_once('.') {
                 Some((ns, name)) if !ns.is_empty() && !name.is_empty() => Ok((ns.to_owned(), name.to_owned())),
@@ -32,19 +38,18 @@ impl TargetArgs {
         };
         if let Some(text) = &self.params {
             let (namespace, method) = split("params", text)?;
-            Ok(Target::Params { namespace, method })
+            Ok(Some(Target::Params { namespace, method }))
         } else if let Some(text) = &self.result {
             let (namespace, method) = split("result", text)?;
-            Ok(Target::Result { namespace, method })
+            Ok(Some(Target::Result { namespace, method }))
         } else if let Some(text) = &self.event {
             let (namespace, event) = split("event", text)?;
-            Ok(Target::Event { namespace, event })
+            Ok(Some(Target::Event { namespace, event }))
         } else if let Some(text) = &self.ty {
             let (namespace, name) = split("type", text)?;
-            Ok(Target::Type { namespace, name })
+            Ok(Some(Target::Type { namespace, name }))
         } else {
-            // clap's group makes one of the four required.
-            Err("name what to check: --params, --result, --event or --type".to_owned())
+            Ok(None)
         }
     }
 }

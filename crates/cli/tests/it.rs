@@ -253,3 +253,25 @@ fn validate_usage_errors_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn export_jsonschema_of_a_type_and_of_the_whole_contract() {
+    let one = accord(&["export", "jsonschema", "fixtures/contracts/work-queue.types.json", "--type", "queue.JobId"]);
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    insta::assert_snapshot!(String::from_utf8_lossy(&one.stdout), @r#"
+    {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "type": "string",
+      "format": "uuid",
+      "description": "A job's id, assigned by enqueue (UUID v4)."
+    }
+    "#);
+
+    let all = accord(&["export", "jsonschema", "fixtures/contracts/work-queue.types.json"]);
+    assert_eq!(all.status.code(), Some(0), "{}", stderr(&all));
+    let schema: serde_json::Value = serde_json::from_slice(&all.stdout).expect("JSON");
+    assert!(schema["$defs"]["queue.enqueue.params"].is_object());
+    assert!(schema["$defs"]["queue.Job"].is_object());
+    let missing = accord(&["export", "jsonschema", "fixtures/contracts/work-queue.types.json", "--type", "queue.Nope"]);
+    assert_eq!(missing.status.code(), Some(2));
+}

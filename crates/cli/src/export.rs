@@ -1,0 +1,57 @@
+//! `accord export`: a contract in another schema language.
+
+use std::path::PathBuf;
+
+use crate::target::TargetArgs;
+use crate::{Outcome, input, output};
+
+/// Arguments of `accord export`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    to: To,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum To {
+    /// JSON Schema 2020-12: of one target, or of the whole contract (every part a `$defs` entry).
+    Jsonschema(JsonSchemaArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct JsonSchemaArgs {
+    /// The contract.
+    #[arg(value_name = "CONTRACT")]
+    contract: PathBuf,
+    #[command(flatten)]
+    target: TargetArgs,
+}
+
+pub(crate) fn run(args: &Args) -> Outcome {
+    let To::Jsonschema(args) = &args.to;
+    let Some(loaded) = input::load(&args.contract) else {
+        return Outcome::InputError;
+    };
+    let target = match args.target.optional_target() {
+        Ok(target) => target,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Outcome::InputError;
+        }
+    };
+    let schema = match &target {
+        Some(target) => accord_validate::json_schema(&loaded.document, target),
+        None => accord_validate::json_schema_of_contract(&loaded.document),
+    };
+    match schema {
+        Ok(schema) => {
+            // Serializing a Value cannot fail.
+            let text = serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n";
+            if output::print(&text) { Outcome::Success } else { Outcome::InputError }
+        }
+        Err(err) => {
+            eprintln!("error: {}", crate::validate::located(&args.contract, &loaded.text, &err));
+            Outcome::InputError
+        }
+    }
+}

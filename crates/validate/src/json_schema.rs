@@ -1,0 +1,337 @@
+//! Export to JSON Schema 2020-12: the schema that admits what accord's validator admits.
+//!
+//! Named types become `$defs` entries (`namespace.Name`) referenced with `$ref`, so recursive
+//! types stay recursive. Where the two languages differ, the export is as close as JSON Schema
+//! allows, and the difference is documented in docs/format.md §10: an accord `integer` refuses
+//! whole-valued floats (`1.0`) that JSON Schema's `"type": "integer"` admits, accord literals and
+//! enums tell `1` from `1.0`, patterns are in the `regex` crate's dialect, and accord's depth limit
+//! has no JSON Schema counterpart.
+
+use std::collections::BTreeSet;
+
+use accord_schema_model::{Document, Method, ParamStructure, TypeKind, TypeNode};
+use serde_json::{Map, Value, json};
+
+use crate::{Error, Format, Target};
+
+/// The JSON Schema dialect the export writes.
+pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// The JSON Schema of one target: its schema at the root, with `$defs` for every named type it
+/// reaches.
+///
+/// # Errors
+///
+/// [`Error::NotFound`] for a target the contract does not have, [`Error::DanglingRef`] for a
+/// ref to a type that does not exist.
+pub fn json_schema(doc: &Document, target: &Target) -> Result<Value, Error> {
+    let mut export = Export { doc, defs: Map::new(), pending: Vec::new(), done: BTreeSet::new() };
+    let root = match target {
+        Target::Type { namespace, name } => {
+            let node = named(doc, namespace, name).ok_or_else(|| not_found("type", namespace, name))?;
+            export.node(namespace, node)?
+        }
+        Target::Params { namespace, method } => {
+            let m = find_method(doc, namespace, method)?;
+            export.params(namespace, m)?
+        }
+        Target::Result { namespace, method } => {
+            let m = find_method(doc, namespace, method)?;
+            export.node(namespace, &m.result)?
+        }
+        Target::Event { namespace, event } => {
+            let e = doc
+                .namespaces
+                .as_ref()
+                .and_then(|all| all.get(namespace))
+                .and_then(|ns| ns.events.as_ref())
+                .and_then(|all| all.get(event))
+                .ok_or_else(|| not_found("event", namespace, event))?;
+            export.node(namespace, &e.payload)?
+        }
+        Target::ErrorData { namespace, method, code } => {
+            let m = find_method(doc, namespace, method)?;
+            let data = m
+                .errors
+                .iter()
+                .flatten()
+                .find(|e| e.code == *code)
+                .and_then(|e| e.data.as_ref())
+                .ok_or_else(|| not_found("error with data", namespace, &format!("{method} (code {code})")))?;
+            export.node(namespace, data)?
+        }
+    };
+    export.finish(root)
+}
+
+/// The whole contract as one JSON Schema document: every named type, and every method's params
+/// and result and every event's payload, as `$defs` entries (`ns.method.params`,
+/// `ns.method.result`, `ns.event.payload`).
+///
+/// # Errors
+///
+/// [`Error::DanglingRef`] for a ref to a type that does not exist.
+pub fn json_schema_of_contract(doc: &Document) -> Result<Value, Error> {
+    let mut export = Export { doc, defs: Map::new(), pending: Vec::new(), done: BTreeSet::new() };
+    let mut entries = Vec::new();
+    for (ns_name, ns) in doc.namespaces.iter().flatten() {
+        for name in ns.types.iter().flatten().map(|(n, _)| n) {
+            export.reference(ns_name, name)?;
+        }
+        for (m_name, m) in ns.methods.iter().flatten() {
+            entries.push((format!("{ns_name}.{m_name}.params"), export.params(ns_name, m)?));
+            entries.push((format!("{ns_name}.{m_name}.result"), export.node(ns_name, &m.result)?));
+        }
+        for (e_name, e) in ns.events.iter().flatten() {
+            entries.push((format!("{ns_name}.{e_name}.payload"), export.node(ns_name, &e.payload)?));
+        }
+    }
+    for (key, schema) in entries {
+        export.defs.insert(key, schema);
+    }
+    let mut out = export.finish(Value::Bool(true))?;
+    if let Value::Object(map) = &mut out {
+        // The contract as a whole validates nothing by itself; its parts are in `$defs`.
+        map.insert("description".to_owned(), json!("accord contract; each part is a `$defs` entry"));
+    }
+    Ok(out)
+}
+
+fn not_found(what: &'static str, namespace: &str, name: &str) -> Error {
+    Error::NotFound { what, namespace: namespace.to_owned(), name: name.to_owned() }
+}
+
+fn find_method<'d>(doc: &'d Document, namespace: &str, method: &str) -> Result<&'d Method, Error> {
+    doc.namespaces
+        .as_ref()
+        .and_then(|all| all.get(namespace))
+        .and_then(|ns| ns.methods.as_ref())
+        .and_then(|all| all.get(method))
+        .ok_or_else(|| not_found("method", namespace, method))
+}
+
+fn named<'d>(doc: &'d Document, namespace: &str, name: &str) -> Option<&'d TypeNode> {
+    doc.namespaces.as_ref()?.get(namespace)?.types.as_ref()?.get(name)
+}
+
+struct Export<'d> {
+    doc: &'d Document,
+    defs: Map<String, Value>,
+    /// Named types referenced and not yet written.
+    pending: Vec<(String, String)>,
+    done: BTreeSet<(String, String)>,
+}
+
+impl Export<'_> {
+    fn finish(mut self, root: Value) -> Result<Value, Error> {
+        while let Some((ns, name)) = self.pending.pop() {
+            let node = named(self.doc, &ns, &name).ok_or_else(|| Error::DanglingRef {
+                at: accord_schema_model::Pointer::root(),
+                namespace: ns.clone(),
+                name: name.clone(),
+            })?;
+            let schema = self.node(&ns, node)?;
+            self.defs.insert(format!("{ns}.{name}"), schema);
+        }
+        let mut out = Map::new();
+        out.insert("$schema".to_owned(), json!(JSON_SCHEMA_DIALECT));
+        match root {
+            Value::Object(members) => out.extend(members),
+            Value::Bool(true) => {}
+            // `false` admits nothing: `{"not": {}}` says the same.
+            other => {
+                out.insert("allOf".to_owned(), json!([other]));
+            }
+        }
+        if !self.defs.is_empty() {
+            let mut defs: Vec<(String, Value)> = std::mem::take(&mut self.defs).into_iter().collect();
+            defs.sort_by(|a, b| a.0.cmp(&b.0));
+            out.insert("$defs".to_owned(), Value::Object(defs.into_iter().collect()));
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// A `$ref` to named type `namespace.name`, queued for `$defs`.
+    fn reference(&mut self, namespace: &str, name: &str) -> Result<Value, Error> {
+        if named(self.doc, namespace, name).is_none() {
+            return Err(Error::DanglingRef {
+                at: accord_schema_model::Pointer::root(),
+                namespace: namespace.to_owned(),
+                name: name.to_owned(),
+            });
+        }
+        let key = (namespace.to_owned(), name.to_owned());
+        if self.done.insert(key.clone()) {
+            self.pending.push(key);
+        }
+        Ok(json!({"$ref": format!("#/$defs/{}", pointer_escape(&format!("{namespace}.{name}")))}))
+    }
+
+    fn node(&mut self, ns: &str, t: &TypeNode) -> Result<Value, Error> {
+        let mut s = Map::new();
+        let put = |s: &mut Map<String, Value>, key: &str, value: Option<Value>| {
+            if let Some(v) = value {
+                s.insert(key.to_owned(), v);
+            }
+        };
+        match &t.kind {
+            TypeKind::Any => {}
+            TypeKind::Null => put(&mut s, "type", Some(json!("null"))),
+            TypeKind::Boolean => put(&mut s, "type", Some(json!("boolean"))),
+            TypeKind::Integer(r) | TypeKind::Number(r) => {
+                let ty = if matches!(t.kind, TypeKind::Integer(_)) { "integer" } else { "number" };
+                put(&mut s, "type", Some(json!(ty)));
+                put(&mut s, "minimum", r.min.clone().map(Value::Number));
+                put(&mut s, "maximum", r.max.clone().map(Value::Number));
+                put(&mut s, "exclusiveMinimum", r.exclusive_min.clone().map(Value::Number));
+                put(&mut s, "exclusiveMaximum", r.exclusive_max.clone().map(Value::Number));
+                put(&mut s, "multipleOf", r.multiple_of.clone().map(Value::Number));
+                put(&mut s, "x-accord-unit", r.unit.clone().map(Value::String));
+            }
+            TypeKind::String(r) => {
+                put(&mut s, "type", Some(json!("string")));
+                put(&mut s, "minLength", r.min_length.map(Value::from));
+                put(&mut s, "maxLength", r.max_length.map(Value::from));
+                put(&mut s, "pattern", r.pattern.clone().map(Value::String));
+                match r.format.as_deref().map(|f| (f, Format::from_name(f))) {
+                    // JSON Schema has no `hex` format: its meaning as a pattern.
+                    Some((_, Some(Format::Hex))) => {
+                        let hex = json!({"pattern": "^(0x)?[0-9a-fA-F]+$"});
+                        s.insert("allOf".to_owned(), json!([hex]));
+                    }
+                    Some((f, _)) => put(&mut s, "format", Some(json!(f))),
+                    None => {}
+                }
+            }
+            TypeKind::Literal { value } => put(&mut s, "const", Some(value.clone())),
+            TypeKind::Enum(e) => put(&mut s, "enum", Some(Value::Array(e.values.clone()))),
+            TypeKind::Array(a) => {
+                put(&mut s, "type", Some(json!("array")));
+                let items = self.node(ns, &a.items)?;
+                put(&mut s, "items", Some(items));
+                put(&mut s, "minItems", a.min_items.map(Value::from));
+                put(&mut s, "maxItems", a.max_items.map(Value::from));
+                put(&mut s, "uniqueItems", a.unique_items.map(Value::Bool));
+            }
+            TypeKind::Tuple(tuple) => {
+                let mut prefix = Vec::new();
+                for e in &tuple.elements {
+                    prefix.push(self.node(ns, e)?);
+                }
+                let n = prefix.len();
+                put(&mut s, "type", Some(json!("array")));
+                put(&mut s, "prefixItems", Some(Value::Array(prefix)));
+                put(&mut s, "items", Some(json!(false)));
+                put(&mut s, "minItems", Some(json!(n)));
+            }
+            TypeKind::Object(o) => {
+                put(&mut s, "type", Some(json!("object")));
+                let mut properties = Map::new();
+                let mut required = Vec::new();
+                for (name, field) in o.fields.iter().flatten() {
+                    let mut schema = self.node(ns, &field.ty)?;
+                    annotate(&mut schema, field.description.as_deref(), field.deprecated.as_ref().is_some_and(|d| d.is_deprecated()));
+                    properties.insert(name.clone(), schema);
+                    if !field.is_optional() {
+                        required.push(json!(name));
+                    }
+                }
+                put(&mut s, "properties", Some(Value::Object(properties)));
+                if !required.is_empty() {
+                    put(&mut s, "required", Some(Value::Array(required)));
+                }
+                if o.closed == Some(true) {
+                    put(&mut s, "additionalProperties", Some(json!(false)));
+                }
+            }
+            TypeKind::Map(m) => {
+                put(&mut s, "type", Some(json!("object")));
+                let values = self.node(ns, &m.values)?;
+                put(&mut s, "additionalProperties", Some(values));
+                if let Some(keys) = &m.keys {
+                    let keys = self.node(ns, keys)?;
+                    put(&mut s, "propertyNames", Some(keys));
+                }
+            }
+            TypeKind::Union(u) => {
+                let mut arms = Vec::new();
+                for v in &u.variants {
+                    arms.push(self.node(ns, v)?);
+                }
+                // Tags are distinct literals, so at most one arm can admit a tagged value:
+                // `anyOf` then admits exactly what picking the arm by its tag admits.
+                put(&mut s, "anyOf", Some(Value::Array(arms)));
+            }
+            TypeKind::Ref(r) => {
+                let target_ns = r.namespace.as_deref().unwrap_or(ns);
+                let reference = self.reference(target_ns, &r.name)?;
+                if let Value::Object(m) = reference {
+                    s.extend(m);
+                }
+            }
+        }
+        let mut out = Value::Object(s);
+        annotate(&mut out, t.description.as_deref(), t.deprecated.as_ref().is_some_and(|d| d.is_deprecated()));
+        if let Value::Object(s) = &mut out {
+            if let Some(d) = &t.default {
+                s.insert("default".to_owned(), d.clone());
+            }
+            if let Some(x) = &t.examples {
+                s.insert("examples".to_owned(), Value::Array(x.clone()));
+            }
+        }
+        Ok(out)
+    }
+
+    fn params(&mut self, ns: &str, m: &Method) -> Result<Value, Error> {
+        let params = m.params.as_deref().unwrap_or_default();
+        let structure = m.param_structure.unwrap_or(ParamStructure::Either);
+        let mut arms = Vec::new();
+        if structure != ParamStructure::ByPosition {
+            let mut properties = Map::new();
+            let mut required = Vec::new();
+            for p in params {
+                let mut schema = self.node(ns, &p.field.ty)?;
+                let deprecated = p.field.deprecated.as_ref().is_some_and(|d| d.is_deprecated());
+                annotate(&mut schema, p.field.description.as_deref(), deprecated);
+                properties.insert(p.name.clone(), schema);
+
+                if !p.field.is_optional() {
+                    required.push(json!(p.name));
+                }
+            }
+            let mut by_name = json!({"type": "object", "properties": properties});
+            if !required.is_empty() {
+                by_name["required"] = Value::Array(required);
+            }
+            arms.push(by_name);
+        }
+        if structure != ParamStructure::ByName {
+            let mut prefix = Vec::new();
+            for p in params {
+                prefix.push(self.node(ns, &p.field.ty)?);
+            }
+            // Optional params are left out from the end only: every param up to the last
+            // required one must be there.
+            let least = params.iter().rposition(|p| !p.field.is_optional()).map_or(0, |i| i + 1);
+            arms.push(json!({"type": "array", "prefixItems": prefix, "items": false, "minItems": least}));
+        }
+        Ok(if arms.len() == 1 { arms.remove(0) } else { json!({"anyOf": arms}) })
+    }
+}
+
+fn annotate(schema: &mut Value, description: Option<&str>, deprecated: bool) {
+    if let Value::Object(s) = schema {
+        if let Some(d) = description {
+            s.insert("description".to_owned(), json!(d));
+        }
+        if deprecated {
+            s.insert("deprecated".to_owned(), json!(true));
+        }
+    }
+}
+
+/// A `$defs` key as a JSON Pointer segment.
+fn pointer_escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
