@@ -39,6 +39,7 @@ mod checks;
 mod compile;
 mod error;
 mod format;
+mod json_schema;
 mod number;
 mod program;
 mod report;
@@ -53,6 +54,7 @@ pub use crate::{
     compile::Target,
     error::Error,
     format::Format,
+    json_schema::{JSON_SCHEMA_DIALECT, json_schema, json_schema_of_contract},
     report::{Rule, ValidationError},
 };
 
