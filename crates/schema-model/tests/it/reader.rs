@@ -93,3 +93,14 @@ fn a_default_document_reads_back() {
     let doc = Document::default();
     assert_eq!(Document::parse(&doc.to_canonical_string()).expect("reads"), doc);
 }
+
+#[test]
+fn deep_nesting_then_invalid_utf8_is_refused_in_linear_time() {
+    // Found by fuzzing: locating the error used to copy the path at every value.
+    let mut bytes = b"{\"schema\": 1, \"x\": ".to_vec();
+    bytes.extend(std::iter::repeat_n(b'[', 200_000));
+    bytes.push(0xff);
+    let e = Document::parse_bytes(&bytes).expect_err("not UTF-8");
+    assert!(matches!(*e.kind, ErrorKind::InvalidUtf8), "{e}");
+    assert!(e.pointer.as_str().starts_with("/x/0/0"));
+}
