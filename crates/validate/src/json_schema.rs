@@ -220,9 +220,14 @@ impl Export<'_> {
                 }
                 let n = prefix.len();
                 put(&mut s, "type", Some(json!("array")));
-                put(&mut s, "prefixItems", Some(Value::Array(prefix)));
-                put(&mut s, "items", Some(json!(false)));
-                put(&mut s, "minItems", Some(json!(n)));
+                if n == 0 {
+                    // `prefixItems` must not be empty: the empty tuple is the empty array.
+                    put(&mut s, "maxItems", Some(json!(0)));
+                } else {
+                    put(&mut s, "prefixItems", Some(Value::Array(prefix)));
+                    put(&mut s, "items", Some(json!(false)));
+                    put(&mut s, "minItems", Some(json!(n)));
+                }
             }
             TypeKind::Object(o) => {
                 put(&mut s, "type", Some(json!("object")));
@@ -314,7 +319,12 @@ impl Export<'_> {
             // Optional params are left out from the end only: every param up to the last
             // required one must be there.
             let least = params.iter().rposition(|p| !p.field.is_optional()).map_or(0, |i| i + 1);
-            arms.push(json!({"type": "array", "prefixItems": prefix, "items": false, "minItems": least}));
+            arms.push(if prefix.is_empty() {
+                json!({"type": "array", "maxItems": 0})
+            } else {
+                json!({"type": "array", "prefixItems": prefix, "items": false, "minItems": least})
+            });
+
         }
         Ok(if arms.len() == 1 { arms.remove(0) } else { json!({"anyOf": arms}) })
     }
