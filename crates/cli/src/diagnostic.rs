@@ -41,12 +41,15 @@ pub(crate) fn print_io_error(path: &Path, err: &std::io::Error) {
 pub(crate) fn render_parse_error(path: &Path, bytes: &[u8], err: &Error) -> String {
     let mut out = String::new();
     let position = err.position.map(|p| format!(":{}:{}", p.line, p.column)).unwrap_or_default();
+    // One header form for every finding (`file:line:col: level[id]: message`), as editors
+    // and CI annotations read it.
     out.push_str(&format!(
-        "error[{}]: {}{position}: {}\n",
-        err.kind.code(),
+        "{}{position}: error[{}]: {}\n",
         path.display(),
+        err.kind.code(),
         err.kind
     ));
+
     // Invalid UTF-8 is shown with replacement characters; the error stands at the first
     // invalid byte, and every byte before it is the same in the lossy text.
     let text = String::from_utf8_lossy(bytes).into_owned();
@@ -197,4 +200,104 @@ fn floor_char(text: &str, mut at: usize) -> usize {
         at -= 1;
     }
     at
+}
+
+/// One lint finding, as miette shows it.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct LintDiagnostic {
+    message: String,
+    source_code: Snippet,
+    span: SourceSpan,
+    label: String,
+    help: String,
+    severity: miette::Severity,
+}
+
+impl Diagnostic for LintDiagnostic {
+    // No `code`: the header line names the rule already, and parse errors show none either.
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(&self.help))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.source_code)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let label = miette::LabeledSpan::new_with_span(Some(self.label.clone()), self.span);
+        Some(Box::new(std::iter::once(label)))
+    }
+}
+
+/// The bytes a lint finding points at: for a member with a scalar value, the key and the value
+/// (`"min": 3000`); else the key, or the value's first token. When the text does not have the
+/// pointer (it always should), the nearest place above it that it has.
+pub(crate) fn lint_span(
+    map: &accord_schema_model::SourceMap<'_>,
+    pointer: &accord_schema_model::Pointer,
+) -> accord_schema_model::Span {
+    let mut at = pointer.clone();
+    loop {
+        if let Some(located) = map.locate(&at) {
+            let scalar =
+                !matches!(map.text().as_bytes().get(located.value.start), Some(b'{' | b'['));
+            return match located.key {
+                Some(key) if scalar => {
+                    accord_schema_model::Span { start: key.start, end: located.value.end }
+                }
+                _ => located.label(),
+            };
+        }
+        if at.is_root() {
+            return accord_schema_model::Span { start: 0, end: 0 };
+        }
+        at.pop();
+    }
+}
+
+/// A lint finding for people: a `path:line:column: severity[rule]: message` header line for
+/// editors and CI logs, then the miette report with the snippet, its label and the help.
+pub(crate) fn render_lint_diagnostic(
+    path: &Path,
+    text: &str,
+    diagnostic: &accord_validate::Diagnostic,
+    span: accord_schema_model::Span,
+    position: accord_schema_model::Position,
+) -> String {
+    let mut out = format!(
+        "{}:{}:{}: {}[{}]: {}\n",
+        path.display(),
+        position.line,
+        position.column,
+        diagnostic.severity,
+        diagnostic.rule,
+        diagnostic.message
+    );
+    let label = accord_validate::LintRule::find(diagnostic.rule).map_or("here", |r| r.label());
+    let report = LintDiagnostic {
+        message: format!("at {}", abbreviate(&diagnostic.pointer.to_string())),
+        source_code: Snippet { name: path.display().to_string(), text: text.to_owned() },
+        span: SourceSpan::from((span.start, span.len())),
+        label: label.to_owned(),
+        help: diagnostic.help.clone(),
+        severity: match diagnostic.severity {
+            accord_validate::Severity::Error => miette::Severity::Error,
+            _ => miette::Severity::Warning,
+        },
+    };
+    let theme = if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    // Rendering into a String cannot fail.
+    let _ = handler.render_report(&mut out, &report);
+    out
 }

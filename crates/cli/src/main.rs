@@ -3,12 +3,14 @@
 //! This is the only crate with a command line parser, miette's "fancy" rendering and process
 //! exit codes: 0 success, 1 the check found problems, 2 usage or input errors.
 
+mod check;
 mod diagnostic;
 mod export;
 mod fmt;
 mod input;
 mod inspect;
 mod output;
+mod sample;
 mod target;
 mod validate;
 
@@ -26,6 +28,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Lint a contract: every problem with its rule (docs/lint-rules.md), place and help; exit 1
+    /// on errors.
+    Check(check::Args),
     /// Rewrite documents in canonical form, losslessly (unknown members are kept).
     Fmt(fmt::Args),
     /// Summarise a document: schema number, namespaces, contract versions, methods by semantics.
@@ -34,6 +39,8 @@ enum Command {
     Validate(validate::Args),
     /// Write a contract (or one of its types) in another schema language.
     Export(export::Args),
+    /// Print generated values of a contract's types, one JSON value per line.
+    Sample(sample::Args),
 }
 
 /// How a command reports.
@@ -70,10 +77,12 @@ fn main() -> ExitCode {
     // clap exits with 2 on usage errors and 0 on --help/--version, as the exit-code table wants.
     let cli = Cli::parse();
     let outcome = match cli.command {
+        Command::Check(args) => check::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Inspect(args) => inspect::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Export(args) => export::run(&args),
+        Command::Sample(args) => sample::run(&args),
     };
     outcome.into()
 }

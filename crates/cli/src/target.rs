@@ -32,8 +32,12 @@ impl TargetArgs {
     pub(crate) fn optional_target(&self) -> Result<Option<Target>, String> {
         let split = |flag: &str, text: &str| -> Result<(String, String), String> {
             match text.split_once('.') {
-                Some((ns, name)) if !ns.is_empty() && !name.is_empty() => Ok((ns.to_owned(), name.to_owned())),
-                _ => Err(format!("--{flag} takes NAMESPACE.NAME (such as pump.start), got `{text}`")),
+                Some((ns, name)) if !ns.is_empty() && !name.is_empty() => {
+                    Ok((ns.to_owned(), name.to_owned()))
+                }
+                _ => {
+                    Err(format!("--{flag} takes NAMESPACE.NAME (such as pump.start), got `{text}`"))
+                }
             }
         };
         if let Some(text) = &self.params {

@@ -8,7 +8,7 @@ use accord_validate::{Contract, ValidationError};
 use serde_json::{Value, json};
 
 use crate::target::TargetArgs;
-use crate::{OutputFormat, Outcome, input, output};
+use crate::{Outcome, OutputFormat, input, output};
 
 /// Arguments of `accord validate`.
 #[derive(Debug, clap::Args)]
@@ -44,7 +44,10 @@ pub(crate) fn run(args: &Args) -> Outcome {
         Ok(contract) => contract,
         Err(err) => {
             eprintln!("error: {}", located(&args.contract, &loaded.text, &err));
-            eprintln!("  help: `accord check {}` lists every problem of the contract", args.contract.display());
+            eprintln!(
+                "  help: `accord check {}` lists every problem of the contract",
+                args.contract.display()
+            );
             return Outcome::InputError;
         }
     };
@@ -83,7 +86,10 @@ pub(crate) fn run(args: &Args) -> Outcome {
 pub(crate) fn located(path: &Path, text: &str, err: &accord_validate::Error) -> String {
     use accord_validate::Error as E;
     let at = match err {
-        E::DanglingRef { at, .. } | E::BadPattern { at, .. } | E::RefCycle { at, .. } | E::BadDiscriminator { at, .. } => Some(at),
+        E::DanglingRef { at, .. }
+        | E::BadPattern { at, .. }
+        | E::RefCycle { at, .. }
+        | E::BadDiscriminator { at, .. } => Some(at),
         _ => None,
     };
     let map = SourceMap::new(text);
@@ -142,7 +148,10 @@ fn text_report(jsonl: bool, results: &[(usize, Vec<ValidationError>)], invalid: 
         }
     }
     if invalid > SHOWN_LINES {
-        out.push_str(&format!("… {} more invalid lines (--format json lists them all)\n", invalid - SHOWN_LINES));
+        out.push_str(&format!(
+            "… {} more invalid lines (--format json lists them all)\n",
+            invalid - SHOWN_LINES
+        ));
     }
     out
 }

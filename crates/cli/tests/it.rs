@@ -208,18 +208,25 @@ const PUMP: &str = "fixtures/contracts/pump-plant.types.json";
 
 #[test]
 fn validate_exits_0_for_valid_and_1_for_invalid_values() {
-    let ok = accord_with_stdin(&["validate", PUMP, "--params", "pump.setSpeed"], r#"{"pump": "P-101", "rpm": 1200}"#);
+    let ok = accord_with_stdin(
+        &["validate", PUMP, "--params", "pump.setSpeed"],
+        r#"{"pump": "P-101", "rpm": 1200}"#,
+    );
     assert_eq!(ok.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&ok.stdout), stderr(&ok));
     assert_eq!(String::from_utf8_lossy(&ok.stdout), "valid\n");
 
-    let bad = accord_with_stdin(&["validate", PUMP, "--params", "pump.setSpeed"], r#"["P-101", 99999]"#);
+    let bad =
+        accord_with_stdin(&["validate", PUMP, "--params", "pump.setSpeed"], r#"["P-101", 99999]"#);
     assert_eq!(bad.status.code(), Some(1));
     insta::assert_snapshot!(String::from_utf8_lossy(&bad.stdout), @r"
     invalid: 1 error
       /1: expected at most 3600, found the integer 99999 [max]
     ");
 
-    let json = accord_with_stdin(&["validate", PUMP, "--params", "pump.setSpeed", "--format", "json"], r#"{"rpm": "fast"}"#);
+    let json = accord_with_stdin(
+        &["validate", PUMP, "--params", "pump.setSpeed", "--format", "json"],
+        r#"{"rpm": "fast"}"#,
+    );
     assert_eq!(json.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON report");
     assert_eq!(report["valid"], false);
@@ -239,7 +246,6 @@ fn validate_jsonl_summarises_every_line() {
     ");
 }
 
-
 #[test]
 fn validate_usage_errors_exit_2() {
     for args in [
@@ -256,7 +262,13 @@ fn validate_usage_errors_exit_2() {
 
 #[test]
 fn export_jsonschema_of_a_type_and_of_the_whole_contract() {
-    let one = accord(&["export", "jsonschema", "fixtures/contracts/work-queue.types.json", "--type", "queue.JobId"]);
+    let one = accord(&[
+        "export",
+        "jsonschema",
+        "fixtures/contracts/work-queue.types.json",
+        "--type",
+        "queue.JobId",
+    ]);
     assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
     insta::assert_snapshot!(String::from_utf8_lossy(&one.stdout), @r#"
     {
@@ -272,6 +284,33 @@ fn export_jsonschema_of_a_type_and_of_the_whole_contract() {
     let schema: serde_json::Value = serde_json::from_slice(&all.stdout).expect("JSON");
     assert!(schema["$defs"]["queue.enqueue.params"].is_object());
     assert!(schema["$defs"]["queue.Job"].is_object());
-    let missing = accord(&["export", "jsonschema", "fixtures/contracts/work-queue.types.json", "--type", "queue.Nope"]);
+    let missing = accord(&[
+        "export",
+        "jsonschema",
+        "fixtures/contracts/work-queue.types.json",
+        "--type",
+        "queue.Nope",
+    ]);
     assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn sample_is_deterministic_and_its_values_validate() {
+    let args = ["sample", PUMP, "--params", "pump.start", "--seed", "7", "--count", "20"];
+    let first = accord(&args);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert_eq!(first.stdout, accord(&args).stdout, "the same seed gives the same values");
+    let lines = String::from_utf8_lossy(&first.stdout).into_owned();
+    assert_eq!(lines.lines().count(), 20);
+    let check = accord_with_stdin(&["validate", PUMP, "--params", "pump.start", "--jsonl"], &lines);
+    assert_eq!(
+        String::from_utf8_lossy(&check.stdout).lines().next(),
+        Some("20 values: 20 valid, 0 invalid")
+    );
+    // `--seed 7 --count 20` ends where `--seed 26 --count 1` begins.
+    let last = accord(&["sample", PUMP, "--params", "pump.start", "--seed", "26"]);
+    assert_eq!(
+        String::from_utf8_lossy(&last.stdout).trim(),
+        lines.lines().last().unwrap_or_default()
+    );
 }

@@ -6,6 +6,9 @@
 //! so it can also say where a syntax error stands) and iterative (100,000-deep nesting costs
 //! memory, not stack).
 
+use std::cell::{Cell, OnceCell};
+use std::collections::HashMap;
+
 use crate::Pointer;
 use crate::pointer::{push_escaped_key as push_key, push_index_segment as push_index};
 
@@ -60,15 +63,28 @@ impl Located {
 }
 
 /// The positions of one document's text.
-#[derive(Clone, Copy, Debug)]
+///
+/// Building it is free. The first [`SourceMap::locate`] scans the text for that one pointer;
+/// a second builds an index of every value's place in one scan, so that reporting many
+/// findings on a large document stays linear. Line starts are indexed on the first
+/// [`SourceMap::position`].
+#[derive(Clone, Debug)]
 pub struct SourceMap<'a> {
     text: &'a str,
+    lookups: Cell<u32>,
+    index: OnceCell<HashMap<Box<str>, Located>>,
+    line_starts: OnceCell<Vec<usize>>,
 }
 
 impl<'a> SourceMap<'a> {
-    /// A map over `text`. Building it is free; each query scans the text once.
+    /// A map over `text`.
     pub fn new(text: &'a str) -> Self {
-        SourceMap { text }
+        SourceMap {
+            text,
+            lookups: Cell::new(0),
+            index: OnceCell::new(),
+            line_starts: OnceCell::new(),
+        }
     }
 
     /// The text this map describes.
@@ -82,13 +98,13 @@ impl<'a> SourceMap<'a> {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let before = &self.text[..offset];
-        let line_start = before.rfind('\n').map_or(0, |at| at + 1);
-        Position {
-            offset,
-            line: before.bytes().filter(|&b| b == b'\n').count() + 1,
-            column: before[line_start..].chars().count() + 1,
-        }
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0).chain(self.text.match_indices('\n').map(|(at, _)| at + 1)).collect()
+        });
+        // The last line start at or before `offset`.
+        let line = starts.partition_point(|&start| start <= offset);
+        let line_start = starts[line - 1];
+        Position { offset, line, column: self.text[line_start..offset].chars().count() + 1 }
     }
 
     /// The span of the one character at `offset` (moved back to a character boundary); empty
@@ -116,15 +132,30 @@ impl<'a> SourceMap<'a> {
 
     /// Where the value named by `pointer` stands, if the text has it.
     pub fn locate(&self, pointer: &Pointer) -> Option<Located> {
-        let mut found = None;
-        scan(self.text, usize::MAX, |path, located| {
-            if path == pointer.as_str() {
-                found = Some(located);
-                return Flow::Stop;
-            }
-            Flow::Continue
+        if let Some(index) = self.index.get() {
+            return index.get(pointer.as_str()).copied();
+        }
+        if self.lookups.replace(self.lookups.get() + 1) == 0 {
+            // One lookup (a parse error): a scan that stops at the value is cheaper than an index.
+            let mut found = None;
+            scan(self.text, usize::MAX, |path, located| {
+                if path == pointer.as_str() {
+                    found = Some(located);
+                    return Flow::Stop;
+                }
+                Flow::Continue
+            });
+            return found;
+        }
+        let index = self.index.get_or_init(|| {
+            let mut all = HashMap::new();
+            scan(self.text, usize::MAX, |path, located| {
+                all.insert(Box::from(path), located);
+                Flow::Continue
+            });
+            all
         });
-        found
+        index.get(pointer.as_str()).copied()
     }
 
     /// The first value whose token (a scalar's whole text, a container's opening bracket)
@@ -347,6 +378,31 @@ mod tests {
         assert_eq!(&TEXT[ten.value.start..ten.value.end], "10");
         assert!(map.locate(&Pointer::root().key("d").index(0)).is_none());
         assert_eq!(map.locate(&Pointer::root()).unwrap().value.start, 0);
+    }
+
+    #[test]
+    fn the_index_answers_as_the_scan_does() {
+        let pointers = [
+            Pointer::root(),
+            Pointer::root().key("a"),
+            Pointer::root().key("a").key("b").index(1).key("c~/"),
+            Pointer::root().key("d"),
+            Pointer::root().key("nope"),
+        ];
+        let scanned: Vec<_> = pointers.iter().map(|p| SourceMap::new(TEXT).locate(p)).collect();
+        let map = SourceMap::new(TEXT);
+        let indexed: Vec<_> = pointers.iter().map(|p| map.locate(p)).collect();
+        assert!(map.index.get().is_some(), "the second lookup builds the index");
+        assert_eq!(scanned, indexed);
+        for offset in 0..=TEXT.len() {
+            let slow = {
+                let before = &TEXT[..offset];
+                let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+                (before.matches('\n').count() + 1, before[line_start..].chars().count() + 1)
+            };
+            let fast = map.position(offset);
+            assert_eq!((fast.line, fast.column), slow, "at {offset}");
+        }
     }
 
     #[test]

@@ -114,7 +114,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 Some(&b) if b.is_ascii_graphic() => {
                     // The text from here up to a line break, a little of it.
                     let rest = &self.bytes[self.pos..];
-                    let end = rest.iter().take(16).position(|&c| c == b'\n' || c == b'\r').unwrap_or(rest.len().min(16));
+                    let end = rest
+                        .iter()
+                        .take(16)
+                        .position(|&c| c == b'\n' || c == b'\r')
+                        .unwrap_or(rest.len().min(16));
                     format!("`{}` at byte {}", String::from_utf8_lossy(&rest[..end]), self.pos)
                 }
                 Some(&b) => format!("byte 0x{b:02x} at byte {}", self.pos),
@@ -293,8 +297,10 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 return Err(self.syntax("a digit after the decimal point"));
             }
         }
-        if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        let exponent = matches!(bytes.get(i), Some(b'e' | b'E'));
+        if exponent {
             i += 1;
+
             if matches!(bytes.get(i), Some(b'+' | b'-')) {
                 i += 1;
             }
@@ -303,9 +309,16 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 return Err(self.syntax("a digit in the exponent"));
             }
         }
-        self.pos = i;
         // The token is ASCII by construction.
-        Ok(std::str::from_utf8(&bytes[start..i]).unwrap_or_default())
+        let token = std::str::from_utf8(&bytes[start..i]).unwrap_or_default();
+        // Past the range of a double (`1e400`) is not a number serde_json reads; only an
+        // exponent or a long mantissa can get there.
+        if (exponent || i - start > 300) && !token.parse::<f64>().is_ok_and(f64::is_finite) {
+            self.pos = start;
+            return Err(self.syntax("a number within the range of a double"));
+        }
+        self.pos = i;
+        Ok(token)
     }
 
     // ----- decoding (only where a rule needs the text) -----
@@ -330,8 +343,9 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             Some(b't') => self.word(b"true").map(|()| found::boolean(true)),
             Some(b'f') => self.word(b"false").map(|()| found::boolean(false)),
             Some(b'n') => self.word(b"null").map(|()| found::null()),
-            Some(b'{') => self.skip().map(|_| found::object()),
-            Some(b'[') => self.skip().map(|_| found::array()),
+            // The value is already wrong: its insides are not reported (nor on the value path).
+            Some(b'{') => self.skip_quietly().map(|()| found::object()),
+            Some(b'[') => self.skip_quietly().map(|()| found::array()),
             _ => Err(self.syntax("a value")),
         }
     }
@@ -345,18 +359,30 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 if !self.enter() {
                     return self.skip_too_deep();
                 }
-                let ok = self.members(|this, _| this.skip())?;
+                // Skipping consumes the whole value whatever it finds: a depth error inside is
+                // remembered, not a reason to stop reading (which `members` does for failures
+                // when errors are not wanted).
+                let mut within = true;
+                self.members(|this, _| {
+                    within &= this.skip()?;
+                    Ok(true)
+                })?;
                 self.depth -= 1;
-                Ok(ok)
+                Ok(within)
             }
             Some(b'[') => {
                 if !self.enter() {
                     return self.skip_too_deep();
                 }
-                let (ok, _) = self.elements(|this, _| this.skip())?;
+                let mut within = true;
+                self.elements(|this, _| {
+                    within &= this.skip()?;
+                    Ok(true)
+                })?;
                 self.depth -= 1;
-                Ok(ok)
+                Ok(within)
             }
+
             _ => self.describe_and_skip().map(|_| true),
         }
     }
@@ -366,7 +392,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         if self.depth >= self.limit {
             let limit = self.limit;
             let found = if self.peek() == Some(b'{') { found::object() } else { found::array() };
-            self.fail(Rule::Depth, format!("nesting at most {limit} levels deep"), found);
+            self.fail(Rule::Depth, checks::depth_expected(limit), found);
             return false;
         }
         self.depth += 1;
@@ -474,12 +500,45 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
     }
 
     /// The value at `pos` as a `Value` (for literals, unique items and discriminator tags).
-    fn capture(&mut self) -> Res<(Value, bool)> {
+    fn capture(&mut self) -> Res<Value> {
         self.ws();
         let start = self.pos;
-        let within = self.skip()?;
-        let value = serde_json::from_slice(&self.bytes[start..self.pos]).unwrap_or(Value::Null);
-        Ok((value, within))
+        self.skip_quietly()?;
+        // Past serde_json's own depth limit the value cannot be built; it then equals no
+        // literal, as on the value path (which never gets such a value from serde_json).
+        Ok(serde_json::from_slice(&self.bytes[start..self.pos]).unwrap_or(Value::Null))
+    }
+
+    /// Consumes one value, checking its syntax, reporting nothing but a syntax error: for
+    /// values whose verdict is already known (a type mismatch, an undeclared member of a closed
+    /// object, items past a tuple's end), whose insides the value path does not look at either.
+    fn skip_quietly(&mut self) -> Res<()> {
+        let start = self.pos;
+        let depth = self.depth;
+        let detailed = std::mem::replace(&mut self.detailed, false);
+        let skipped = self.skip();
+        self.detailed = detailed;
+        match skipped {
+            Ok(_) => Ok(()),
+            Err(Fatal) => {
+                if detailed {
+                    // Read it again with errors wanted, to report the syntax error.
+                    self.pos = start;
+                    self.depth = depth;
+                    let detailed_errors = self.errors.len();
+                    let again = self.skip();
+                    // Keep only the syntax error, not depth errors met on the way.
+                    let syntax: Vec<ValidationError> = self
+                        .errors
+                        .drain(detailed_errors..)
+                        .filter(|e| e.rule == Rule::Syntax)
+                        .collect();
+                    self.errors.extend(syntax);
+                    again?;
+                }
+                Err(Fatal)
+            }
+        }
     }
 
     // ----- checking -----
@@ -521,7 +580,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     && rules.exclusive_max.is_none()
                     && rules.multiple_of.is_none();
                 // Fast: a short plain integer fits i64, so it is an integer without parsing.
-                if no_rules && (!integer_only || (plain && token.len() <= 18)) {
+                if no_rules && (!integer_only || (plain && token.len() <= 18 && token != "-0")) {
                     return Ok(true);
                 }
                 let n = Num::parse(token);
@@ -553,10 +612,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 Ok(ok)
             }
             Node::Literal(lit) => {
-                let (value, within) = self.capture()?;
-                if !within {
-                    return Ok(false);
-                }
+                let value = self.capture()?;
                 let ok = json_equal(lit, &value);
                 if !ok {
                     self.fail(
@@ -628,7 +684,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                         this.pop();
                         ok
                     }
-                    None => this.skip(),
+                    None => this.skip_quietly().map(|()| false),
                 })?;
                 if n != elements.len() && (ok || self.detailed) {
                     ok = false;
@@ -689,7 +745,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     let mut tag = None;
                     let scanned = self.members(|this, key| {
                         if tag.is_none() && Self::decode(key) == *d.member {
-                            let (value, _) = this.capture()?;
+                            let value = this.capture()?;
                             tag = Some(value);
                             Ok(true)
                         } else {
@@ -822,7 +878,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                             closed_expected(record),
                             format!("the member `{name}`"),
                         );
-                        this.skip()?;
+                        this.skip_quietly()?;
                         false
                     }
                 };
@@ -892,7 +948,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 this.pop();
                 ok
             }
-            None => this.skip(),
+            None => this.skip_quietly().map(|()| false),
         })?;
         if !ok && !self.detailed {
             return Ok(false);
@@ -1050,6 +1106,10 @@ mod tests {
                 assert!(at - stop < 8, "stopped too early for {special:#x} at {at}: {stop}");
             }
         }
-        assert_eq!(skip_plain(&[b'x'; 20], 0), 16, "the tail shorter than a word is left to the byte loop");
+        assert_eq!(
+            skip_plain(&[b'x'; 20], 0),
+            16,
+            "the tail shorter than a word is left to the byte loop"
+        );
     }
 }

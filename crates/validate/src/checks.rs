@@ -104,3 +104,12 @@ pub(crate) fn enum_has_number(c: &Choices, n: Num) -> bool {
 pub(crate) fn items(len: usize) -> String {
     if len == 1 { "1 item".to_owned() } else { format!("{len} items") }
 }
+
+/// "nesting at most N levels deep".
+pub(crate) fn depth_expected(limit: usize) -> String {
+    if limit == 1 {
+        "nesting at most 1 level deep".to_owned()
+    } else {
+        format!("nesting at most {limit} levels deep")
+    }
+}

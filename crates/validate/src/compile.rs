@@ -302,7 +302,11 @@ impl Compiler<'_> {
                             stack.push((child, 0));
                         }
                         1 => {
-                            let named = stack.iter().map(|(id, _)| *id).chain([child]);
+                            // The cycle is the part of the path from `child` on: name a type
+                            // in it, not one that merely leads to it.
+                            let from = stack.iter().position(|(id, _)| *id == child).unwrap_or(0);
+                            let named = stack[from..].iter().map(|(id, _)| *id);
+
                             let (ns, name) = named
                                 .filter_map(|id| self.names.get(&id))
                                 .next()

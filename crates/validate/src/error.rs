@@ -48,6 +48,17 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// No value of a type could be generated: its rules leave no value (a `pattern` no string
+    /// within `maxLength` matches, bounds no number lies between, more distinct items than the
+    /// item type has), or it has no finite value (an object that requires itself), or it needs
+    /// more nesting than the validator's depth limit allows.
+    #[error("cannot generate a value{}: {reason}", at_pointer(pointer))]
+    Generate {
+        /// Where in the value being generated (a JSON Pointer; `""` for the whole value).
+        pointer: String,
+        /// Why no value was found.
+        reason: String,
+    },
     /// No such method, event or type.
     #[error("the contract has no {what} `{namespace}.{name}`")]
     NotFound {
@@ -58,4 +69,8 @@ pub enum Error {
         /// The name.
         name: String,
     },
+}
+
+fn at_pointer(pointer: &str) -> String {
+    if pointer.is_empty() { String::new() } else { format!(" at {pointer}") }
 }

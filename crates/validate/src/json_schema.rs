@@ -28,7 +28,8 @@ pub fn json_schema(doc: &Document, target: &Target) -> Result<Value, Error> {
     let mut export = Export { doc, defs: Map::new(), pending: Vec::new(), done: BTreeSet::new() };
     let root = match target {
         Target::Type { namespace, name } => {
-            let node = named(doc, namespace, name).ok_or_else(|| not_found("type", namespace, name))?;
+            let node =
+                named(doc, namespace, name).ok_or_else(|| not_found("type", namespace, name))?;
             export.node(namespace, node)?
         }
         Target::Params { namespace, method } => {
@@ -57,7 +58,9 @@ pub fn json_schema(doc: &Document, target: &Target) -> Result<Value, Error> {
                 .flatten()
                 .find(|e| e.code == *code)
                 .and_then(|e| e.data.as_ref())
-                .ok_or_else(|| not_found("error with data", namespace, &format!("{method} (code {code})")))?;
+                .ok_or_else(|| {
+                    not_found("error with data", namespace, &format!("{method} (code {code})"))
+                })?;
             export.node(namespace, data)?
         }
     };
@@ -83,7 +86,8 @@ pub fn json_schema_of_contract(doc: &Document) -> Result<Value, Error> {
             entries.push((format!("{ns_name}.{m_name}.result"), export.node(ns_name, &m.result)?));
         }
         for (e_name, e) in ns.events.iter().flatten() {
-            entries.push((format!("{ns_name}.{e_name}.payload"), export.node(ns_name, &e.payload)?));
+            entries
+                .push((format!("{ns_name}.{e_name}.payload"), export.node(ns_name, &e.payload)?));
         }
     }
     for (key, schema) in entries {
@@ -92,7 +96,10 @@ pub fn json_schema_of_contract(doc: &Document) -> Result<Value, Error> {
     let mut out = export.finish(Value::Bool(true))?;
     if let Value::Object(map) = &mut out {
         // The contract as a whole validates nothing by itself; its parts are in `$defs`.
-        map.insert("description".to_owned(), json!("accord contract; each part is a `$defs` entry"));
+        map.insert(
+            "description".to_owned(),
+            json!("accord contract; each part is a `$defs` entry"),
+        );
     }
     Ok(out)
 }
@@ -144,7 +151,8 @@ impl Export<'_> {
             }
         }
         if !self.defs.is_empty() {
-            let mut defs: Vec<(String, Value)> = std::mem::take(&mut self.defs).into_iter().collect();
+            let mut defs: Vec<(String, Value)> =
+                std::mem::take(&mut self.defs).into_iter().collect();
             defs.sort_by(|a, b| a.0.cmp(&b.0));
             out.insert("$defs".to_owned(), Value::Object(defs.into_iter().collect()));
         }
@@ -235,7 +243,11 @@ impl Export<'_> {
                 let mut required = Vec::new();
                 for (name, field) in o.fields.iter().flatten() {
                     let mut schema = self.node(ns, &field.ty)?;
-                    annotate(&mut schema, field.description.as_deref(), field.deprecated.as_ref().is_some_and(|d| d.is_deprecated()));
+                    annotate(
+                        &mut schema,
+                        field.description.as_deref(),
+                        field.deprecated.as_ref().is_some_and(|d| d.is_deprecated()),
+                    );
                     properties.insert(name.clone(), schema);
                     if !field.is_optional() {
                         required.push(json!(name));
@@ -276,7 +288,11 @@ impl Export<'_> {
             }
         }
         let mut out = Value::Object(s);
-        annotate(&mut out, t.description.as_deref(), t.deprecated.as_ref().is_some_and(|d| d.is_deprecated()));
+        annotate(
+            &mut out,
+            t.description.as_deref(),
+            t.deprecated.as_ref().is_some_and(|d| d.is_deprecated()),
+        );
         if let Value::Object(s) = &mut out {
             if let Some(d) = &t.default {
                 s.insert("default".to_owned(), d.clone());
@@ -324,7 +340,6 @@ impl Export<'_> {
             } else {
                 json!({"type": "array", "prefixItems": prefix, "items": false, "minItems": least})
             });
-
         }
         Ok(if arms.len() == 1 { arms.remove(0) } else { json!({"anyOf": arms}) })
     }

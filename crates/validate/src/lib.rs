@@ -39,7 +39,9 @@ mod checks;
 mod compile;
 mod error;
 mod format;
+mod generate;
 mod json_schema;
+mod lint;
 mod number;
 mod program;
 mod report;
@@ -54,7 +56,11 @@ pub use crate::{
     compile::Target,
     error::Error,
     format::Format,
+    generate::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS, Generator, Mutant},
     json_schema::{JSON_SCHEMA_DIALECT, json_schema, json_schema_of_contract},
+    lint::{
+        Diagnostic, LintReport, LintRule, Severity, lint, rules_markdown as lint_rules_markdown,
+    },
     report::{Rule, ValidationError},
 };
 

@@ -26,7 +26,8 @@ impl Num {
     /// Reads a JSON number token the way serde_json does (integers that fit i64/u64 stay exact,
     /// everything else is the nearest double).
     pub(crate) fn parse(token: &str) -> Num {
-        let integral = !token.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+        // serde_json reads `-0` as the double -0.0, keeping its sign.
+        let integral = !token.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) && token != "-0";
         if integral {
             if let Ok(i) = token.parse::<i64>() {
                 return Num::I(i);

@@ -65,7 +65,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
     fn enter(&mut self, v: &Value) -> bool {
         if self.depth >= self.limit {
             let limit = self.limit;
-            self.fail(Rule::Depth, format!("nesting at most {limit} levels deep"), describe(v));
+            self.fail(Rule::Depth, checks::depth_expected(limit), describe(v));
             return false;
         }
         self.depth += 1;

@@ -1,3 +1,6 @@
 //! Integration tests of accord-validate: one test binary, one module per concern.
 
+mod differential;
+mod generate;
+mod lint;
 mod paths;

@@ -27,11 +27,19 @@ fn both(contract: &Contract, target: &Target, value: &Value) -> Vec<ValidationEr
     let text = serde_json::to_vec(value).expect("serialize");
     let by_bytes = v.validate_bytes(&text).err().unwrap_or_default();
     assert_eq!(by_value, by_bytes, "paths disagree on {value}");
-    assert_eq!(v.is_valid(value), by_value.is_empty(), "is_valid disagrees with validate on {value}");
+    assert_eq!(
+        v.is_valid(value),
+        by_value.is_empty(),
+        "is_valid disagrees with validate on {value}"
+    );
     assert_eq!(v.is_valid_bytes(&text), by_bytes.is_empty(), "is_valid_bytes disagrees on {value}");
     // Pretty-printed bytes (white space everywhere) give the same answer.
     let pretty = serde_json::to_vec_pretty(value).expect("serialize");
-    assert_eq!(v.validate_bytes(&pretty).err().unwrap_or_default(), by_bytes, "white space changed the answer");
+    assert_eq!(
+        v.validate_bytes(&pretty).err().unwrap_or_default(),
+        by_bytes,
+        "white space changed the answer"
+    );
     by_value
 }
 
@@ -66,7 +74,10 @@ fn scalars_and_bounds() {
     assert_eq!(rules(&both(&c, &ty("N"), &json!(0.35))), [("".into(), Rule::MultipleOf)]);
     assert!(both(&c, &ty("S"), &json!("éé")).is_empty(), "lengths count characters");
     assert_eq!(rules(&both(&c, &ty("S"), &json!("a"))), [("".into(), Rule::MinLength)]);
-    assert_eq!(rules(&both(&c, &ty("S"), &json!("ABCDEF"))), [("".into(), Rule::MaxLength), ("".into(), Rule::Pattern)]);
+    assert_eq!(
+        rules(&both(&c, &ty("S"), &json!("ABCDEF"))),
+        [("".into(), Rule::MaxLength), ("".into(), Rule::Pattern)]
+    );
     assert!(both(&c, &ty("F"), &json!("2026-12-01T19:18:52Z")).is_empty());
     assert_eq!(rules(&both(&c, &ty("F"), &json!("yesterday"))), [("".into(), Rule::Format)]);
     assert!(both(&c, &ty("U"), &json!("anything")).is_empty(), "unknown formats are accepted");
@@ -94,18 +105,34 @@ fn containers_report_every_error_in_document_order() {
         "Pair": {"kind": "tuple", "elements": [{"kind": "string"}, {"kind": "integer"}]},
         "Levels": {"kind": "map", "keys": {"kind": "string", "pattern": "^t[0-9]+$"}, "values": {"kind": "number", "min": 0}}
     }));
-    let errors = both(&c, &ty("Path"), &json!([{"x": 1, "label": "long", "z": 0}, {"x": "a", "y": 2}, {"x": 0, "y": 0}]));
-    assert_eq!(rules(&errors), [
-        ("/0/label".into(), Rule::MaxLength),
-        ("/0/z".into(), Rule::Closed),
-        ("/0".into(), Rule::Required),
-        ("/1/x".into(), Rule::Type),
-        ("".into(), Rule::MaxItems),
-    ]);
-    assert!(both(&c, &ty("Open"), &json!({"id": 1, "later": {"deep": [1]}})).is_empty(), "objects are open by default");
+    let errors = both(
+        &c,
+        &ty("Path"),
+        &json!([{"x": 1, "label": "long", "z": 0}, {"x": "a", "y": 2}, {"x": 0, "y": 0}]),
+    );
+    assert_eq!(
+        rules(&errors),
+        [
+            ("/0/label".into(), Rule::MaxLength),
+            ("/0/z".into(), Rule::Closed),
+            ("/0".into(), Rule::Required),
+            ("/1/x".into(), Rule::Type),
+            ("".into(), Rule::MaxItems),
+        ]
+    );
+    assert!(
+        both(&c, &ty("Open"), &json!({"id": 1, "later": {"deep": [1]}})).is_empty(),
+        "objects are open by default"
+    );
     assert_eq!(rules(&both(&c, &ty("Set"), &json!([1, 2, 1]))), [("".into(), Rule::UniqueItems)]);
-    assert_eq!(rules(&both(&c, &ty("Pair"), &json!(["a", "b", 3]))), [("/1".into(), Rule::Type), ("".into(), Rule::Length)]);
-    assert_eq!(rules(&both(&c, &ty("Levels"), &json!({"t1": 1, "x": 2, "t3": -1}))), [("/x".into(), Rule::MapKey), ("/t3".into(), Rule::Minimum)]);
+    assert_eq!(
+        rules(&both(&c, &ty("Pair"), &json!(["a", "b", 3]))),
+        [("/1".into(), Rule::Type), ("".into(), Rule::Length)]
+    );
+    assert_eq!(
+        rules(&both(&c, &ty("Levels"), &json!({"t1": 1, "x": 2, "t3": -1}))),
+        [("/x".into(), Rule::MapKey), ("/t3".into(), Rule::Minimum)]
+    );
     assert_eq!(rules(&both(&c, &ty("Path"), &json!([]))), [("".into(), Rule::MinItems)]);
 }
 
@@ -128,10 +155,23 @@ fn unions_with_and_without_discriminator() {
     assert_eq!(rules(&e), [("".into(), Rule::Union)]);
     assert_eq!(rules(&e[0].nearest), [("".into(), Rule::Minimum)], "the nearest arm explains");
     assert!(both(&c, &ty("Start"), &json!({"seconds": 3, "mode": "ramp"})).is_empty());
-    assert_eq!(rules(&both(&c, &ty("Start"), &json!({"mode": "ramp", "seconds": 0}))), [("/seconds".into(), Rule::Minimum)], "the tag picks the arm");
-    assert_eq!(rules(&both(&c, &ty("Start"), &json!({"mode": "warp"}))), [("/mode".into(), Rule::Discriminator)]);
-    assert_eq!(rules(&both(&c, &ty("Start"), &json!({"seconds": 1}))), [("".into(), Rule::Discriminator)]);
-    assert!(both(&c, &ty("Tree"), &json!({"children": [{"children": [{}]}, {}]})).is_empty(), "recursive types");
+    assert_eq!(
+        rules(&both(&c, &ty("Start"), &json!({"mode": "ramp", "seconds": 0}))),
+        [("/seconds".into(), Rule::Minimum)],
+        "the tag picks the arm"
+    );
+    assert_eq!(
+        rules(&both(&c, &ty("Start"), &json!({"mode": "warp"}))),
+        [("/mode".into(), Rule::Discriminator)]
+    );
+    assert_eq!(
+        rules(&both(&c, &ty("Start"), &json!({"seconds": 1}))),
+        [("".into(), Rule::Discriminator)]
+    );
+    assert!(
+        both(&c, &ty("Tree"), &json!({"children": [{"children": [{}]}, {}]})).is_empty(),
+        "recursive types"
+    );
 }
 
 #[test]
@@ -140,10 +180,16 @@ fn params_by_name_and_by_position() {
     let params = Target::Params { namespace: "t".into(), method: "m".into() };
     assert!(both(&c, &params, &json!({"a": 1})).is_empty());
     assert!(both(&c, &params, &json!([1, "x"])).is_empty());
-    assert!(both(&c, &params, &json!([1])).is_empty(), "an optional trailing param may be left out");
+    assert!(
+        both(&c, &params, &json!([1])).is_empty(),
+        "an optional trailing param may be left out"
+    );
     assert_eq!(rules(&both(&c, &params, &json!({"b": "x"}))), [("".into(), Rule::Required)]);
     assert_eq!(rules(&both(&c, &params, &json!([]))), [("".into(), Rule::Required)]);
-    assert_eq!(rules(&both(&c, &params, &json!([-1, "x", true]))), [("/0".into(), Rule::Minimum), ("".into(), Rule::Length)]);
+    assert_eq!(
+        rules(&both(&c, &params, &json!([-1, "x", true]))),
+        [("/0".into(), Rule::Minimum), ("".into(), Rule::Length)]
+    );
     assert_eq!(rules(&both(&c, &params, &json!("a"))), [("".into(), Rule::Type)]);
 }
 
@@ -180,7 +226,11 @@ fn the_bytes_path_refuses_what_is_not_json() {
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert_eq!(errors[0].rule, Rule::Syntax, "{:?}", errors[0]);
         // serde_json agrees that it is not JSON.
-        assert!(serde_json::from_slice::<Value>(bad).is_err(), "serde_json accepts {:?}", String::from_utf8_lossy(bad));
+        assert!(
+            serde_json::from_slice::<Value>(bad).is_err(),
+            "serde_json accepts {:?}",
+            String::from_utf8_lossy(bad)
+        );
     }
     let s = c.validator(&ty("S")).unwrap();
     assert!(s.is_valid_bytes("\"caf\\u00e9 \\ud83d\\ude00 é\"".as_bytes()));
@@ -203,4 +253,22 @@ fn depth_is_limited_on_both_paths() {
     let attack = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     let errors = c.validator(&ty("A")).unwrap().validate_bytes(attack.as_bytes()).unwrap_err();
     assert_eq!(errors[0].rule, Rule::Depth);
+}
+
+#[test]
+fn a_ref_cycle_is_named_by_a_type_in_it() {
+    let doc = Document::from_value(
+        json!({"schema": 1, "namespaces": {"t": {"version": "1.0.0", "types": {
+            "Entry": {"kind": "ref", "name": "A"},
+            "A": {"kind": "ref", "name": "B"},
+            "B": {"kind": "union", "variants": [{"kind": "ref", "name": "A"}, {"kind": "null"}]}
+        }}}}),
+    )
+    .expect("reads");
+    match Contract::compile(&doc) {
+        Err(accord_validate::Error::RefCycle { name, .. }) => {
+            assert!(name == "A" || name == "B", "named {name}")
+        }
+        other => panic!("expected a ref cycle, got {other:?}"),
+    }
 }

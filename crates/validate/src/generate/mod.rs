@@ -1,0 +1,198 @@
+//! Value generation: deterministic, seeded values that satisfy a type, and invalid mutants of a
+//! valid value, each re-checked before it is returned.
+//!
+//! [`Validator::generate`] and [`Validator::mutants`] are the short forms; a [`Generator`]
+//! ([`Validator::generator`]) does the same work with options (nesting cut-off, collection
+//! size) and keeps what it worked out about the type (which types have a finite value, the
+//! least nesting each needs, a sampler per `pattern`) for the values that follow.
+//!
+//! Values look like what a plant sends: strings from patterns and formats, integers near the
+//! bounds and inside them, optional members present and absent, both arms of unions, and now
+//! and then an unknown member in an open object (`"x-extra": 1`), which readers must tolerate.
+//! The same seed gives the same value on every run and machine (ChaCha8, a portable generator).
+
+mod dice;
+mod mutate;
+mod number;
+mod plan;
+mod text;
+mod value;
+
+use serde_json::Value;
+
+use crate::program::NodeId;
+use crate::{Error, Rule, Validator};
+
+use self::dice::{Dice, derive};
+use self::plan::{NO_VALUE, Plan};
+
+/// The nesting a generated value may use before the generator takes only finite options
+/// (optional members left out, empty arrays, the non-recursive arm of a union).
+pub const DEFAULT_MAX_DEPTH: usize = 6;
+
+/// How many items past `minItems` an array, and how many members a map, gets at most.
+pub const DEFAULT_MAX_ITEMS: usize = 4;
+
+/// How many times a value is generated afresh (from seeds derived from the caller's) before
+/// the generator gives up and names the reason.
+const ATTEMPTS: u64 = 8;
+
+/// Generates values of one validator's type, and invalid mutants of valid ones.
+///
+/// ```
+/// use accord_schema_model::Document;
+/// use accord_validate::{Contract, Target};
+///
+/// let doc = Document::parse(r#"{"schema": 1, "namespaces": {"pump": {"version": "1.0.0",
+///   "types": {"Rpm": {"kind": "integer", "min": 0, "max": 3000}}}}}"#)?;
+/// let contract = Contract::compile(&doc)?;
+/// let rpm = contract.validator(&Target::Type { namespace: "pump".into(), name: "Rpm".into() })?;
+/// let value = rpm.generate(7)?;
+/// assert!(rpm.is_valid(&value));
+/// assert_eq!(rpm.generate(7)?, value, "one seed, one value");
+/// for mutant in rpm.mutants(&value, 7) {
+///     assert!(!rpm.is_valid(&mutant.value), "{}", mutant.description);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Generator<'c> {
+    validator: Validator<'c>,
+    max_depth: usize,
+    max_items: usize,
+    plan: Plan,
+}
+
+/// An invalid value made from a valid one by one change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mutant {
+    /// The whole value, with the change made.
+    pub value: Value,
+    /// The JSON Pointer of what was changed: the value replaced, or the member or item added
+    /// or removed.
+    pub pointer: String,
+    /// The rule the change breaks (a change inside a union without a discriminator may surface
+    /// as [`Rule::Union`] instead).
+    pub rule: Rule,
+    /// What was changed, in a sentence.
+    pub description: String,
+}
+
+impl<'c> Validator<'c> {
+    /// A generator of values of this validator's type, with the default options.
+    pub fn generator(&self) -> Generator<'c> {
+        Generator::new(*self)
+    }
+
+    /// A value this validator accepts, the same one for the same seed; the short form of
+    /// [`Generator::generate`] with the default options.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Generate`], naming the reason, when the type has no value the generator can
+    /// find.
+    pub fn generate(&self, seed: u64) -> Result<Value, Error> {
+        self.generator().generate(seed)
+    }
+
+    /// Invalid variants of `valid`, each one change away from it; the short form of
+    /// [`Generator::mutants`].
+    pub fn mutants(&self, valid: &Value, seed: u64) -> Vec<Mutant> {
+        self.generator().mutants(valid, seed)
+    }
+}
+
+impl<'c> Generator<'c> {
+    /// A generator for `validator`'s type, with [`DEFAULT_MAX_DEPTH`] and
+    /// [`DEFAULT_MAX_ITEMS`].
+    pub fn new(validator: Validator<'c>) -> Self {
+        let plan = Plan::new(validator.program, validator.root);
+        Generator { validator, max_depth: DEFAULT_MAX_DEPTH, max_items: DEFAULT_MAX_ITEMS, plan }
+    }
+
+    /// The same generator with another nesting cut-off: past `depth` levels only finite
+    /// options are taken. A type that needs more levels than that still gets them (up to the
+    /// validator's depth limit).
+    pub fn max_depth(self, depth: usize) -> Self {
+        Generator { max_depth: depth, ..self }
+    }
+
+    /// The same generator with another collection size: arrays get at most `items` items past
+    /// their `minItems`, maps at most `items` members.
+    pub fn max_items(self, items: usize) -> Self {
+        Generator { max_items: items, ..self }
+    }
+
+    /// A value the validator accepts, the same one for the same seed. The value is checked
+    /// before it is returned; a value that fails is made again from a derived seed, a bounded
+    /// number of times.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Generate`], with the place in the value and the reason, when the type has no
+    /// finite value (an object that requires itself), needs more nesting than the validator
+    /// allows, or has rules no value the generator tried satisfies (a pattern no string within
+    /// `maxLength` matches, bounds with no number between them).
+    pub fn generate(&self, seed: u64) -> Result<Value, Error> {
+        let root = self.validator.root;
+        let least = self.plan.least(root);
+        if least == NO_VALUE {
+            let (pointer, reason) = self.plan.why_no_value(self.validator.program, root);
+            return Err(Error::Generate { pointer, reason });
+        }
+        let limit = self.validator.depth_limit;
+        if least as usize > limit {
+            return Err(Error::Generate {
+                pointer: String::new(),
+                reason: format!(
+                    "every value of the type nests at least {least} levels deep, and the validator allows {limit}"
+                ),
+            });
+        }
+        let room = self.max_depth.max(least as usize).min(limit) as u32;
+        let mut last = None;
+        for attempt in 0..ATTEMPTS {
+            let dice = Dice::new(derive(seed, attempt));
+            let mut g = value::Gen::new(self, dice);
+            match g.value(root, room) {
+                Ok(v) => match self.validator.validate(&v) {
+                    Ok(()) => return Ok(v),
+                    Err(errors) => {
+                        let first = &errors[0];
+                        last = Some(value::Fail {
+                            pointer: first.pointer.clone(),
+                            reason: format!("a generated value was refused ({first})"),
+                        });
+                    }
+                },
+                Err(fail) => last = Some(fail),
+            }
+        }
+        let fail = last.unwrap_or_else(|| value::Fail {
+            pointer: String::new(),
+            reason: "no attempt was made".to_owned(),
+        });
+        Err(Error::Generate { pointer: fail.pointer, reason: fail.reason })
+    }
+
+    /// Invalid variants of `valid`, one change each, deterministic for a seed: the wrong JSON
+    /// type at a node; a number just past each bound, equal to an exclusive bound, not a
+    /// multiple, or a fraction where an integer is expected (never a whole float such as `3.0`);
+    /// a string one character too short or too long, not matching the pattern, not in the
+    /// format; a value outside an enum or other than a literal; a required member or param
+    /// left out; an unknown member in a closed object; a tuple or positional params one too
+    /// short or too long; an array past its item counts or with a duplicate where items must
+    /// be unique; an unknown or missing discriminator tag; a map key the key type refuses;
+    /// nesting past the validator's depth limit where any value goes.
+    ///
+    /// Every mutant is checked with the validator and dropped if it is still valid; a large
+    /// value gets a bounded, seed-chosen selection.
+    pub fn mutants(&self, valid: &Value, seed: u64) -> Vec<Mutant> {
+        mutate::mutants(self, valid, seed)
+    }
+
+    /// Whether `value` checks against node `id` on its own (at the validator's depth limit).
+    fn accepts(&self, id: NodeId, value: &Value) -> bool {
+        Validator { root: id, ..self.validator }.is_valid(value)
+    }
+}

@@ -1,0 +1,317 @@
+//! One generated value: a walk of the compiled nodes with a nesting budget. A node is only ever
+//! entered with at least the nesting it needs (see `plan`), and a container hands its children
+//! one level less, so every choice made is one that can still finish: past the cut-off only
+//! the finite options remain (optional members left out, empty arrays, the arm that ends the
+//! recursion).
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::dice::Dice;
+use super::plan::Plan;
+use super::{Generator, number, text};
+use crate::number::json_equal;
+use crate::program::{Dict, List, Members, Node, NodeId, Params, Program};
+
+/// After this many values in one generated value, only the least options are taken, so that
+/// wide and deep types still give values of a reasonable size.
+const NODE_BUDGET: usize = 400;
+
+/// The most items an array gets, whatever its `minItems`.
+const MAX_COLLECTION: u64 = 10_000;
+
+/// Why a value could not be made, and where.
+#[derive(Debug)]
+pub(crate) struct Fail {
+    pub(crate) pointer: String,
+    pub(crate) reason: String,
+}
+
+/// One walk.
+pub(crate) struct Gen<'g, 'p> {
+    program: &'p Program,
+    plan: &'g Plan,
+    pub(crate) dice: Dice,
+    max_items: u64,
+    /// Values made so far.
+    made: usize,
+    path: Vec<Cow<'p, str>>,
+}
+
+impl<'g, 'p> Gen<'g, 'p> {
+    pub(crate) fn new(generator: &'g Generator<'p>, dice: Dice) -> Self {
+        Gen {
+            program: generator.validator.program,
+            plan: &generator.plan,
+            dice,
+            max_items: generator.max_items as u64,
+            made: 0,
+            path: Vec::new(),
+        }
+    }
+
+    fn fail(&self, reason: impl Into<String>) -> Fail {
+        let mut pointer = String::new();
+        for seg in &self.path {
+            pointer.push('/');
+            pointer.push_str(&seg.replace('~', "~0").replace('/', "~1"));
+        }
+        Fail { pointer, reason: reason.into() }
+    }
+
+    /// Whether the value is big enough that only the least options are taken now.
+    fn frugal(&self) -> bool {
+        self.made >= NODE_BUDGET
+    }
+
+    fn fits(&self, id: NodeId, room: u32) -> bool {
+        self.plan.least(id) <= room
+    }
+
+    /// A value of node `id`, nesting at most `room` levels.
+    pub(crate) fn value(&mut self, id: NodeId, room: u32) -> Result<Value, Fail> {
+        if !self.fits(id, room) {
+            return Err(self.fail("no value of the type fits in the nesting left"));
+        }
+        self.made += 1;
+        let program = self.program;
+        match program.node(id) {
+            Node::Any => Ok(self.any(room)),
+            Node::Null => Ok(Value::Null),
+            Node::Boolean => Ok(Value::Bool(self.dice.chance(1, 2))),
+            Node::Integer(rules) => {
+                number::integer(rules, &mut self.dice).map_err(|e| self.fail(e))
+            }
+            Node::Number(rules) => number::number(rules, &mut self.dice).map_err(|e| self.fail(e)),
+            Node::String(rules) => text::string(rules, self.plan.patterns.get(&id), &mut self.dice)
+                .map(Value::String)
+                .map_err(|e| self.fail(e)),
+            Node::Literal(v) => Ok(v.clone()),
+            Node::Enum(choices) => match choices.values.len() {
+                0 => Err(self.fail("the enum has no values")),
+                n => Ok(choices.values[self.dice.index(n)].clone()),
+            },
+            Node::Array(list) => self.array(list, room),
+            Node::Tuple(elements) => {
+                let mut out = Vec::with_capacity(elements.len());
+                for (i, &element) in elements.iter().enumerate() {
+                    self.path.push(Cow::Owned(i.to_string()));
+                    let v = self.value(element, room - 1);
+                    self.path.pop();
+                    out.push(v?);
+                }
+                Ok(Value::Array(out))
+            }
+            Node::Object(record) => self.object(&record.members, !record.closed, room),
+            Node::Map(dict) => Ok(self.map(dict, room)),
+            Node::Union(union) => self.union(&union.variants, room),
+            Node::Ref(target) => self.value(*target, room),
+            Node::Params(params) => self.params(params, room),
+        }
+    }
+
+    /// Any JSON value: mostly scalars, containers while there is room.
+    fn any(&mut self, room: u32) -> Value {
+        let kinds = if room > 0 && !self.frugal() { 9 } else { 6 };
+        match self.dice.below(kinds) {
+            0 => Value::Null,
+            1 => Value::Bool(self.dice.chance(1, 2)),
+            2 => Value::from(self.dice.range_i128(-100, 100) as i64),
+            3 => {
+                serde_json::Number::from_f64((self.dice.range_i128(-10_000, 10_000) as f64) / 100.0)
+                    .map_or(Value::Null, Value::Number)
+            }
+            4 | 5 => Value::String(text::plain(&mut self.dice, 0, None)),
+            6 | 7 => {
+                let n = self.dice.below(4);
+                Value::Array((0..n).map(|_| self.any(room - 1)).collect())
+            }
+            _ => {
+                let n = self.dice.below(4);
+                let mut members = Map::new();
+                for _ in 0..n {
+                    let key = text::key(&mut self.dice);
+                    let v = self.any(room - 1);
+                    members.insert(key, v);
+                }
+                Value::Object(members)
+            }
+        }
+    }
+
+    fn array(&mut self, list: &List, room: u32) -> Result<Value, Fail> {
+        let min = list.min_items.unwrap_or(0);
+        let max = list.max_items.unwrap_or(u64::MAX);
+        if min > max {
+            return Err(self.fail(format!("minItems {min} is more than maxItems {max}")));
+        }
+        if min > MAX_COLLECTION {
+            return Err(self.fail(format!(
+                "minItems {min} is more than the {MAX_COLLECTION} items the generator writes"
+            )));
+        }
+        let count = if !self.fits(list.items, room - 1) {
+            0
+        } else if self.frugal() {
+            min
+        } else {
+            let hi = max.min(min.saturating_add(self.max_items));
+            match self.dice.below(6) {
+                0 => min,
+                1 => hi,
+                _ => self.dice.range(min, hi),
+            }
+        };
+        let mut out: Vec<Value> = Vec::new();
+        let mut misses = 0;
+        while (out.len() as u64) < count {
+            self.path.push(Cow::Owned(out.len().to_string()));
+            let item = self.value(list.items, room - 1);
+            self.path.pop();
+            let item = match item {
+                Ok(item) => item,
+                Err(fail) if (out.len() as u64) < min => return Err(fail),
+                Err(_) => break,
+            };
+            if list.unique_items && out.iter().any(|o| json_equal(o, &item)) {
+                misses += 1;
+                if misses > 16 + 4 * count {
+                    if (out.len() as u64) >= min {
+                        break;
+                    }
+                    return Err(self.fail(format!(
+                        "only {} distinct items were found, and uniqueItems needs {min}",
+                        out.len()
+                    )));
+                }
+                continue;
+            }
+            out.push(item);
+        }
+        Ok(Value::Array(out))
+    }
+
+    /// An object of `members` (declared fields, or params by name); an open one sometimes
+    /// gets a member it does not declare.
+    fn object(&mut self, members: &'p Members, open: bool, room: u32) -> Result<Value, Fail> {
+        let mut out = Map::new();
+        for m in &members.list {
+            let wanted = m.required
+                || (self.fits(m.node, room - 1) && !self.frugal() && self.dice.chance(1, 2));
+            if !wanted {
+                continue;
+            }
+            self.path.push(Cow::Borrowed(&*m.name));
+            let v = self.value(m.node, room - 1);
+            self.path.pop();
+            match v {
+                Ok(v) => {
+                    out.insert(m.name.to_string(), v);
+                }
+                Err(fail) if m.required => return Err(fail),
+                Err(_) => {}
+            }
+        }
+        if open && !self.frugal() && self.dice.chance(1, 5) {
+            let name = unknown_name(members, "x-extra");
+            let v = if self.dice.chance(2, 3) { Value::from(1) } else { self.any(room - 1) };
+            out.insert(name, v);
+        }
+        Ok(Value::Object(out))
+    }
+
+    fn map(&mut self, dict: &Dict, room: u32) -> Value {
+        let mut out = Map::new();
+        let keys_fit = dict.keys.is_none_or(|k| self.fits(k, 0));
+        if !keys_fit || !self.fits(dict.values, room - 1) || self.frugal() {
+            return Value::Object(out);
+        }
+        let count = self.dice.below(self.max_items + 1);
+        for _ in 0..count * 3 {
+            if out.len() as u64 >= count {
+                break;
+            }
+            let key = match dict.keys {
+                None => text::key(&mut self.dice),
+                Some(keys) => match self.value(keys, 0) {
+                    Ok(Value::String(key)) => key,
+                    _ => continue,
+                },
+            };
+            if out.contains_key(&key) {
+                continue;
+            }
+            self.path.push(Cow::Owned(key.clone()));
+            let v = self.value(dict.values, room - 1);
+            self.path.pop();
+            match v {
+                Ok(v) => {
+                    out.insert(key, v);
+                }
+                Err(_) => break,
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// A value of one of the arms that fit, tried in a random order (the least deep first
+    /// when frugal) until one gives a value.
+    fn union(&mut self, variants: &[NodeId], room: u32) -> Result<Value, Fail> {
+        let mut arms: Vec<NodeId> =
+            variants.iter().copied().filter(|&a| self.fits(a, room)).collect();
+        if self.frugal() {
+            arms.sort_by_key(|&a| self.plan.least(a));
+        } else {
+            for i in (1..arms.len()).rev() {
+                arms.swap(i, self.dice.index(i + 1));
+            }
+        }
+        let mut last = None;
+        for arm in arms {
+            match self.value(arm, room) {
+                Ok(v) => return Ok(v),
+                Err(fail) => last = Some(fail),
+            }
+        }
+        Err(last.unwrap_or_else(|| self.fail("no arm of the union fits in the nesting left")))
+    }
+
+    /// Params as a caller sends them: by name or by position, as the method allows (either,
+    /// when both); optional trailing params sometimes left out.
+    fn params(&mut self, params: &'p Params, room: u32) -> Result<Value, Fail> {
+        let named = self.plan.least_by_name(params) <= room;
+        let positional = self.plan.least_by_position(params) <= room;
+        let by_name = named && (!positional || self.dice.chance(1, 2));
+        if by_name {
+            return self.object(&params.members, true, room);
+        }
+        let list = &params.members.list;
+        let sent = list.iter().rposition(|m| m.required).map_or(0, |i| i + 1);
+        let mut most = sent;
+        while most < list.len() && self.fits(list[most].node, room - 1) {
+            most += 1;
+        }
+        let n =
+            if self.frugal() { sent } else { self.dice.range(sent as u64, most as u64) as usize };
+        let mut out = Vec::with_capacity(n);
+        for (i, m) in list[..n].iter().enumerate() {
+            self.path.push(Cow::Owned(i.to_string()));
+            let v = self.value(m.node, room - 1);
+            self.path.pop();
+            out.push(v?);
+        }
+        Ok(Value::Array(out))
+    }
+}
+
+/// `base`, or `base-2`, `base-3`, …: the first name `members` does not declare.
+pub(crate) fn unknown_name(members: &Members, base: &str) -> String {
+    let mut name = base.to_owned();
+    let mut n = 1;
+    while members.find(&name).is_some() {
+        n += 1;
+        name = format!("{base}-{n}");
+    }
+    name
+}
