@@ -26,6 +26,12 @@ struct Str<'b> {
     escaped: bool,
 }
 
+/// A discriminator's tag as read: text in place (the usual case), anything else as a `Value`.
+enum Tag<'b> {
+    Text(Cow<'b, str>),
+    Other(Value),
+}
+
 /// Which declared members an object has shown.
 enum Seen {
     Few(u64),
@@ -611,6 +617,16 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 }
                 Ok(ok)
             }
+            Node::Literal(lit @ Value::String(want)) if b == b'"' => {
+                // A string literal (a discriminator's tag, usually) is compared in place.
+                let s = self.string()?;
+                let text = Self::decode(s);
+                let ok = text == want.as_str();
+                if !ok {
+                    self.fail(Rule::Literal, format!("exactly {lit}"), found::string(&text));
+                }
+                Ok(ok)
+            }
             Node::Literal(lit) => {
                 let value = self.capture()?;
                 let ok = json_equal(lit, &value);
@@ -745,8 +761,13 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     let mut tag = None;
                     let scanned = self.members(|this, key| {
                         if tag.is_none() && Self::decode(key) == *d.member {
-                            let value = this.capture()?;
-                            tag = Some(value);
+                            this.ws();
+                            tag = Some(if this.peek() == Some(b'"') {
+                                let s = this.string()?;
+                                Tag::Text(Self::decode(s))
+                            } else {
+                                Tag::Other(this.capture()?)
+                            });
                             Ok(true)
                         } else {
                             this.skip()
@@ -768,7 +789,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                         );
                         return Ok(false);
                     };
-                    match d.arm_for(&tag) {
+                    let arm = match &tag {
+                        Tag::Text(text) => d.arm_for_str(text),
+                        Tag::Other(value) => d.arm_for(value),
+                    };
+                    match arm {
                         Some(arm) => {
                             self.pos = start;
                             self.check(arm)
@@ -780,7 +805,10 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                             self.fail(
                                 Rule::Discriminator,
                                 format!("one of {}", tags.join(", ")),
-                                crate::value::describe(&tag),
+                                match &tag {
+                                    Tag::Text(text) => found::string(text),
+                                    Tag::Other(value) => crate::value::describe(value),
+                                },
                             );
                             self.pop();
                             self.pos = end;
@@ -980,7 +1008,20 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
     /// A map key against the key type: the value path's check on the key as a string, so the
     /// wording is the same by construction.
     fn map_key(&mut self, keys: NodeId, key: &str) -> bool {
+        // The common key types are decided on the text itself, without building a `Value`.
+        let program = self.program;
+        let quick = match program.node(program.resolve(keys)) {
+            Node::Any => Some(true),
+            Node::String(rules) => Some(checks::text(rules, key, |_, _, _| {})),
+            Node::Enum(c) => Some(checks::enum_has_string(c, key)),
+            Node::Literal(Value::String(s)) => Some(s == key),
+            _ => None,
+        };
+        if quick == Some(true) {
+            return true;
+        }
         let as_value = Value::String(key.to_owned());
+
         let mut probe = ValueCheck::new(self.program, self.detailed, self.limit);
         if probe.check(keys, &as_value) {
             return true;

@@ -189,6 +189,11 @@ pub(crate) struct Discriminator {
 }
 
 impl Discriminator {
+    /// The arm a string tag picks.
+    pub(crate) fn arm_for_str(&self, tag: &str) -> Option<NodeId> {
+        self.arms.iter().find(|(v, _)| v.as_str() == Some(tag)).map(|(_, id)| *id)
+    }
+
     pub(crate) fn arm_for(&self, tag: &Value) -> Option<NodeId> {
         self.arms.iter().find(|(v, _)| crate::number::json_equal(v, tag)).map(|(_, id)| *id)
     }
