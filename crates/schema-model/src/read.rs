@@ -5,7 +5,7 @@
 //! Members this build has no name for are kept, in order, in each record's `unknown`.
 
 use indexmap::IndexMap;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use crate::error::json_type;
 use crate::{
@@ -38,7 +38,9 @@ fn invalid<T>(what: &str, reason: String, at: &Pointer) -> R<T> {
 
 /// The members of one JSON object being read; what is not taken is unknown.
 struct Record {
-    members: Map<String, Value>,
+    /// The members in document order; a member taken leaves `None` in its place, so that what
+    /// is left is the unknown members in their order (no shifting on every take).
+    members: Vec<(String, Option<Value>)>,
     at: Pointer,
     /// How messages name the record, e.g. "method `start`".
     name: String,
@@ -48,13 +50,18 @@ impl Record {
     fn new(value: Value, at: &Pointer, name: impl Into<String>) -> R<Record> {
         let name = name.into();
         match value {
-            Value::Object(members) => Ok(Record { members, at: at.clone(), name }),
+            Value::Object(members) => {
+                let members = members.into_iter().map(|(k, v)| (k, Some(v))).collect();
+                Ok(Record { members, at: at.clone(), name })
+            }
             other => wrong_type(&name, "an object", &other, at),
         }
     }
 
     fn take(&mut self, key: &str) -> Option<(Value, Pointer)> {
-        self.members.shift_remove(key).map(|v| (v, self.at.key(key)))
+        // Records have a handful of members: a linear search beats hashing.
+        let slot = self.members.iter_mut().find(|(k, v)| k == key && v.is_some())?;
+        slot.1.take().map(|v| (v, self.at.key(key)))
     }
 
     fn require(&mut self, key: &'static str) -> R<(Value, Pointer)> {
@@ -126,7 +133,8 @@ impl Record {
     }
 
     fn unknown(self) -> Unknown {
-        self.members
+        // Built only from what is left, so a record keeps no spare room for members it took.
+        self.members.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()
     }
 }
 
