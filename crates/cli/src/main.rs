@@ -5,6 +5,7 @@
 
 mod check;
 mod diagnostic;
+mod diff;
 mod export;
 mod fmt;
 mod input;
@@ -31,6 +32,9 @@ enum Command {
     /// Lint a contract: every problem with its rule (docs/lint-rules.md), place and help; exit 1
     /// on errors.
     Check(check::Args),
+    /// Compare two contracts: what breaks old callers of the new plant, or new callers of the
+    /// old plant; exit 1 on a breaking finding.
+    Diff(diff::Args),
     /// Rewrite documents in canonical form, losslessly (unknown members are kept).
     Fmt(fmt::Args),
     /// Summarise a document: schema number, namespaces, contract versions, methods by semantics.
@@ -78,6 +82,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Diff(args) => diff::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Inspect(args) => inspect::run(&args),
         Command::Validate(args) => validate::run(&args),

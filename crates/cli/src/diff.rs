@@ -1,0 +1,59 @@
+//! `accord diff OLD NEW`: what changed between two contracts, judged for old callers against
+//! the new plant and new callers against the old plant (crates/compat-diff).
+
+use std::path::PathBuf;
+
+use accord_compat_diff::{Level, Source, diff};
+
+use crate::{Outcome, OutputFormat, input, output};
+
+/// Arguments of `accord diff`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The contract as deployed today.
+    old: PathBuf,
+    /// The contract to deploy.
+    new: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: OutputFormat,
+    /// The least level that fails the run (exit 1): `breaking` or `risky`.
+    #[arg(long, value_enum, default_value = "breaking")]
+    fail_on: FailOn,
+}
+
+/// Which findings make `accord diff` exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FailOn {
+    /// Breaking findings only.
+    Breaking,
+    /// Risky and breaking findings.
+    Risky,
+}
+
+pub(crate) fn run(args: &Args) -> Outcome {
+    let (Some(old), Some(new)) = (input::load(&args.old), input::load(&args.new)) else {
+        return Outcome::InputError;
+    };
+    let old =
+        Source { file: args.old.display().to_string(), text: old.text, document: old.document };
+    let new =
+        Source { file: args.new.display().to_string(), text: new.text, document: new.document };
+    let report = diff(&old, &new);
+    let text = match args.format {
+        OutputFormat::Text => report.to_text(),
+        OutputFormat::Json => {
+            let mut t = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
+            t.push('\n');
+            t
+        }
+    };
+    if !output::print(&text) {
+        return Outcome::InputError;
+    }
+    let threshold = match args.fail_on {
+        FailOn::Breaking => Level::Breaking,
+        FailOn::Risky => Level::Risky,
+    };
+    if report.fails(threshold) { Outcome::Problems } else { Outcome::Success }
+}

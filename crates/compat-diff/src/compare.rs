@@ -1,0 +1,1621 @@
+//! The comparison engine: one walk over old and new, parameterised by polarity. It emits
+//! [`Change`]s naming registry rules; levels come from the registry, never from here.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use accord_schema_model::{
+    Document, Field, Method, Namespace, ObjectType, ParamStructure, Pointer, Reserved, TypeKind,
+    TypeNode,
+};
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::rules::{Polarity, Rule, rule};
+
+/// The kind of place a change stands in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Position {
+    /// A method's params.
+    Params,
+    /// A method's result.
+    Result,
+    /// An event's payload.
+    Event,
+    /// A declared error's data.
+    ErrorData,
+    /// Namespaces, methods, events and errors themselves.
+    Surface,
+}
+
+impl Position {
+    /// As written in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Position::Params => "params",
+            Position::Result => "result",
+            Position::Event => "event",
+            Position::ErrorData => "error-data",
+            Position::Surface => "surface",
+        }
+    }
+
+    pub(crate) fn polarity(self) -> Polarity {
+        match self {
+            Position::Params | Position::Surface => Polarity::Input,
+            _ => Polarity::Output,
+        }
+    }
+}
+
+/// What a witness is sought from.
+#[derive(Debug, Clone)]
+pub(crate) enum WitnessPlan {
+    /// Two type nodes, each in its namespace of its document.
+    Types { old_ns: String, old: Box<TypeNode>, new_ns: String, new: Box<TypeNode> },
+    /// A method's params in both documents.
+    Params { old_ns: String, new_ns: String, method: String },
+}
+
+/// One change: a rule, where, and why.
+#[derive(Debug, Clone)]
+pub(crate) struct Change {
+    pub(crate) rule: &'static Rule,
+    pub(crate) polarity: Polarity,
+    pub(crate) position: Position,
+    pub(crate) namespace: String,
+    pub(crate) path: String,
+    pub(crate) message: String,
+    /// Where it stands: in the old document (removals) or the new one.
+    pub(crate) on_old: bool,
+    pub(crate) pointer: Pointer,
+    pub(crate) witness: Option<WitnessPlan>,
+}
+
+/// Where the walk stands.
+#[derive(Debug, Clone)]
+struct At {
+    path: String,
+    old: Pointer,
+    new: Pointer,
+    polarity: Polarity,
+    position: Position,
+    old_ns: String,
+    new_ns: String,
+    /// Appended to every message (which positions reach a named type).
+    note: Option<String>,
+}
+
+impl At {
+    fn down(&self, path: &str, old: &[&str], new: &[&str]) -> At {
+        let mut at = self.clone();
+        at.path.push_str(path);
+        for k in old {
+            at.old.push_key(k);
+        }
+        for k in new {
+            at.new.push_key(k);
+        }
+        at
+    }
+}
+
+pub(crate) struct Cx<'a> {
+    old: &'a Document,
+    new: &'a Document,
+    pub(crate) changes: Vec<Change>,
+    visited: HashSet<(String, String, String, String, Polarity)>,
+}
+
+fn ptr(parts: &[&str]) -> Pointer {
+    let mut p = Pointer::root();
+    for k in parts {
+        p.push_key(k);
+    }
+    p
+}
+
+fn reserved_has(reserved: &Option<Vec<Reserved>>, name: &str) -> bool {
+    reserved.iter().flatten().any(|r| r.name == name)
+}
+
+fn deprecated(d: &Option<accord_schema_model::Deprecated>) -> bool {
+    d.as_ref().is_some_and(|d| d.is_deprecated())
+}
+
+/// The shape of a node without its documentation, for rename hints.
+fn shape(node: &TypeNode) -> TypeNode {
+    let mut n = node.clone();
+    n.description = None;
+    n.examples = None;
+    n.deprecated = None;
+    n.unknown.clear();
+    n
+}
+
+fn same_field_shape(a: &Field, b: &Field) -> bool {
+    a.is_optional() == b.is_optional() && shape(&a.ty) == shape(&b.ty)
+}
+
+impl<'a> Cx<'a> {
+    pub(crate) fn new(old: &'a Document, new: &'a Document) -> Self {
+        Cx { old, new, changes: Vec::new(), visited: HashSet::new() }
+    }
+
+    fn emit(&mut self, at: &At, id: &str, on_old: bool, message: String) {
+        self.emit_with(at, id, on_old, message, None);
+    }
+
+    fn emit_with(
+        &mut self,
+        at: &At,
+        id: &str,
+        on_old: bool,
+        message: String,
+        witness: Option<WitnessPlan>,
+    ) {
+        let Some(rule) = rule(id) else {
+            debug_assert!(false, "rule {id} is not in the registry");
+            return;
+        };
+        let message = match &at.note {
+            Some(note) => format!("{message} ({note})"),
+            None => message,
+        };
+        let witness = if rule.witness { witness } else { None };
+        self.changes.push(Change {
+            rule,
+            polarity: at.polarity,
+            position: at.position,
+            namespace: at.new_ns.clone(),
+            path: at.path.clone(),
+            message,
+            on_old,
+            pointer: if on_old { at.old.clone() } else { at.new.clone() },
+            witness,
+        });
+    }
+
+    fn types_witness(at: &At, o: &TypeNode, n: &TypeNode) -> Option<WitnessPlan> {
+        Some(WitnessPlan::Types {
+            old_ns: at.old_ns.clone(),
+            old: Box::new(o.clone()),
+            new_ns: at.new_ns.clone(),
+            new: Box::new(n.clone()),
+        })
+    }
+
+    // ----- documents and namespaces -----
+
+    pub(crate) fn documents(&mut self) {
+        let empty = IndexMap::new();
+        let olds = self.old.namespaces.as_ref().unwrap_or(&empty);
+        let news = self.new.namespaces.as_ref().unwrap_or(&empty);
+        for (name, o) in olds {
+            let at = At {
+                path: name.clone(),
+                old: ptr(&["namespaces", name]),
+                new: ptr(&["namespaces", name]),
+                polarity: Polarity::Input,
+                position: Position::Surface,
+                old_ns: name.clone(),
+                new_ns: name.clone(),
+                note: None,
+            };
+            match news.get(name) {
+                Some(n) => self.namespace(&at, o, n),
+                None => {
+                    self.emit(&at, "namespace-removed", true, format!("namespace `{name}` removed"))
+                }
+            }
+        }
+        for name in news.keys().filter(|k| !olds.contains_key(*k)) {
+            let at = At {
+                path: name.clone(),
+                old: ptr(&["namespaces", name]),
+                new: ptr(&["namespaces", name]),
+                polarity: Polarity::Input,
+                position: Position::Surface,
+                old_ns: name.clone(),
+                new_ns: name.clone(),
+                note: None,
+            };
+            self.emit(&at, "namespace-added", false, format!("namespace `{name}` added"));
+        }
+        self.named_types();
+    }
+
+    fn namespace(&mut self, at: &At, o: &Namespace, n: &Namespace) {
+        self.attr_deprecated(at, &o.deprecated, &n.deprecated, &format!("namespace `{}`", at.path));
+        let empty = IndexMap::new();
+        let (om, nm) = (o.methods.as_ref().unwrap_or(&empty), n.methods.as_ref().unwrap_or(&empty));
+        let mut removed = Vec::new();
+        for (name, m) in om {
+            let here = at.down(&format!(".{name}"), &["methods", name], &["methods", name]);
+            match nm.get(name) {
+                Some(nmeth) => self.method(&here, name, m, nmeth),
+                None => {
+                    self.emit(
+                        &here,
+                        "method-removed",
+                        true,
+                        format!("method `{}` removed", here.path),
+                    );
+                    self.removal_lifecycle(
+                        &here,
+                        "method",
+                        m.deprecated.as_ref().is_some_and(|d| d.is_deprecated()),
+                        reserved_has(&n.reserved, name),
+                    );
+                    removed.push(name);
+                }
+            }
+        }
+        for (name, m) in nm.iter().filter(|(k, _)| !om.contains_key(*k)) {
+            let here = at.down(&format!(".{name}"), &["methods", name], &["methods", name]);
+            self.emit(&here, "method-added", false, format!("method `{}` added", here.path));
+            if reserved_has(&o.reserved, name) || reserved_has(&n.reserved, name) {
+                self.emit(
+                    &here,
+                    "reserved-name-reused",
+                    false,
+                    format!("method `{}` uses a reserved name", here.path),
+                );
+            }
+            for old_name in &removed {
+                let om = &om[old_name.as_str()];
+                if om.params == m.params && shape(&om.result) == shape(&m.result) {
+                    self.emit(&here, "probable-rename", false, format!("method `{}.{old_name}` was removed and `{}` added with the same params and result: probably a rename", at.path, here.path));
+                }
+            }
+        }
+        // Events: output (the plant writes payloads).
+        let empty_e = IndexMap::new();
+        let (oe, ne) =
+            (o.events.as_ref().unwrap_or(&empty_e), n.events.as_ref().unwrap_or(&empty_e));
+        let mut ev_at = at.clone();
+        ev_at.polarity = Polarity::Output;
+        let mut removed_e = Vec::new();
+        for (name, e) in oe {
+            let here = ev_at.down(&format!(".{name}"), &["events", name], &["events", name]);
+            match ne.get(name) {
+                Some(nev) => {
+                    self.attr_deprecated(
+                        &here,
+                        &e.deprecated,
+                        &nev.deprecated,
+                        &format!("event `{}`", here.path),
+                    );
+                    let mut p = here.down(".payload", &["payload"], &["payload"]);
+                    p.position = Position::Event;
+                    self.types(&p, &e.payload, &nev.payload);
+                }
+                None => {
+                    self.emit(
+                        &here,
+                        "event-removed",
+                        true,
+                        format!("event `{}` removed", here.path),
+                    );
+                    self.removal_lifecycle(
+                        &here,
+                        "event",
+                        deprecated(&e.deprecated),
+                        reserved_has(&n.reserved, name),
+                    );
+                    removed_e.push(name);
+                }
+            }
+        }
+        for (name, e) in ne.iter().filter(|(k, _)| !oe.contains_key(*k)) {
+            let here = ev_at.down(&format!(".{name}"), &["events", name], &["events", name]);
+            self.emit(&here, "event-added", false, format!("event `{}` added", here.path));
+            if reserved_has(&o.reserved, name) || reserved_has(&n.reserved, name) {
+                self.emit(
+                    &here,
+                    "reserved-name-reused",
+                    false,
+                    format!("event `{}` uses a reserved name", here.path),
+                );
+            }
+            for old_name in &removed_e {
+                if shape(&oe[old_name.as_str()].payload) == shape(&e.payload) {
+                    self.emit(&here, "probable-rename", false, format!("event `{}.{old_name}` was removed and `{}` added with the same payload: probably a rename", at.path, here.path));
+                }
+            }
+        }
+        // Named types removed or added (their content is compared in `named_types`).
+        let empty_t = IndexMap::new();
+        let (ot, nt) = (o.types.as_ref().unwrap_or(&empty_t), n.types.as_ref().unwrap_or(&empty_t));
+        for (name, t) in ot.iter().filter(|(k, _)| !nt.contains_key(*k)) {
+            let here = at.down(&format!(".types.{name}"), &["types", name], &["types", name]);
+            self.removal_lifecycle(
+                &here,
+                "type",
+                deprecated(&t.deprecated),
+                reserved_has(&n.reserved, name),
+            );
+        }
+        for name in nt.keys().filter(|k| !ot.contains_key(*k)) {
+            if reserved_has(&o.reserved, name) || reserved_has(&n.reserved, name) {
+                let here = at.down(&format!(".types.{name}"), &["types", name], &["types", name]);
+                self.emit(
+                    &here,
+                    "reserved-name-reused",
+                    false,
+                    format!("type `{}` uses a reserved name", here.path),
+                );
+            }
+        }
+    }
+
+    fn removal_lifecycle(&mut self, at: &At, what: &str, was_deprecated: bool, reserved: bool) {
+        if !was_deprecated {
+            self.emit(
+                at,
+                "removed-without-deprecation",
+                true,
+                format!("{what} `{}` removed without being deprecated first", at.path),
+            );
+        }
+        if !reserved {
+            self.emit(
+                at,
+                "removed-without-reserving",
+                true,
+                format!("{what} `{}` removed and its name not reserved", at.path),
+            );
+        }
+    }
+
+    fn attr_deprecated(
+        &mut self,
+        at: &At,
+        o: &Option<accord_schema_model::Deprecated>,
+        n: &Option<accord_schema_model::Deprecated>,
+        what: &str,
+    ) {
+        match (deprecated(o), deprecated(n)) {
+            (false, true) => {
+                self.emit(at, "deprecated-added", false, format!("{what} is now deprecated"))
+            }
+            (true, false) => self.emit(
+                at,
+                "deprecated-removed",
+                false,
+                format!("{what} is no longer deprecated"),
+            ),
+            _ => {}
+        }
+    }
+
+    // ----- methods and params -----
+
+    fn method(&mut self, at: &At, name: &str, o: &Method, n: &Method) {
+        self.attr_deprecated(at, &o.deprecated, &n.deprecated, &format!("method `{}`", at.path));
+        if o.semantics != n.semantics {
+            let show = |s: &Option<accord_schema_model::Semantics>| {
+                s.as_ref().map_or("undeclared".to_owned(), |s| format!("`{}`", s.as_str()))
+            };
+            let mut here = at.down("", &[], &["semantics"]);
+            if n.semantics.is_none() {
+                here.new = at.new.clone();
+            }
+            self.emit(
+                &here,
+                "semantics-changed",
+                false,
+                format!(
+                    "semantics of `{}` changed from {} to {}",
+                    at.path,
+                    show(&o.semantics),
+                    show(&n.semantics)
+                ),
+            );
+        }
+        self.params(at, name, o, n);
+        let mut r = at.down(".result", &["result"], &["result"]);
+        r.position = Position::Result;
+        r.polarity = Polarity::Output;
+        self.types(&r, &o.result, &n.result);
+        // Errors: output.
+        let mut e_at = at.clone();
+        e_at.polarity = Polarity::Output;
+        let oerr = o.errors.as_deref().unwrap_or(&[]);
+        let nerr = n.errors.as_deref().unwrap_or(&[]);
+        for (i, oe) in oerr.iter().enumerate() {
+            let code = oe.code.to_string();
+            match nerr.iter().enumerate().find(|(_, ne)| ne.code == oe.code) {
+                Some((j, ne)) => {
+                    let (is, js) = (i.to_string(), j.to_string());
+                    let mut d = e_at.down(
+                        &format!(".errors.{code}.data"),
+                        &["errors", &is, "data"],
+                        &["errors", &js, "data"],
+                    );
+                    d.position = Position::ErrorData;
+                    match (&oe.data, &ne.data) {
+                        (Some(od), Some(nd)) => self.types(&d, od, nd),
+                        (None, Some(nd)) => self.types(&d, &TypeNode::new(TypeKind::Null), nd),
+                        (Some(od), None) => self.types(&d, od, &TypeNode::new(TypeKind::Null)),
+                        (None, None) => {}
+                    }
+                }
+                None => {
+                    let is = i.to_string();
+                    let here = e_at.down(&format!(".errors.{code}"), &["errors", &is], &[]);
+                    self.emit(
+                        &here,
+                        "error-code-removed",
+                        true,
+                        format!("`{}` no longer declares error {code}", at.path),
+                    );
+                }
+            }
+        }
+        for (j, ne) in nerr.iter().enumerate() {
+            if !oerr.iter().any(|oe| oe.code == ne.code) {
+                let js = j.to_string();
+                let here = e_at.down(&format!(".errors.{}", ne.code), &[], &["errors", &js]);
+                self.emit(
+                    &here,
+                    "error-code-added",
+                    false,
+                    format!("`{}` declares a new error {} ({})", at.path, ne.code, ne.message),
+                );
+            }
+        }
+    }
+
+    fn params(&mut self, at: &At, method: &str, o: &Method, n: &Method) {
+        let mut p_at = at.down(".params", &[], &[]);
+        p_at.position = Position::Params;
+        p_at.polarity = Polarity::Input;
+        let os = o.param_structure.unwrap_or(ParamStructure::Either);
+        let ns = n.param_structure.unwrap_or(ParamStructure::Either);
+        if os != ns {
+            let id = match (os, ns) {
+                (_, ParamStructure::Either) => "param-structure-widened",
+                (ParamStructure::Either, _) => "param-structure-narrowed",
+                _ => "param-structure-changed",
+            };
+            let mut here = p_at.clone();
+            here.new.push_key("paramStructure");
+            if n.param_structure.is_none() {
+                here.new = at.new.clone();
+            }
+            self.emit(
+                &here,
+                id,
+                false,
+                format!(
+                    "paramStructure of `{}` changed from `{}` to `{}`",
+                    at.path,
+                    os.as_str(),
+                    ns.as_str()
+                ),
+            );
+        }
+        let op = o.params.as_deref().unwrap_or(&[]);
+        let np = n.params.as_deref().unwrap_or(&[]);
+        let params_witness = Some(WitnessPlan::Params {
+            old_ns: at.old_ns.clone(),
+            new_ns: at.new_ns.clone(),
+            method: method.to_owned(),
+        });
+        let positional = os != ParamStructure::ByName || ns != ParamStructure::ByName;
+        let mut reordered = false;
+        let mut removed = Vec::new();
+        for (i, opar) in op.iter().enumerate() {
+            let is = i.to_string();
+            match np.iter().enumerate().find(|(_, p)| p.name == opar.name) {
+                Some((j, npar)) => {
+                    let js = j.to_string();
+                    let here =
+                        p_at.down(&format!(".{}", opar.name), &["params", &is], &["params", &js]);
+                    if i != j && positional && !reordered {
+                        reordered = true;
+                        self.emit(
+                            &here,
+                            "params-reordered",
+                            false,
+                            format!("param `{}` moved from position {i} to {j}", opar.name),
+                        );
+                    }
+                    match (opar.field.is_optional(), npar.field.is_optional()) {
+                        (true, false) => self.emit_with(
+                            &here,
+                            "param-became-required",
+                            false,
+                            format!("param `{}` became required", here.path),
+                            params_witness.clone(),
+                        ),
+                        (false, true) => self.emit(
+                            &here,
+                            "param-became-optional",
+                            false,
+                            format!("param `{}` became optional", here.path),
+                        ),
+                        _ => {}
+                    }
+                    self.attr_deprecated(
+                        &here,
+                        &opar.field.deprecated,
+                        &npar.field.deprecated,
+                        &format!("param `{}`", here.path),
+                    );
+                    let t = here.down("", &["type"], &["type"]);
+                    self.types(&t, &opar.field.ty, &npar.field.ty);
+                }
+                None => {
+                    let here = p_at.down(&format!(".{}", opar.name), &["params", &is], &[]);
+                    self.emit(
+                        &here,
+                        "param-removed",
+                        true,
+                        format!("param `{}` removed", here.path),
+                    );
+                    self.removal_lifecycle(
+                        &here,
+                        "param",
+                        deprecated(&opar.field.deprecated),
+                        true,
+                    );
+                    removed.push(opar);
+                }
+            }
+        }
+        let result_gains = self.result_gains_field(at, o, n);
+        for (j, npar) in np.iter().enumerate() {
+            if op.iter().any(|p| p.name == npar.name) {
+                continue;
+            }
+            let js = j.to_string();
+            let here = p_at.down(&format!(".{}", npar.name), &[], &["params", &js]);
+            if npar.field.is_optional() {
+                self.emit(
+                    &here,
+                    "param-added-optional",
+                    false,
+                    format!("optional param `{}` added", here.path),
+                );
+                if !result_gains {
+                    self.emit(&here, "request-option-without-ack", false, format!("optional param `{}` added, but the result gains no field that only a plant implementing it produces", here.path));
+                }
+            } else {
+                self.emit_with(
+                    &here,
+                    "param-added-required",
+                    false,
+                    format!("required param `{}` added", here.path),
+                    params_witness.clone(),
+                );
+            }
+            if positional && j < op.len() && !reordered {
+                reordered = true;
+                self.emit(&here, "params-reordered", false, format!("param `{}` inserted at position {j}, before params old callers send by position", npar.name));
+            }
+            for old in &removed {
+                if same_field_shape(&old.field, &npar.field) {
+                    self.emit(&here, "probable-rename", false, format!("param `{}` was removed and `{}` added with the same type: probably a rename", old.name, npar.name));
+                }
+            }
+        }
+    }
+
+    /// Whether the new result (an object, possibly behind refs) has a field the old one lacks.
+    fn result_gains_field(&self, at: &At, o: &Method, n: &Method) -> bool {
+        let of = self.object_fields(self.old, &at.old_ns, &o.result);
+        let nf = self.object_fields(self.new, &at.new_ns, &n.result);
+        nf.iter().any(|f| !of.contains(f))
+    }
+
+    fn object_fields(&self, doc: &Document, ns: &str, node: &TypeNode) -> BTreeSet<String> {
+        let mut node = node;
+        let mut ns = ns.to_owned();
+        for _ in 0..16 {
+            match &node.kind {
+                TypeKind::Ref(r) => match resolve(doc, &ns, r) {
+                    Some((tns, _, t)) => {
+                        ns = tns;
+                        node = t;
+                    }
+                    None => return BTreeSet::new(),
+                },
+                TypeKind::Object(obj) => {
+                    return obj.fields.iter().flat_map(|f| f.keys().cloned()).collect();
+                }
+                _ => return BTreeSet::new(),
+            }
+        }
+        BTreeSet::new()
+    }
+
+    // ----- named types -----
+
+    fn named_types(&mut self) {
+        let mut reach = reach(self.old);
+        for (k, v) in reach_of(self.new) {
+            let entry = reach.entry(k).or_default();
+            for (pos, origins) in v {
+                entry.entry(pos).or_default().extend(origins);
+            }
+        }
+        let empty = IndexMap::new();
+        let olds = self.old.namespaces.as_ref().unwrap_or(&empty);
+        let news = self.new.namespaces.as_ref().unwrap_or(&empty);
+        for (ns, o) in olds {
+            let Some(n) = news.get(ns) else { continue };
+            let (Some(ot), Some(nt)) = (&o.types, &n.types) else { continue };
+            for (name, otype) in ot {
+                let Some(ntype) = nt.get(name) else { continue };
+                if otype == ntype {
+                    continue;
+                }
+                let reached = reach.get(&(ns.clone(), name.clone())).cloned().unwrap_or_default();
+                let mut by_polarity: BTreeMap<Polarity, Position> = BTreeMap::new();
+                for pos in reached.keys() {
+                    by_polarity.entry(pos.polarity()).or_insert(*pos);
+                }
+                let origins: Vec<String> = reached
+                    .iter()
+                    .flat_map(|(pos, o)| {
+                        o.iter().take(3).map(move |o| format!("{o} ({})", pos.as_str()))
+                    })
+                    .collect();
+                let note = if by_polarity.is_empty() {
+                    by_polarity.insert(Polarity::Input, Position::Params);
+                    by_polarity.insert(Polarity::Output, Position::Result);
+                    format!(
+                        "`{name}` is reached from no method or event, so it is checked in both directions"
+                    )
+                } else if by_polarity.len() == 2 {
+                    format!(
+                        "`{name}` is used in both directions, reached from {}",
+                        origins.join(", ")
+                    )
+                } else {
+                    format!("`{name}` is reached from {}", origins.join(", "))
+                };
+                for (polarity, position) in by_polarity {
+                    let at = At {
+                        path: format!("{ns}.types.{name}"),
+                        old: ptr(&["namespaces", ns, "types", name]),
+                        new: ptr(&["namespaces", ns, "types", name]),
+                        polarity,
+                        position,
+                        old_ns: ns.clone(),
+                        new_ns: ns.clone(),
+                        note: Some(note.clone()),
+                    };
+                    self.types(&at, otype, ntype);
+                }
+            }
+        }
+    }
+
+    // ----- types -----
+
+    /// Compares two type nodes under `at.polarity`.
+    fn types(&mut self, at: &At, o: &TypeNode, n: &TypeNode) {
+        if o == n && at.old_ns == at.new_ns {
+            // Same node; refs inside are compared as named types.
+            return;
+        }
+        self.defaults(at, o, n);
+        match (&o.kind, &n.kind) {
+            (TypeKind::Ref(or), TypeKind::Ref(nr)) => {
+                let ons = or.namespace.clone().unwrap_or_else(|| at.old_ns.clone());
+                let nns = nr.namespace.clone().unwrap_or_else(|| at.new_ns.clone());
+                if ons == nns && or.name == nr.name {
+                    return; // compared once in `named_types`
+                }
+                self.through_refs(at, o, n);
+            }
+            (TypeKind::Ref(_), _) | (_, TypeKind::Ref(_)) => self.through_refs(at, o, n),
+            (TypeKind::Any, TypeKind::Any) => {}
+            (_, TypeKind::Any) => self.emit_with(
+                at,
+                "to-any",
+                false,
+                format!("`{}` became any", at.path),
+                Self::types_witness(at, o, n),
+            ),
+            (TypeKind::Any, _) => self.emit_with(
+                at,
+                "from-any",
+                false,
+                format!("`{}` was any and is now {}", at.path, n.kind.kind().name()),
+                Self::types_witness(at, o, n),
+            ),
+            (TypeKind::Union(_), _) | (_, TypeKind::Union(_)) => self.unions(at, o, n),
+            (TypeKind::Null, TypeKind::Null) | (TypeKind::Boolean, TypeKind::Boolean) => {}
+            (TypeKind::Integer(a), TypeKind::Integer(b))
+            | (TypeKind::Number(a), TypeKind::Number(b)) => {
+                self.numbers(at, o, n, a, b);
+            }
+            (TypeKind::Integer(a), TypeKind::Number(b)) => {
+                self.emit_with(
+                    at,
+                    "type-widened",
+                    false,
+                    format!("`{}` changed from integer to number", at.path),
+                    Self::types_witness(at, o, n),
+                );
+                self.numbers(at, o, n, a, b);
+            }
+            (TypeKind::Number(a), TypeKind::Integer(b)) => {
+                self.emit_with(
+                    at,
+                    "type-narrowed",
+                    false,
+                    format!("`{}` changed from number to integer", at.path),
+                    Self::types_witness(at, o, n),
+                );
+                self.numbers(at, o, n, a, b);
+            }
+            (TypeKind::String(a), TypeKind::String(b)) => self.strings(at, o, n, a, b),
+            (TypeKind::Literal { value: a }, TypeKind::Literal { value: b }) => {
+                if a != b {
+                    self.emit_with(
+                        at,
+                        "literal-changed",
+                        false,
+                        format!("`{}` changed from literal {a} to literal {b}", at.path),
+                        Self::types_witness(at, o, n),
+                    );
+                }
+            }
+            (TypeKind::Literal { value }, other) if admits_base(other, value) => {
+                self.emit_with(
+                    at,
+                    "type-widened",
+                    false,
+                    format!(
+                        "`{}` changed from literal {value} to {}",
+                        at.path,
+                        other.kind().name()
+                    ),
+                    Self::types_witness(at, o, n),
+                );
+            }
+            (other, TypeKind::Literal { value }) if admits_base(other, value) => {
+                self.emit_with(
+                    at,
+                    "type-narrowed",
+                    false,
+                    format!(
+                        "`{}` changed from {} to literal {value}",
+                        at.path,
+                        other.kind().name()
+                    ),
+                    Self::types_witness(at, o, n),
+                );
+            }
+            (TypeKind::String(_), TypeKind::Enum(_)) => {
+                self.emit_with(
+                    at,
+                    "became-enumerated",
+                    false,
+                    format!("`{}` changed from a free string to an enum", at.path),
+                    Self::types_witness(at, o, n),
+                );
+            }
+            (TypeKind::Enum(_), TypeKind::String(_)) => {
+                self.emit_with(
+                    at,
+                    "type-widened",
+                    false,
+                    format!("`{}` changed from an enum to a free string", at.path),
+                    Self::types_witness(at, o, n),
+                );
+            }
+            (TypeKind::Enum(a), TypeKind::Enum(b)) => self.enums(at, o, n, a, b),
+            (TypeKind::Array(a), TypeKind::Array(b)) => {
+                let w = Self::types_witness(at, o, n);
+                self.bound_u(at, "minItems", a.min_items, b.min_items, true, &w);
+                self.bound_u(at, "maxItems", a.max_items, b.max_items, false, &w);
+                match (a.unique_items.unwrap_or(false), b.unique_items.unwrap_or(false)) {
+                    (false, true) => self.emit_with(
+                        at,
+                        "bound-added",
+                        false,
+                        format!("`{}` now requires unique items", at.path),
+                        w.clone(),
+                    ),
+                    (true, false) => self.emit_with(
+                        at,
+                        "bound-removed",
+                        false,
+                        format!("`{}` no longer requires unique items", at.path),
+                        w.clone(),
+                    ),
+                    _ => {}
+                }
+                let items = at.down("[]", &["items"], &["items"]);
+                self.types(&items, &a.items, &b.items);
+            }
+            (TypeKind::Tuple(a), TypeKind::Tuple(b)) => {
+                if a.elements.len() != b.elements.len() {
+                    self.emit_with(
+                        at,
+                        "tuple-length-changed",
+                        false,
+                        format!(
+                            "`{}` changed from {} to {} elements",
+                            at.path,
+                            a.elements.len(),
+                            b.elements.len()
+                        ),
+                        Self::types_witness(at, o, n),
+                    );
+                } else {
+                    for (i, (x, y)) in a.elements.iter().zip(&b.elements).enumerate() {
+                        let is = i.to_string();
+                        let e = at.down(&format!("[{i}]"), &["elements", &is], &["elements", &is]);
+                        self.types(&e, x, y);
+                    }
+                }
+            }
+            (TypeKind::Object(a), TypeKind::Object(b)) => self.objects(at, o, n, a, b),
+            (TypeKind::Map(a), TypeKind::Map(b)) => {
+                let any_string = TypeNode::new(TypeKind::String(Default::default()));
+                let ok = a.keys.as_deref().unwrap_or(&any_string);
+                let nk = b.keys.as_deref().unwrap_or(&any_string);
+                let mut keys = at.down("{keys}", &["keys"], &["keys"]);
+                if a.keys.is_none() {
+                    keys.old = at.old.clone();
+                }
+                if b.keys.is_none() {
+                    keys.new = at.new.clone();
+                }
+                self.types(&keys, ok, nk);
+                let values = at.down("{}", &["values"], &["values"]);
+                self.types(&values, &a.values, &b.values);
+            }
+            (TypeKind::Object(_), TypeKind::Map(_)) => self.emit(
+                at,
+                "object-to-map",
+                false,
+                format!("`{}` changed from an object to a map", at.path),
+            ),
+            (TypeKind::Map(_), TypeKind::Object(_)) => self.emit(
+                at,
+                "map-to-object",
+                false,
+                format!("`{}` changed from a map to an object", at.path),
+            ),
+            (a, b) => self.emit_with(
+                at,
+                "type-changed",
+                false,
+                format!("`{}` changed from {} to {}", at.path, a.kind().name(), b.kind().name()),
+                Self::types_witness(at, o, n),
+            ),
+        }
+    }
+
+    fn defaults(&mut self, at: &At, o: &TypeNode, n: &TypeNode) {
+        match (&o.default, &n.default) {
+            (Some(a), Some(b)) if a != b => {
+                let h = at.down("", &[], &["default"]);
+                self.emit(
+                    &h,
+                    "default-changed",
+                    false,
+                    format!("default of `{}` changed from {a} to {b}", at.path),
+                );
+            }
+            (None, Some(b)) => {
+                let h = at.down("", &[], &["default"]);
+                self.emit(
+                    &h,
+                    "default-added",
+                    false,
+                    format!("`{}` gained the default {b}", at.path),
+                );
+            }
+            (Some(a), None) => {
+                let h = at.down("", &["default"], &[]);
+                self.emit(
+                    &h,
+                    "default-removed",
+                    true,
+                    format!("`{}` lost its default {a}", at.path),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn through_refs(&mut self, at: &At, o: &TypeNode, n: &TypeNode) {
+        let (ons, oname, otarget) = match &o.kind {
+            TypeKind::Ref(r) => match resolve(self.old, &at.old_ns, r) {
+                Some((ns, name, t)) => (ns, name, t),
+                None => return,
+            },
+            _ => (at.old_ns.clone(), String::new(), o),
+        };
+        let (nns, nname, ntarget) = match &n.kind {
+            TypeKind::Ref(r) => match resolve(self.new, &at.new_ns, r) {
+                Some((ns, name, t)) => (ns, name, t),
+                None => return,
+            },
+            _ => (at.new_ns.clone(), String::new(), n),
+        };
+        let key = (ons.clone(), oname.clone(), nns.clone(), nname.clone(), at.polarity);
+        if !self.visited.insert(key) {
+            return;
+        }
+        let mut inner = at.clone();
+        inner.old_ns = ons.clone();
+        inner.new_ns = nns.clone();
+        if !oname.is_empty() {
+            inner.old = ptr(&["namespaces", &ons, "types", &oname]);
+        }
+        if !nname.is_empty() {
+            inner.new = ptr(&["namespaces", &nns, "types", &nname]);
+        }
+        // Compare the targets; refs inside with one name on both sides are named-type work.
+        let (ot, nt) = (otarget.clone(), ntarget.clone());
+        if matches!(ot.kind, TypeKind::Ref(_)) || matches!(nt.kind, TypeKind::Ref(_)) {
+            self.through_refs(&inner, &ot, &nt);
+        } else {
+            self.types(&inner, &ot, &nt);
+        }
+    }
+
+    fn unions(&mut self, at: &At, o: &TypeNode, n: &TypeNode) {
+        let single = |t: &TypeNode| vec![t.clone()];
+        let (ov, od) = match &o.kind {
+            TypeKind::Union(u) => (u.variants.clone(), u.discriminator.clone()),
+            _ => (single(o), None),
+        };
+        let (nv, nd) = match &n.kind {
+            TypeKind::Union(u) => (u.variants.clone(), u.discriminator.clone()),
+            _ => (single(n), None),
+        };
+        let o_union = matches!(o.kind, TypeKind::Union(_));
+        let n_union = matches!(n.kind, TypeKind::Union(_));
+        if o_union && n_union && od != nd {
+            self.emit_with(
+                at,
+                "union-discriminator-changed",
+                false,
+                format!(
+                    "discriminator of `{}` changed from {} to {}",
+                    at.path,
+                    od.as_deref().map_or("none".to_owned(), |d| format!("`{d}`")),
+                    nd.as_deref().map_or("none".to_owned(), |d| format!("`{d}`"))
+                ),
+                Self::types_witness(at, o, n),
+            );
+            return;
+        }
+        let okeys: Vec<String> = ov.iter().map(|v| variant_key(v, od.as_deref())).collect();
+        let nkeys: Vec<String> = nv.iter().map(|v| variant_key(v, nd.as_deref())).collect();
+        let matched_any = okeys.iter().any(|k| nkeys.contains(k));
+        if !matched_any {
+            self.emit_with(
+                at,
+                "type-changed",
+                false,
+                format!("`{}` changed from {} to {}", at.path, describe(o), describe(n)),
+                Self::types_witness(at, o, n),
+            );
+            return;
+        }
+        // Variants are matched one to one, in order, by key.
+        let mut used = vec![false; nv.len()];
+        for (i, (v, k)) in ov.iter().zip(&okeys).enumerate() {
+            let is = i.to_string();
+            let found = (0..nkeys.len()).find(|&j| !used[j] && nkeys[j] == *k);
+            match found {
+                Some(j) => {
+                    used[j] = true;
+                    let js = j.to_string();
+                    let ov_ptr = ["variants", is.as_str()];
+                    let nv_ptr = ["variants", js.as_str()];
+                    let mut inner = at.down(
+                        &format!("|{k}"),
+                        if o_union { &ov_ptr[..] } else { &[] },
+                        if n_union { &nv_ptr[..] } else { &[] },
+                    );
+                    if !o_union && !n_union {
+                        inner = at.clone();
+                    }
+                    self.types(&inner, v, &nv[j]);
+                }
+                None => {
+                    let here = at.down(&format!("|{k}"), &["variants", &is], &[]);
+                    let id = if matches!(v.kind, TypeKind::Null) {
+                        "nullable-removed"
+                    } else {
+                        "union-variant-removed"
+                    };
+                    self.emit_with(
+                        &here,
+                        id,
+                        false,
+                        format!("`{}` no longer admits the variant {k}", at.path),
+                        Self::types_witness(at, o, n),
+                    );
+                }
+            }
+        }
+        for (j, (v, k)) in nv.iter().zip(&nkeys).enumerate() {
+            if used[j] {
+                continue;
+            }
+            let js = j.to_string();
+            let here = at.down(&format!("|{k}"), &[], &["variants", &js]);
+            let id = if matches!(v.kind, TypeKind::Null) {
+                "nullable-added"
+            } else {
+                "union-variant-added"
+            };
+            self.emit_with(
+                &here,
+                id,
+                false,
+                format!("`{}` now admits the variant {k}", at.path),
+                Self::types_witness(at, o, n),
+            );
+        }
+    }
+
+    fn numbers(
+        &mut self,
+        at: &At,
+        o: &TypeNode,
+        n: &TypeNode,
+        a: &accord_schema_model::NumberRules,
+        b: &accord_schema_model::NumberRules,
+    ) {
+        let w = Self::types_witness(at, o, n);
+        let f = |x: &Option<serde_json::Number>| x.as_ref().and_then(serde_json::Number::as_f64);
+        self.bound_f(at, "min", f(&a.min), f(&b.min), true, &w);
+        self.bound_f(at, "max", f(&a.max), f(&b.max), false, &w);
+        self.bound_f(at, "exclusiveMin", f(&a.exclusive_min), f(&b.exclusive_min), true, &w);
+        self.bound_f(at, "exclusiveMax", f(&a.exclusive_max), f(&b.exclusive_max), false, &w);
+        match (f(&a.multiple_of), f(&b.multiple_of)) {
+            (Some(x), Some(y)) if x != y => {
+                let divides = |big: f64, small: f64| {
+                    let q = big / small;
+                    (q - q.round()).abs() < 1e-9 * q.abs().max(1.0)
+                };
+                let (id, how) = if divides(x, y) {
+                    ("bound-loosened", "finer")
+                } else if divides(y, x) {
+                    ("bound-tightened", "coarser")
+                } else {
+                    ("multiple-of-changed", "unrelated")
+                };
+                let h = at.down("", &["multipleOf"], &["multipleOf"]);
+                self.emit_with(
+                    &h,
+                    id,
+                    false,
+                    format!("multipleOf of `{}` changed from {x} to {y} ({how})", at.path),
+                    w.clone(),
+                );
+            }
+            (None, Some(y)) => {
+                let h = at.down("", &[], &["multipleOf"]);
+                self.emit_with(
+                    &h,
+                    "bound-added",
+                    false,
+                    format!("`{}` must now be a multiple of {y}", at.path),
+                    w.clone(),
+                );
+            }
+            (Some(x), None) => {
+                let h = at.down("", &["multipleOf"], &[]);
+                self.emit_with(
+                    &h,
+                    "bound-removed",
+                    true,
+                    format!("`{}` no longer must be a multiple of {x}", at.path),
+                    w.clone(),
+                );
+            }
+            _ => {}
+        }
+        match (&a.unit, &b.unit) {
+            (Some(x), Some(y)) if x != y => {
+                let h = at.down("", &["unit"], &["unit"]);
+                self.emit(&h, "unit-changed", false, format!("unit of `{}` changed from `{x}` to `{y}`: the same numbers now mean something else", at.path));
+            }
+            (None, Some(y)) => {
+                let h = at.down("", &[], &["unit"]);
+                self.emit(&h, "unit-added", false, format!("`{}` gained the unit `{y}`", at.path));
+            }
+            (Some(x), None) => {
+                let h = at.down("", &["unit"], &[]);
+                self.emit(&h, "unit-removed", true, format!("`{}` lost the unit `{x}`", at.path));
+            }
+            _ => {}
+        }
+    }
+
+    /// A lower (`is_min`) or upper bound: raised minimum or lowered maximum tightens.
+    fn bound_f(
+        &mut self,
+        at: &At,
+        name: &str,
+        a: Option<f64>,
+        b: Option<f64>,
+        is_min: bool,
+        w: &Option<WitnessPlan>,
+    ) {
+        match (a, b) {
+            (Some(x), Some(y)) if x != y => {
+                let tighter = if is_min { y > x } else { y < x };
+                let id = if tighter { "bound-tightened" } else { "bound-loosened" };
+                let h = at.down("", &[name], &[name]);
+                self.emit_with(
+                    &h,
+                    id,
+                    false,
+                    format!("{name} of `{}` changed from {} to {}", at.path, num(x), num(y)),
+                    w.clone(),
+                );
+            }
+            (None, Some(y)) => {
+                let h = at.down("", &[], &[name]);
+                self.emit_with(
+                    &h,
+                    "bound-added",
+                    false,
+                    format!("`{}` gained {name} {}", at.path, num(y)),
+                    w.clone(),
+                );
+            }
+            (Some(x), None) => {
+                let h = at.down("", &[name], &[]);
+                self.emit_with(
+                    &h,
+                    "bound-removed",
+                    true,
+                    format!("`{}` lost {name} {}", at.path, num(x)),
+                    w.clone(),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn bound_u(
+        &mut self,
+        at: &At,
+        name: &str,
+        a: Option<u64>,
+        b: Option<u64>,
+        is_min: bool,
+        w: &Option<WitnessPlan>,
+    ) {
+        // A minimum of 0 is no bound.
+        let norm = |v: Option<u64>| if is_min { v.filter(|&v| v > 0) } else { v };
+        #[allow(clippy::cast_precision_loss)]
+        self.bound_f(at, name, norm(a).map(|v| v as f64), norm(b).map(|v| v as f64), is_min, w);
+    }
+
+    fn strings(
+        &mut self,
+        at: &At,
+        o: &TypeNode,
+        n: &TypeNode,
+        a: &accord_schema_model::StringRules,
+        b: &accord_schema_model::StringRules,
+    ) {
+        let w = Self::types_witness(at, o, n);
+        self.bound_u(at, "minLength", a.min_length, b.min_length, true, &w);
+        self.bound_u(at, "maxLength", a.max_length, b.max_length, false, &w);
+        match (&a.pattern, &b.pattern) {
+            (Some(x), Some(y)) if x != y => {
+                let h = at.down("", &["pattern"], &["pattern"]);
+                self.emit_with(
+                    &h,
+                    "pattern-changed",
+                    false,
+                    format!("pattern of `{}` changed from `{x}` to `{y}`", at.path),
+                    w.clone(),
+                );
+            }
+            (None, Some(y)) => {
+                let h = at.down("", &[], &["pattern"]);
+                self.emit_with(
+                    &h,
+                    "pattern-added",
+                    false,
+                    format!("`{}` must now match `{y}`", at.path),
+                    w.clone(),
+                );
+            }
+            (Some(x), None) => {
+                let h = at.down("", &["pattern"], &[]);
+                self.emit_with(
+                    &h,
+                    "pattern-removed",
+                    true,
+                    format!("`{}` no longer must match `{x}`", at.path),
+                    w.clone(),
+                );
+            }
+            _ => {}
+        }
+        match (&a.format, &b.format) {
+            (Some(x), Some(y)) if x != y => {
+                let h = at.down("", &["format"], &["format"]);
+                self.emit_with(
+                    &h,
+                    "format-changed",
+                    false,
+                    format!("format of `{}` changed from `{x}` to `{y}`", at.path),
+                    w.clone(),
+                );
+            }
+            (None, Some(y)) => {
+                let h = at.down("", &[], &["format"]);
+                self.emit_with(
+                    &h,
+                    "format-added",
+                    false,
+                    format!("`{}` gained the format `{y}`", at.path),
+                    w.clone(),
+                );
+            }
+            (Some(x), None) => {
+                let h = at.down("", &["format"], &[]);
+                self.emit_with(
+                    &h,
+                    "format-removed",
+                    true,
+                    format!("`{}` lost the format `{x}`", at.path),
+                    w.clone(),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn enums(
+        &mut self,
+        at: &At,
+        o: &TypeNode,
+        n: &TypeNode,
+        a: &accord_schema_model::EnumType,
+        b: &accord_schema_model::EnumType,
+    ) {
+        // The reader's declaration decides whether an unknown value is handled.
+        let reader_open = match at.polarity {
+            Polarity::Input => b.open.unwrap_or(false),
+            Polarity::Output => a.open.unwrap_or(false),
+        };
+        let w = Self::types_witness(at, o, n);
+        for v in a.values.iter().filter(|v| !b.values.contains(v)) {
+            let id = if reader_open { "open-enum-value-removed" } else { "enum-value-removed" };
+            let h = at.down("", &["values"], &[]);
+            self.emit_with(&h, id, true, format!("`{}` no longer admits {v}", at.path), w.clone());
+            if !reserved_has(&b.reserved, &value_name(v)) {
+                self.emit(
+                    &h,
+                    "removed-without-reserving",
+                    true,
+                    format!("enum value {v} of `{}` removed and not reserved", at.path),
+                );
+            }
+        }
+        for v in b.values.iter().filter(|v| !a.values.contains(v)) {
+            let id = if reader_open { "open-enum-value-added" } else { "enum-value-added" };
+            let h = at.down("", &[], &["values"]);
+            self.emit_with(&h, id, false, format!("`{}` now admits {v}", at.path), w.clone());
+            let name = value_name(v);
+            if reserved_has(&a.reserved, &name) || reserved_has(&b.reserved, &name) {
+                self.emit(
+                    &h,
+                    "reserved-name-reused",
+                    false,
+                    format!("enum value {v} of `{}` is reserved", at.path),
+                );
+            }
+        }
+    }
+
+    fn objects(&mut self, at: &At, o: &TypeNode, n: &TypeNode, a: &ObjectType, b: &ObjectType) {
+        let w = Self::types_witness(at, o, n);
+        let (oc, nc) = (a.closed.unwrap_or(false), b.closed.unwrap_or(false));
+        match (oc, nc) {
+            (false, true) => self.emit_with(
+                at,
+                "object-closed",
+                false,
+                format!("`{}` is now closed: members it does not declare are refused", at.path),
+                w.clone(),
+            ),
+            (true, false) => self.emit_with(
+                at,
+                "object-opened",
+                false,
+                format!("`{}` is no longer closed", at.path),
+                w.clone(),
+            ),
+            _ => {}
+        }
+        let empty = IndexMap::new();
+        let (of, nf) = (a.fields.as_ref().unwrap_or(&empty), b.fields.as_ref().unwrap_or(&empty));
+        let mut removed = Vec::new();
+        for (name, ofield) in of {
+            match nf.get(name) {
+                Some(nfield) => {
+                    let here = at.down(&format!(".{name}"), &["fields", name], &["fields", name]);
+                    match (ofield.is_optional(), nfield.is_optional()) {
+                        (true, false) => self.emit_with(
+                            &here,
+                            "field-became-required",
+                            false,
+                            format!("field `{}` became required", here.path),
+                            w.clone(),
+                        ),
+                        (false, true) => self.emit_with(
+                            &here,
+                            "field-became-optional",
+                            false,
+                            format!("field `{}` became optional", here.path),
+                            w.clone(),
+                        ),
+                        _ => {}
+                    }
+                    self.attr_deprecated(
+                        &here,
+                        &ofield.deprecated,
+                        &nfield.deprecated,
+                        &format!("field `{}`", here.path),
+                    );
+                    let t = here.down("", &["type"], &["type"]);
+                    self.types(&t, &ofield.ty, &nfield.ty);
+                }
+                None => {
+                    let here = at.down(&format!(".{name}"), &["fields", name], &[]);
+                    let id = if ofield.is_optional() {
+                        "optional-field-removed"
+                    } else {
+                        "required-field-removed"
+                    };
+                    self.emit_with(
+                        &here,
+                        id,
+                        true,
+                        format!(
+                            "{} field `{}` removed",
+                            if ofield.is_optional() { "optional" } else { "required" },
+                            here.path
+                        ),
+                        w.clone(),
+                    );
+                    if nc {
+                        self.emit_with(
+                            &here,
+                            "field-removed-from-closed-object",
+                            true,
+                            format!("field `{}` removed from a closed object", here.path),
+                            w.clone(),
+                        );
+                    }
+                    self.removal_lifecycle(
+                        &here,
+                        "field",
+                        deprecated(&ofield.deprecated),
+                        reserved_has(&b.reserved, name),
+                    );
+                    removed.push((name, ofield));
+                }
+            }
+        }
+        for (name, nfield) in nf.iter().filter(|(k, _)| !of.contains_key(*k)) {
+            let here = at.down(&format!(".{name}"), &[], &["fields", name]);
+            let id =
+                if nfield.is_optional() { "optional-field-added" } else { "required-field-added" };
+            self.emit_with(
+                &here,
+                id,
+                false,
+                format!(
+                    "{} field `{}` added",
+                    if nfield.is_optional() { "optional" } else { "required" },
+                    here.path
+                ),
+                w.clone(),
+            );
+            if oc {
+                self.emit_with(
+                    &here,
+                    "field-added-to-closed-object",
+                    false,
+                    format!("field `{}` added to an object that was closed", here.path),
+                    w.clone(),
+                );
+            }
+            if reserved_has(&a.reserved, name) || reserved_has(&b.reserved, name) {
+                self.emit(
+                    &here,
+                    "reserved-name-reused",
+                    false,
+                    format!("field `{}` uses a reserved name", here.path),
+                );
+            }
+            for (old_name, ofield) in &removed {
+                if same_field_shape(ofield, nfield) {
+                    self.emit(&here, "probable-rename", false, format!("field `{old_name}` was removed and `{name}` added with the same type: probably a rename"));
+                }
+            }
+        }
+    }
+}
+
+fn num(x: f64) -> String {
+    let v = serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number);
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        #[allow(clippy::cast_possible_truncation)]
+        return format!("{}", x as i64);
+    }
+    v.to_string()
+}
+
+fn value_name(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Whether `kind` is the base kind of a literal `value` (literal "a" → string).
+fn admits_base(kind: &TypeKind, value: &Value) -> bool {
+    match (kind, value) {
+        (TypeKind::String(r), Value::String(_)) => *r == Default::default(),
+        (TypeKind::Integer(r), Value::Number(n)) => {
+            n.is_i64() || n.is_u64() && *r == Default::default()
+        }
+        (TypeKind::Number(r), Value::Number(_)) => *r == Default::default(),
+        (TypeKind::Boolean, Value::Bool(_)) => true,
+        (TypeKind::Null, Value::Null) => true,
+        (TypeKind::Enum(e), v) => e.values.contains(v),
+        _ => false,
+    }
+}
+
+/// What identifies a union variant across versions.
+fn variant_key(v: &TypeNode, discriminator: Option<&str>) -> String {
+    if let (Some(d), TypeKind::Object(o)) = (discriminator, &v.kind)
+        && let Some(f) = o.fields.as_ref().and_then(|f| f.get(d))
+        && let TypeKind::Literal { value } = &f.ty.kind
+    {
+        return format!("{d}={value}");
+    }
+    match &v.kind {
+        TypeKind::Ref(r) => match &r.namespace {
+            Some(ns) => format!("{ns}.{}", r.name),
+            None => r.name.clone(),
+        },
+        TypeKind::Literal { value } => value.to_string(),
+        // integer and number are one family, so integer | null → number | null is a widening.
+        TypeKind::Integer(_) => "number".to_owned(),
+        other => other.kind().name().to_owned(),
+    }
+}
+
+fn describe(t: &TypeNode) -> String {
+    match &t.kind {
+        TypeKind::Union(u) => {
+            let parts: Vec<String> = u.variants.iter().map(|v| variant_key(v, None)).collect();
+            parts.join(" | ")
+        }
+        other => other.kind().name().to_owned(),
+    }
+}
+
+/// Resolves a ref to (namespace, name, node).
+pub(crate) fn resolve<'d>(
+    doc: &'d Document,
+    ns: &str,
+    r: &accord_schema_model::RefType,
+) -> Option<(String, String, &'d TypeNode)> {
+    let tns = r.namespace.clone().unwrap_or_else(|| ns.to_owned());
+    let node = doc.namespaces.as_ref()?.get(&tns)?.types.as_ref()?.get(&r.name)?;
+    Some((tns, r.name.clone(), node))
+}
+
+type Reach = BTreeMap<(String, String), BTreeMap<Position, BTreeSet<String>>>;
+
+fn reach(doc: &Document) -> Reach {
+    reach_of(doc)
+}
+
+/// For every named type, the positions that reach it and from where.
+pub(crate) fn reach_of(doc: &Document) -> Reach {
+    let mut out = Reach::new();
+    let Some(nss) = &doc.namespaces else { return out };
+    for (ns, n) in nss {
+        for (mname, m) in n.methods.iter().flatten() {
+            for p in m.params.iter().flatten() {
+                walk(
+                    doc,
+                    ns,
+                    &p.field.ty,
+                    Position::Params,
+                    &format!("{ns}.{mname}.params.{}", p.name),
+                    &mut out,
+                );
+            }
+            walk(doc, ns, &m.result, Position::Result, &format!("{ns}.{mname}.result"), &mut out);
+            for e in m.errors.iter().flatten() {
+                if let Some(d) = &e.data {
+                    walk(
+                        doc,
+                        ns,
+                        d,
+                        Position::ErrorData,
+                        &format!("{ns}.{mname}.errors.{}.data", e.code),
+                        &mut out,
+                    );
+                }
+            }
+        }
+        for (ename, e) in n.events.iter().flatten() {
+            walk(doc, ns, &e.payload, Position::Event, &format!("{ns}.{ename}.payload"), &mut out);
+        }
+    }
+    out
+}
+
+fn walk(doc: &Document, ns: &str, node: &TypeNode, pos: Position, origin: &str, out: &mut Reach) {
+    let mut stack: Vec<(String, &TypeNode)> = vec![(ns.to_owned(), node)];
+    let mut seen: HashSet<(String, String)> = HashSet::new();
+    while let Some((ns, node)) = stack.pop() {
+        match &node.kind {
+            TypeKind::Ref(r) => {
+                if let Some((tns, name, t)) = resolve(doc, &ns, r) {
+                    out.entry((tns.clone(), name.clone()))
+                        .or_default()
+                        .entry(pos)
+                        .or_default()
+                        .insert(origin.to_owned());
+                    if seen.insert((tns.clone(), name)) {
+                        stack.push((tns, t));
+                    }
+                }
+            }
+            TypeKind::Array(a) => stack.push((ns, &a.items)),
+            TypeKind::Tuple(t) => stack.extend(t.elements.iter().map(|e| (ns.clone(), e))),
+            TypeKind::Object(o) => {
+                stack.extend(o.fields.iter().flatten().map(|(_, f)| (ns.clone(), &f.ty)))
+            }
+            TypeKind::Map(m) => {
+                stack.push((ns.clone(), &m.values));
+                if let Some(k) = &m.keys {
+                    stack.push((ns, k));
+                }
+            }
+            TypeKind::Union(u) => stack.extend(u.variants.iter().map(|v| (ns.clone(), v))),
+            _ => {}
+        }
+    }
+}
+
+/// Compares two type nodes alone (no document around them), for the duality property.
+pub fn compare_types(old: &TypeNode, new: &TypeNode, polarity: Polarity) -> Vec<&'static Rule> {
+    let doc = Document::default();
+    let mut cx = Cx::new(&doc, &doc);
+    let at = At {
+        path: "t".to_owned(),
+        old: Pointer::root(),
+        new: Pointer::root(),
+        polarity,
+        position: if polarity == Polarity::Input { Position::Params } else { Position::Result },
+        old_ns: "t".to_owned(),
+        new_ns: "t".to_owned(),
+        note: None,
+    };
+    cx.types(&at, old, new);
+    cx.changes.into_iter().map(|c| c.rule).collect()
+}

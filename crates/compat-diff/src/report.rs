@@ -1,0 +1,316 @@
+//! Findings and the report: levels per pairing, the reader/writer story, rollout advice,
+//! locations, and the text and JSON renderings.
+
+use std::fmt::Write as _;
+
+use accord_schema_model::SourceMap;
+use serde_json::{Value, json};
+
+use crate::compare::{Change, Position};
+use crate::rules::{Category, Level, Polarity};
+use crate::{Source, witness};
+
+/// The two pairings that exist while a rollout or a rollback is under way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pairing {
+    /// Old callers against the new plant: the plant was deployed first.
+    OldCallersNewPlant,
+    /// New callers against the old plant: callers went first, or the plant was rolled back.
+    NewCallersOldPlant,
+}
+
+impl Pairing {
+    /// As written in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pairing::OldCallersNewPlant => "old-callers-new-plant",
+            Pairing::NewCallersOldPlant => "new-callers-old-plant",
+        }
+    }
+}
+
+/// Where a finding stands in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// The file, as the caller named it.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+/// One finding: a rule broken (or kept) at a path, for one pairing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// The rule id.
+    pub rule: &'static str,
+    /// The level for this pairing.
+    pub level: Level,
+    /// The logical path (`pump.start.params.rpm`).
+    pub path: String,
+    /// The kind of position.
+    pub position: Position,
+    /// The pairing judged.
+    pub pairing: Pairing,
+    /// What changed.
+    pub message: String,
+    /// Who writes, who reads, and what this does to them, in one sentence.
+    pub story: String,
+    /// Deploy order, or a new name.
+    pub advice: String,
+    /// A value the writer side accepts and the reader side refuses, when one was found.
+    pub witness: Option<Value>,
+    /// Where it stands: in the new document, or the old one for removals.
+    pub location: Option<Location>,
+}
+
+/// A difference of the format version (`schema`): reported apart, never a contract change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaDifference {
+    /// The old document's `schema`.
+    pub old: u64,
+    /// The new document's `schema`.
+    pub new: u64,
+}
+
+/// Everything a comparison found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The findings, both pairings, in file order.
+    pub findings: Vec<Finding>,
+    /// The `schema` difference, if any.
+    pub schema: Option<SchemaDifference>,
+}
+
+fn noun(position: Position, polarity: Polarity) -> &'static str {
+    match (position, polarity) {
+        (Position::Params, _) => "These params are",
+        (Position::Result, _) => "This result is",
+        (Position::Event, _) => "This event payload is",
+        (Position::ErrorData, _) => "This error data is",
+        (Position::Surface, Polarity::Input) => "Calls are",
+        (Position::Surface, Polarity::Output) => "Events and errors are",
+    }
+}
+
+fn story(c: &Change, pairing: Pairing, level: Level) -> String {
+    // Under input polarity the callers write; under output the plant writes.
+    let (callers, plant) = match pairing {
+        Pairing::OldCallersNewPlant => ("old callers", "the new plant"),
+        Pairing::NewCallersOldPlant => ("new callers", "the old plant"),
+    };
+    let (writer, reader) = match c.polarity {
+        Polarity::Input => (callers, plant),
+        Polarity::Output => (plant, callers),
+    };
+    let verdict = match level {
+        Level::Breaking => "this change breaks that",
+        Level::Risky => "this change may break that",
+        Level::Safe | Level::None => "this change keeps that",
+    };
+    if c.rule.category == Category::Policy {
+        return "The contract version is how callers learn what kind of change a release holds, so it must move as far as the worst change requires.".to_owned();
+    }
+    let when = match pairing {
+        Pairing::OldCallersNewPlant => "",
+        Pairing::NewCallersOldPlant => " (mid-rollout, or after a rollback of the plant)",
+    };
+    format!(
+        "{} written by {writer} and read by {reader}{when}, so {reader} must accept everything {writer} send{}; {verdict}.",
+        noun(c.position, c.polarity),
+        if writer.ends_with("callers") { "" } else { "s" }
+    )
+}
+
+fn advice(c: &Change, primary: Level, mirror: Level) -> String {
+    let bad = |l: Level| l >= Level::Risky;
+    match c.rule.id {
+        "version-not-bumped" => return "bump `version` to at least the least next version named above.".to_owned(),
+        "removed-without-deprecation" => return "restore it deprecated for at least one release, then remove it.".to_owned(),
+        "removed-without-reserving" => return "add the name to `reserved` (with a note) so it is never reused.".to_owned(),
+        "reserved-name-reused" => return "needs a new name: pick one that was never used.".to_owned(),
+        "request-option-without-ack" => return "deploy the plant first, and add a result field only a plant implementing the option produces, so callers can tell done from ignored.".to_owned(),
+        "probable-rename" | "unit-changed" | "semantics-changed" => {
+            return "needs a new name: expand (add the new one beside the old), migrate (write both, move readers to the new one), contract (remove the old one in a later release and reserve its name).".to_owned();
+        }
+        _ => {}
+    }
+    match (bad(primary), bad(mirror)) {
+        (false, false) => "deploy in any order.".to_owned(),
+        (false, true) => "deploy the plant first; callers may rely on the change only once every plant runs it, and are rolled back before the plant.".to_owned(),
+        (true, false) => "deploy callers first: every caller must run the new version before the plant does.".to_owned(),
+        (true, true) => "needs a new name: add a new method, field or type beside the old one (expand), migrate callers, then remove the old one (contract).".to_owned(),
+    }
+}
+
+pub(crate) fn build(old: &Source, new: &Source, changes: Vec<Change>) -> Report {
+    let old_map = SourceMap::new(&old.text);
+    let new_map = SourceMap::new(&new.text);
+    let mut findings = Vec::new();
+    for c in changes {
+        let primary = c.rule.level(c.polarity);
+        let mirror = c.rule.level(c.polarity.flip());
+        let (src, map) = if c.on_old { (old, &old_map) } else { (new, &new_map) };
+        let location = if src.text.is_empty() {
+            None
+        } else {
+            map.locate(&c.pointer).map(|l| {
+                let p = map.position(l.label().start);
+                Location { file: src.file.clone(), line: p.line, column: p.column }
+            })
+        };
+        let advice = advice(&c, primary, mirror);
+        for (pairing, level) in
+            [(Pairing::OldCallersNewPlant, primary), (Pairing::NewCallersOldPlant, mirror)]
+        {
+            let keep = match pairing {
+                Pairing::OldCallersNewPlant => level > Level::None,
+                Pairing::NewCallersOldPlant => {
+                    level >= Level::Risky
+                        && !matches!(c.rule.category, Category::Policy | Category::Lifecycle)
+                }
+            };
+            if !keep {
+                continue;
+            }
+            let polarity = match pairing {
+                Pairing::OldCallersNewPlant => c.polarity,
+                Pairing::NewCallersOldPlant => c.polarity.flip(),
+            };
+            let witness = if level >= Level::Risky {
+                c.witness
+                    .as_ref()
+                    .and_then(|plan| witness::find(plan, polarity, &old.document, &new.document))
+            } else {
+                None
+            };
+            let finding = Finding {
+                rule: c.rule.id,
+                level,
+                path: c.path.clone(),
+                position: c.position,
+                pairing,
+                message: c.message.clone(),
+                story: story(&c, pairing, level),
+                advice: advice.clone(),
+                witness,
+                location: location.clone(),
+            };
+            if !findings.contains(&finding) {
+                findings.push(finding);
+            }
+        }
+    }
+    findings.sort_by(|a, b| {
+        let key = |f: &Finding| {
+            (f.pairing, f.location.as_ref().map(|l| (l.file.clone(), l.line, l.column)), f.rule)
+        };
+        key(a).cmp(&key(b))
+    });
+    let schema = (old.document.schema != new.document.schema)
+        .then_some(SchemaDifference { old: old.document.schema, new: new.document.schema });
+    Report { findings, schema }
+}
+
+impl Report {
+    /// The worst level for `pairing`.
+    pub fn worst(&self, pairing: Pairing) -> Level {
+        self.findings
+            .iter()
+            .filter(|f| f.pairing == pairing)
+            .map(|f| f.level)
+            .max()
+            .unwrap_or(Level::None)
+    }
+
+    /// Whether the report fails at `threshold`: a finding of the old-callers × new-plant pairing
+    /// at that level or worse.
+    pub fn fails(&self, threshold: Level) -> bool {
+        self.worst(Pairing::OldCallersNewPlant) >= threshold
+    }
+
+    fn counts(&self, pairing: Pairing) -> Value {
+        let n = |l: Level| {
+            self.findings.iter().filter(|f| f.pairing == pairing && f.level == l).count()
+        };
+        json!({"breaking": n(Level::Breaking), "risky": n(Level::Risky), "safe": n(Level::Safe)})
+    }
+
+    /// The report as text: `file:line:col: level[rule] path: message`, then the story,
+    /// advice and witness indented below, then a summary.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        if let Some(s) = &self.schema {
+            let _ = writeln!(
+                out,
+                "schema: the old document is schema {}, the new one schema {} (the format version; not a contract change)",
+                s.old, s.new
+            );
+        }
+        let mut last = None;
+        for f in &self.findings {
+            if last != Some(f.pairing) {
+                let title = match f.pairing {
+                    Pairing::OldCallersNewPlant => "old callers × new plant",
+                    Pairing::NewCallersOldPlant => "new callers × old plant",
+                };
+                let _ = writeln!(out, "== {title}");
+                last = Some(f.pairing);
+            }
+            let place = f
+                .location
+                .as_ref()
+                .map_or("-".to_owned(), |l| format!("{}:{}:{}", l.file, l.line, l.column));
+            let _ = writeln!(out, "{place}: {}[{}] {}: {}", f.level, f.rule, f.path, f.message);
+            let _ = writeln!(out, "    {}", f.story);
+            let _ = writeln!(out, "    advice: {}", f.advice);
+            if let Some(w) = &f.witness {
+                let _ = writeln!(out, "    witness: {w}");
+            }
+        }
+        let line = |p: Pairing| {
+            let c = self.counts(p);
+            format!("{} breaking, {} risky, {} safe", c["breaking"], c["risky"], c["safe"])
+        };
+        let _ = writeln!(
+            out,
+            "summary: old callers × new plant: {}; new callers × old plant: {}",
+            line(Pairing::OldCallersNewPlant),
+            line(Pairing::NewCallersOldPlant)
+        );
+        out
+    }
+
+    /// The report as JSON (`version` 1).
+    pub fn to_json(&self) -> Value {
+        let findings: Vec<Value> = self
+            .findings
+            .iter()
+            .map(|f| {
+                json!({
+                    "rule": f.rule,
+                    "level": f.level.as_str(),
+                    "path": f.path,
+                    "position": f.position.as_str(),
+                    "message": f.message,
+                    "story": f.story,
+                    "advice": f.advice,
+                    "witness": f.witness,
+                    "location": f.location.as_ref().map(|l| json!({"file": l.file, "line": l.line, "column": l.column})),
+                    "pairing": f.pairing.as_str(),
+                })
+            })
+            .collect();
+        json!({
+            "version": 1,
+            "findings": findings,
+            "schema": self.schema.as_ref().map(|s| json!({"old": s.old, "new": s.new})),
+            "summary": {
+                "old-callers-new-plant": self.counts(Pairing::OldCallersNewPlant),
+                "new-callers-old-plant": self.counts(Pairing::NewCallersOldPlant),
+                "worst": self.worst(Pairing::OldCallersNewPlant).as_str(),
+            },
+        })
+    }
+}
