@@ -43,8 +43,17 @@ pub(crate) struct Generator {
 }
 
 /// Every generator `cargo xtask fixtures` runs, in order.
-pub(crate) const GENERATORS: &[Generator] =
-    &[Generator { name: "goldens", owns: Some(GOLDEN_CURRENT), generate: goldens }];
+pub(crate) const GENERATORS: &[Generator] = &[
+    Generator { name: "goldens", owns: Some(GOLDEN_CURRENT), generate: goldens },
+    Generator { name: "compat-rules", owns: None, generate: compat_rules },
+];
+
+/// docs/compat-rules.md: the compatibility rule registry as `accord rules --format markdown`
+/// prints it (xtask does not depend on accord-compat-diff; it runs today's `accord`).
+fn compat_rules(cx: &Context) -> Result<Vec<Generated>> {
+    let contents = cx.accord()?.rules_markdown()?;
+    Ok(vec![Generated { path: "docs/compat-rules.md".into(), contents }])
+}
 
 /// What generators may use: the workspace root and, built on first use, today's `accord`.
 pub(crate) struct Context {

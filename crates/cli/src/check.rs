@@ -1,13 +1,19 @@
-//! `accord check`: the contract lint. Every finding with its place in the file, then a summary;
-//! exit 1 when any finding is an error.
+//! `accord check`: the contract lint and, with a baseline (`--against FILE`,
+//! `--against git:REV[:PATH]`, `--against-tags GLOB`), the compatibility classification and the
+//! contract-version policy against each baseline. Every finding with its place in the file, then
+//! a summary; exit 1 on a lint error or a finding at or above `--fail-on`.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use accord_compat_diff::{Level, Pairing, Report, Source, diff};
 use accord_schema_model::{Position, SourceMap, Span};
-use accord_validate::{Diagnostic, LintReport};
+use accord_validate::{Diagnostic, LintReport, Severity};
 use serde_json::{Value, json};
 
-use crate::{Outcome, OutputFormat, diagnostic, input, output};
+use crate::baseline::{self, Baseline};
+use crate::diff::FailOn;
+use crate::{Outcome, diagnostic, input, output};
 
 /// Arguments of `accord check`.
 #[derive(Debug, clap::Args)]
@@ -15,26 +21,72 @@ pub(crate) struct Args {
     /// The contract to check.
     #[arg(value_name = "CONTRACT")]
     contract: PathBuf,
-    /// How to report: text for people, or a JSON array of findings (rule, severity, message,
-    /// help, pointer, line, column) for scripts.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    format: OutputFormat,
+    /// A baseline: a file, or `git:REV[:PATH]` (PATH defaults to CONTRACT's path in its
+    /// repository).
+    #[arg(long, value_name = "FILE|git:REV[:PATH]")]
+    against: Option<String>,
+    /// Check against every git tag matching GLOB (for example `v*`) that holds CONTRACT's path,
+    /// and say which releases break.
+    #[arg(long, value_name = "GLOB", conflicts_with = "against")]
+    against_tags: Option<String>,
+    /// The least level of a compatibility finding that fails the run (exit 1).
+    #[arg(long, value_enum, default_value = "breaking")]
+    fail_on: FailOn,
+    /// How to report: text for people; json (without a baseline: a JSON array of lint findings;
+    /// with one: the versioned check report); github (workflow commands).
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    format: CheckFormat,
 }
 
-/// One finding with its place in the text.
+/// The formats of `accord check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CheckFormat {
+    /// For people.
+    Text,
+    /// For scripts: one JSON document on stdout.
+    Json,
+    /// GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=RULE::message`).
+    Github,
+    /// A SARIF 2.1.0 log, for GitHub code scanning.
+    Sarif,
+    /// A JUnit XML report: one test case per rule and place, failed when it fails the run.
+    Junit,
+}
+
+/// One lint finding with its place in the text.
 struct Located {
     diagnostic: Diagnostic,
     span: Span,
     position: Position,
 }
 
+/// The comparison with one baseline.
+pub(crate) struct Compared {
+    pub(crate) baseline: Baseline,
+    pub(crate) report: Report,
+}
+
+/// One finding of either kind, flattened for the machine formats.
+pub(crate) struct Item {
+    /// The lint or compatibility rule id.
+    pub(crate) rule: &'static str,
+    /// `error`, `warning`, `breaking`, `risky` or `safe`.
+    pub(crate) level: &'static str,
+    /// Whether the finding fails the run.
+    pub(crate) fails: bool,
+    /// The message, prefixed with the baseline and pairing for compatibility findings.
+    pub(crate) message: String,
+    /// File, line, column.
+    pub(crate) location: Option<(String, usize, usize)>,
+}
+
 pub(crate) fn run(args: &Args) -> Outcome {
     let Some(loaded) = input::load(&args.contract) else {
         return Outcome::InputError;
     };
-    let report = LintReport::of(&loaded.document);
+    let lint = LintReport::of(&loaded.document);
     let map = SourceMap::new(&loaded.text);
-    let mut found: Vec<Located> = report
+    let mut found: Vec<Located> = lint
         .diagnostics
         .iter()
         .map(|d| {
@@ -44,17 +96,103 @@ pub(crate) fn run(args: &Args) -> Outcome {
         .collect();
     // In the order of the file; findings at one place keep the registry's order.
     found.sort_by_key(|l| l.span.start);
+
+    let baselines = match (&args.against, &args.against_tags) {
+        (Some(spec), _) => match baseline::resolve(spec, &args.contract) {
+            Some(b) => vec![b],
+            None => return Outcome::InputError,
+        },
+        (None, Some(glob)) => match baseline::tags(glob, &args.contract) {
+            Some(b) => b,
+            None => return Outcome::InputError,
+        },
+        (None, None) => Vec::new(),
+    };
+    let file = args.contract.display().to_string();
+    let current =
+        Source { file: file.clone(), text: loaded.text.clone(), document: loaded.document };
+    let compared: Vec<Compared> = baselines
+        .into_iter()
+        .map(|baseline| {
+            let report = diff(&baseline.source, &current);
+            Compared { baseline, report }
+        })
+        .collect();
+    let threshold = match args.fail_on {
+        FailOn::Breaking => Level::Breaking,
+        FailOn::Risky => Level::Risky,
+    };
+    let items = items(&file, &found, &compared, threshold);
+    let failed = items.iter().any(|i| i.fails);
+
     let text = match args.format {
-        OutputFormat::Text => text_report(&args.contract, &loaded.text, &found, &report),
-        OutputFormat::Json => json_report(&found),
+        CheckFormat::Text => {
+            text_report(&args.contract, &loaded.text, &found, &lint, &compared, threshold)
+        }
+        CheckFormat::Json if compared.is_empty() && args.against_tags.is_none() => {
+            json_lint(&found)
+        }
+        CheckFormat::Json => pretty(&json_report(&file, &found, &compared, threshold, failed)),
+        CheckFormat::Github => github_report(&items),
+        CheckFormat::Sarif => pretty(&crate::sarif::log(&file, &items)),
+        CheckFormat::Junit => junit_report(&file, &items),
     };
     if !output::print(&text) {
         return Outcome::InputError;
     }
-    if report.has_errors() { Outcome::Problems } else { Outcome::Success }
+    if failed { Outcome::Problems } else { Outcome::Success }
 }
 
-fn text_report(path: &Path, text: &str, found: &[Located], report: &LintReport) -> String {
+fn fails(report: &Report, threshold: Level) -> bool {
+    report.fails(threshold)
+}
+
+fn pairing_title(p: Pairing) -> &'static str {
+    match p {
+        Pairing::OldCallersNewPlant => "old callers × new plant",
+        Pairing::NewCallersOldPlant => "new callers × old plant",
+    }
+}
+
+fn items(file: &str, found: &[Located], compared: &[Compared], threshold: Level) -> Vec<Item> {
+    let mut out: Vec<Item> = found
+        .iter()
+        .map(|l| Item {
+            rule: l.diagnostic.rule,
+            level: l.diagnostic.severity.as_str(),
+            fails: l.diagnostic.severity == Severity::Error,
+            message: l.diagnostic.message.clone(),
+            location: Some((file.to_owned(), l.position.line, l.position.column)),
+        })
+        .collect();
+    for c in compared {
+        for f in &c.report.findings {
+            out.push(Item {
+                rule: f.rule,
+                level: f.level.as_str(),
+                fails: f.pairing == Pairing::OldCallersNewPlant && f.level >= threshold,
+                message: format!(
+                    "against {} ({}): {}: {}",
+                    c.baseline.name,
+                    pairing_title(f.pairing),
+                    f.path,
+                    f.message
+                ),
+                location: f.location.as_ref().map(|l| (l.file.clone(), l.line, l.column)),
+            });
+        }
+    }
+    out
+}
+
+fn text_report(
+    path: &Path,
+    text: &str,
+    found: &[Located],
+    lint: &LintReport,
+    compared: &[Compared],
+    threshold: Level,
+) -> String {
     let mut out = String::new();
     for l in found {
         out.push_str(&diagnostic::render_lint_diagnostic(
@@ -66,13 +204,34 @@ fn text_report(path: &Path, text: &str, found: &[Located], report: &LintReport) 
         ));
         out.push('\n');
     }
-    out.push_str(&report.summary());
-    out.push('\n');
+    if compared.is_empty() {
+        out.push_str(&lint.summary());
+        out.push('\n');
+        return out;
+    }
+    let _ = writeln!(out, "lint: {}", lint.summary());
+    for c in compared {
+        let _ = writeln!(out, "\n# against {} ({})", c.baseline.name, c.baseline.source.file);
+        out.push_str(&c.report.to_text());
+    }
+    if compared.len() > 1 {
+        let breaking: Vec<&str> = compared
+            .iter()
+            .filter(|c| fails(&c.report, threshold))
+            .map(|c| c.baseline.name.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "\nreleases checked: {}; failing at {threshold}: {}",
+            compared.len(),
+            if breaking.is_empty() { "none".to_owned() } else { breaking.join(", ") }
+        );
+    }
     out
 }
 
-fn json_report(found: &[Located]) -> String {
-    let all: Vec<Value> = found
+fn lint_json(found: &[Located]) -> Vec<Value> {
+    found
         .iter()
         .map(|l| {
             json!({
@@ -85,9 +244,138 @@ fn json_report(found: &[Located]) -> String {
                 "column": l.position.column,
             })
         })
-        .collect();
+        .collect()
+}
+
+fn pretty(value: &Value) -> String {
     // Serializing a Value cannot fail.
-    let mut text = serde_json::to_string_pretty(&Value::Array(all)).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
+}
+
+fn json_lint(found: &[Located]) -> String {
+    pretty(&Value::Array(lint_json(found)))
+}
+
+fn json_report(
+    file: &str,
+    found: &[Located],
+    compared: &[Compared],
+    threshold: Level,
+    failed: bool,
+) -> Value {
+    let baselines: Vec<Value> = compared
+        .iter()
+        .map(|c| {
+            json!({
+                "name": c.baseline.name,
+                "file": c.baseline.source.file,
+                "fails": fails(&c.report, threshold),
+                "report": c.report.to_json(),
+            })
+        })
+        .collect();
+    json!({
+        "version": 1,
+        "contract": file,
+        "failOn": threshold.as_str(),
+        "lint": lint_json(found),
+        "baselines": baselines,
+        "fails": failed,
+    })
+}
+
+/// Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,` too.
+fn escape(text: &str, property: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            ':' if property => out.push_str("%3A"),
+            ',' if property => out.push_str("%2C"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn github_report(items: &[Item]) -> String {
+    let mut out = String::new();
+    for i in items {
+        let command = match i.level {
+            _ if i.fails => "error",
+            "error" | "breaking" | "warning" | "risky" => "warning",
+            _ => "notice",
+        };
+        let mut props = Vec::new();
+        if let Some((file, line, col)) = &i.location {
+            props.push(format!("file={}", escape(file, true)));
+            props.push(format!("line={line}"));
+            props.push(format!("col={col}"));
+        }
+        props.push(format!("title={}", escape(i.rule, true)));
+        let _ = writeln!(out, "::{command} {}::{}", props.join(","), escape(&i.message, false));
+    }
+    out
+}
+
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn junit_report(file: &str, items: &[Item]) -> String {
+    let failures = items.iter().filter(|i| i.fails).count();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"accord check\" tests=\"{}\" failures=\"{failures}\">",
+        items.len().max(1)
+    );
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\">",
+        xml(file),
+        items.len().max(1)
+    );
+    if items.is_empty() {
+        let _ = writeln!(out, "    <testcase classname=\"accord\" name=\"check\"/>");
+    }
+    for i in items {
+        let place =
+            i.location.as_ref().map_or(String::new(), |(f, l, c)| format!(" at {f}:{l}:{c}"));
+        let name = xml(&format!("{}[{}]{place}", i.level, i.rule));
+        if i.fails {
+            let _ = writeln!(
+                out,
+                "    <testcase classname=\"{}\" name=\"{name}\">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>",
+                xml(i.rule),
+                i.level,
+                xml(&i.message)
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "    <testcase classname=\"{}\" name=\"{name}\">\n      <system-out>{}</system-out>\n    </testcase>",
+                xml(i.rule),
+                xml(&i.message)
+            );
+        }
+    }
+    out.push_str("  </testsuite>\n</testsuites>\n");
+    out
 }

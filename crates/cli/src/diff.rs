@@ -24,7 +24,7 @@ pub(crate) struct Args {
 
 /// Which findings make `accord diff` exit 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum FailOn {
+pub(crate) enum FailOn {
     /// Breaking findings only.
     Breaking,
     /// Risky and breaking findings.

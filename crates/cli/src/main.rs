@@ -3,6 +3,7 @@
 //! This is the only crate with a command line parser, miette's "fancy" rendering and process
 //! exit codes: 0 success, 1 the check found problems, 2 usage or input errors.
 
+mod baseline;
 mod check;
 mod diagnostic;
 mod diff;
@@ -11,7 +12,9 @@ mod fmt;
 mod input;
 mod inspect;
 mod output;
+mod rules;
 mod sample;
+mod sarif;
 mod target;
 mod validate;
 
@@ -29,12 +32,16 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Lint a contract: every problem with its rule (docs/lint-rules.md), place and help; exit 1
-    /// on errors.
+    /// Lint a contract and, with `--against`, judge its compatibility with a baseline (a file,
+    /// git:REV[:PATH] or every tag matching --against-tags); exit 1 on errors or breaking findings.
     Check(check::Args),
     /// Compare two contracts: what breaks old callers of the new plant, or new callers of the
     /// old plant; exit 1 on a breaking finding.
     Diff(diff::Args),
+    /// List the compatibility rules (docs/compat-rules.md).
+    Rules(rules::Args),
+    /// Print the documentation of one compatibility rule.
+    Explain(rules::ExplainArgs),
     /// Rewrite documents in canonical form, losslessly (unknown members are kept).
     Fmt(fmt::Args),
     /// Summarise a document: schema number, namespaces, contract versions, methods by semantics.
@@ -83,6 +90,8 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Rules(args) => rules::run(&args),
+        Command::Explain(args) => rules::explain(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Inspect(args) => inspect::run(&args),
         Command::Validate(args) => validate::run(&args),

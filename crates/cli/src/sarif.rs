@@ -1,0 +1,81 @@
+//! `accord check --format sarif`: the findings as a SARIF 2.1.0 log, as GitHub code scanning
+//! takes it. The tool's rules are the compatibility registry and the lint registry; a result's
+//! level is `error` when it fails the run, `warning` for other risky, breaking or warning
+//! findings, and `note` for safe ones.
+
+use accord_compat_diff::RULES;
+use serde_json::{Value, json};
+
+use crate::check::Item;
+
+/// The SARIF log for `items`.
+pub(crate) fn log(contract: &str, items: &[Item]) -> Value {
+    let mut rules: Vec<Value> = RULES
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "shortDescription": {"text": r.purpose},
+                "fullDescription": {"text": r.doc},
+                "help": {"text": format!("{} Input: {}. Output: {}. {}", r.purpose, r.input, r.output, r.doc)},
+                "properties": {"category": "compatibility"},
+            })
+        })
+        .collect();
+    for r in accord_validate::LintRule::all() {
+        rules.push(json!({
+            "id": r.id(),
+            "shortDescription": {"text": r.summary()},
+            "properties": {"category": "lint"},
+        }));
+    }
+    let index = |id: &str| rules.iter().position(|r| r["id"] == id);
+    let results: Vec<Value> = items
+        .iter()
+        .map(|i| {
+            let level = match i.level {
+                _ if i.fails => "error",
+                "error" | "breaking" | "warning" | "risky" => "warning",
+                _ => "note",
+            };
+            // Places in a baseline (removals) are not files of the checked tree: named in the
+            // message instead.
+            let (here, text) = match &i.location {
+                Some((file, line, col)) if file != contract => {
+                    (None, format!("{} (at {file}:{line}:{col})", i.message))
+                }
+                other => (other.as_ref(), i.message.clone()),
+            };
+            let mut result = json!({
+                "ruleId": i.rule,
+                "level": level,
+                "message": {"text": text},
+                "properties": {"accordLevel": i.level},
+            });
+            if let Some(n) = index(i.rule) {
+                result["ruleIndex"] = json!(n);
+            }
+            if let Some((file, line, col)) = here {
+                result["locations"] = json!([{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": file},
+                        "region": {"startLine": line, "startColumn": col},
+                    }
+                }]);
+            }
+            result
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "accord",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    })
+}
