@@ -513,10 +513,10 @@ pub(crate) fn check_workloads() {
     }
     let sizes: Vec<usize> = j.lines.iter().map(|(a, b)| b - a).collect();
     eprintln!(
-        "plant JSON Lines: {MESSAGES} messages, {} bytes ({}..={} B each, mean {} B), all valid under both; every broken one invalid under both",
-        j.text.len(),
+        "plant JSON Lines: {MESSAGES} messages, {} bytes without the line feeds ({}..={} B each, mean {} B), all valid under both; every broken one invalid under both",
+        sizes.iter().sum::<usize>(),
         sizes.iter().min().unwrap_or(&0),
         sizes.iter().max().unwrap_or(&0),
-        j.text.len() / MESSAGES,
+        sizes.iter().sum::<usize>() / MESSAGES,
     );
 }
