@@ -388,8 +388,20 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 self.depth -= 1;
                 Ok(within)
             }
+            _ => self.skip_scalar().map(|()| true),
+        }
+    }
 
-            _ => self.describe_and_skip().map(|_| true),
+    /// Consumes one scalar, checking its syntax and nothing else (no text decoded, no number
+    /// read: skipping is on the hot path of every unknown member and every `any`).
+    fn skip_scalar(&mut self) -> Res<()> {
+        match self.peek() {
+            Some(b'"') => self.string().map(|_| ()),
+            Some(b'-' | b'0'..=b'9') => self.number().map(|_| ()),
+            Some(b't') => self.word(b"true"),
+            Some(b'f') => self.word(b"false"),
+            Some(b'n') => self.word(b"null"),
+            _ => Err(self.syntax("a value")),
         }
     }
 
@@ -550,6 +562,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
     // ----- checking -----
 
     fn mismatch(&mut self, id: NodeId) -> Res<bool> {
+        if !self.detailed {
+            // The verdict is known and nothing reads on after a failure when errors are not
+            // wanted (a union arm rewinds): the value need not be consumed.
+            return Ok(false);
+        }
         let found = self.describe_and_skip()?;
         let noun = self.program.node(id).noun();
         self.fail(Rule::Type, noun, found);
@@ -768,14 +785,16 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                             } else {
                                 Tag::Other(this.capture()?)
                             });
-                            Ok(true)
+                            // Stop at the tag (usually the first member): the arm reads the
+                            // object again from its start. Errors are off during the scan, so
+                            // a false ends it here.
+                            Ok(false)
                         } else {
                             this.skip()
                         }
                     });
                     self.detailed = detailed;
                     self.path.truncate(path_len);
-                    let end = self.pos;
                     if scanned.is_err() {
                         // Re-read with errors wanted, to report the syntax error.
                         self.pos = start;
@@ -811,7 +830,9 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                                 },
                             );
                             self.pop();
-                            self.pos = end;
+                            // The scan stopped at the tag: consume the rest of the object.
+                            self.pos = start;
+                            self.skip_quietly()?;
                             Ok(false)
                         }
                     }
