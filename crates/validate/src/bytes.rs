@@ -19,11 +19,19 @@ pub(crate) struct Fatal;
 
 type Res<T> = Result<T, Fatal>;
 
-/// A string token: its raw text between the quotes (UTF-8 checked) and whether it has escapes.
+/// A string token: its raw bytes between the quotes (valid UTF-8: checked while scanning when
+/// any byte is not ASCII) and whether it has escapes.
 #[derive(Clone, Copy)]
 struct Str<'b> {
-    raw: &'b str,
+    raw: &'b [u8],
     escaped: bool,
+}
+
+impl<'b> Str<'b> {
+    /// The raw text. Scanning proved it UTF-8 (or ASCII), so this never falls back.
+    fn text(self) -> &'b str {
+        std::str::from_utf8(self.raw).unwrap_or_default()
+    }
 }
 
 /// A discriminator's tag as read: text in place (the usual case), anything else as a `Value`.
@@ -195,10 +203,14 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         let start = self.pos + 1;
         let mut i = start;
         let mut escaped = false;
+        let mut high = 0u8;
         loop {
             // The common case: plain bytes, eight at a time.
-            i = skip_plain(bytes, i);
+            let (after, any_high) = skip_plain(bytes, i);
+            high |= u8::from(any_high) << 7;
+            i = after;
             while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0..=0x1f) {
+                high |= bytes[i];
                 i += 1;
             }
 
@@ -218,13 +230,14 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 }
             }
         }
-        let raw = match std::str::from_utf8(&bytes[start..i]) {
-            Ok(raw) => raw,
-            Err(e) => {
-                self.pos = start + e.valid_up_to();
-                return Err(self.syntax("UTF-8 text"));
-            }
-        };
+        let raw = &bytes[start..i];
+        // ASCII is UTF-8: only a string with a byte past 0x7f needs the check.
+        if high & 0x80 != 0
+            && let Err(e) = std::str::from_utf8(raw)
+        {
+            self.pos = start + e.valid_up_to();
+            return Err(self.syntax("UTF-8 text"));
+        }
         self.pos = i + 1;
         Ok(Str { raw, escaped })
     }
@@ -331,11 +344,9 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
 
     fn decode(s: Str<'b>) -> Cow<'b, str> {
         if !s.escaped {
-            return Cow::Borrowed(s.raw);
+            return Cow::Borrowed(s.text());
         }
-        // The escapes were checked while scanning, so serde_json decodes them without error.
-        let quoted = format!("\"{}\"", s.raw);
-        Cow::Owned(serde_json::from_str::<String>(&quoted).unwrap_or_default())
+        Cow::Owned(unescape(s.text()))
     }
 
     /// Consumes the scalar or container at `pos` and describes it as errors do.
@@ -1132,10 +1143,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
 /// (anything but `"`, `\` and control characters); stops at or before the first that does.
 /// SWAR: a word has a byte equal to `c` when `haszero(word ^ c…)`, and a byte below 0x20 when
 /// `(word - 0x20…) & !word & 0x80…` is set (exact as to whether, which is all this needs).
-fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+fn skip_plain(bytes: &[u8], mut i: usize) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH;
+    let mut high = 0;
     while let Some(chunk) = bytes.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
@@ -1146,10 +1158,52 @@ fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
         if special != 0 {
             break;
         }
+        high |= w & HIGH;
         i += 8;
     }
-    i
+    (i, high != 0)
 }
+
+/// The text of a string whose escapes the scanner checked (so every escape is well formed and
+/// surrogates come in pairs). One allocation, for the result.
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    let hex = |chars: &mut std::str::Chars<'_>| -> u32 {
+        let digits: String = chars.by_ref().take(4).collect();
+        u32::from_str_radix(&digits, 16).unwrap_or(0xfffd)
+    };
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('u') => {
+                let unit = hex(&mut chars);
+                let code = if (0xd800..0xdc00).contains(&unit) {
+                    // `\uXXXX` of the low surrogate follows (the scanner made sure).
+                    chars.next();
+                    chars.next();
+                    let low = hex(&mut chars);
+                    0x10000 + ((unit - 0xd800) << 10) + (low.wrapping_sub(0xdc00) & 0x3ff)
+                } else {
+                    unit
+                };
+                out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
 
 #[cfg(test)]
 mod tests {
@@ -1163,15 +1217,24 @@ mod tests {
                 text[at] = special;
                 // Non-ASCII bytes are plain here (UTF-8 is checked over the whole string).
                 text[(at + 7) % 48] = 0xc3;
-                let stop = skip_plain(&text, 0);
+                let (stop, _) = skip_plain(&text, 0);
                 assert!(stop <= at, "skipped past {special:#x} at {at}: stopped at {stop}");
                 assert!(at - stop < 8, "stopped too early for {special:#x} at {at}: {stop}");
             }
         }
         assert_eq!(
             skip_plain(&[b'x'; 20], 0),
-            16,
+            (16, false),
             "the tail shorter than a word is left to the byte loop"
         );
+        assert_eq!(skip_plain("ééééé".as_bytes(), 0), (8, true), "a byte past 0x7f is seen");
+    }
+
+    #[test]
+    fn unescape_agrees_with_serde_json() {
+        for raw in [r#"plain"#, r#"a\"b\\c\/d\b\f\n\r\t"#, r#"caf\u00e9 \ud83d\ude00 \u0000"#, "é\\u00e9"] {
+            let want: String = serde_json::from_str(&format!("\"{raw}\"")).expect("JSON string");
+            assert_eq!(super::unescape(raw), want, "{raw}");
+        }
     }
 }
