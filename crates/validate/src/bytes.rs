@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::checks;
 use crate::number::{Num, json_equal};
-use crate::program::{Members, Node, NodeId, Params, Program, Record};
+use crate::program::{Members, Node, NodeId, Params, Program, Record, Seen};
 use crate::report::{Path, Rule, Seg, ValidationError, found};
 use crate::value::{ValueCheck, closed_expected};
 
@@ -38,32 +38,6 @@ impl<'b> Str<'b> {
 enum Tag<'b> {
     Text(Cow<'b, str>),
     Other(Value),
-}
-
-/// Which declared members an object has shown.
-enum Seen {
-    Few(u64),
-    Many(Vec<bool>),
-}
-
-impl Seen {
-    fn new(n: usize) -> Seen {
-        if n <= 64 { Seen::Few(0) } else { Seen::Many(vec![false; n]) }
-    }
-
-    fn set(&mut self, i: usize) {
-        match self {
-            Seen::Few(bits) => *bits |= 1 << i,
-            Seen::Many(all) => all[i] = true,
-        }
-    }
-
-    fn has(&self, i: usize) -> bool {
-        match self {
-            Seen::Few(bits) => bits & (1 << i) != 0,
-            Seen::Many(all) => all[i],
-        }
-    }
 }
 
 /// One validation run over one byte slice.
@@ -922,12 +896,15 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
     fn record(&mut self, record: &Record) -> Res<bool> {
         if record.closed {
             let mut seen = Seen::new(record.members.len());
+            let mut hint = 0;
             let ok = self.members(|this, key| {
-                let name = Self::decode(key);
-                let found = record.members.find(&name);
-                this.push(Seg::Key(name));
+                let found = find_member(&record.members, key, hint);
+                if this.detailed {
+                    this.path.push(Seg::Key(Self::decode(key)));
+                }
                 let ok = match found {
                     Some(i) => {
+                        hint = i + 1;
                         seen.set(i);
                         this.check(record.members.list[i].node)?
                     }
@@ -954,12 +931,15 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
     /// An open object or by-name params: declared members checked, others skipped.
     fn declared_members(&mut self, members: &Members, _open: bool, what: &str) -> Res<bool> {
         let mut seen = Seen::new(members.len());
+        let mut hint = 0;
         let ok = self.members(|this, key| {
-            let name = Self::decode(key);
-            let found = members.find(&name);
-            this.push(Seg::Key(name));
+            let found = find_member(members, key, hint);
+            if this.detailed {
+                this.path.push(Seg::Key(Self::decode(key)));
+            }
             let ok = match found {
                 Some(i) => {
+                    hint = i + 1;
                     seen.set(i);
                     this.check(members.list[i].node)?
                 }
@@ -1139,6 +1119,12 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
     }
 }
 
+/// The declared member a key names: compared as bytes when the key has no escapes (no text
+/// built), decoded first when it has.
+fn find_member(members: &Members, key: Str<'_>, hint: usize) -> Option<usize> {
+    if key.escaped { members.find(&unescape(key.text())) } else { members.find_from(key.raw, hint) }
+}
+
 /// Skips, eight bytes at a time, the bytes from `i` that need no attention inside a string
 /// (anything but `"`, `\` and control characters); stops at or before the first that does.
 /// SWAR: a word has a byte equal to `c` when `haszero(word ^ c…)`, and a byte below 0x20 when
@@ -1204,7 +1190,6 @@ fn unescape(raw: &str) -> String {
     out
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::skip_plain;
@@ -1232,7 +1217,9 @@ mod tests {
 
     #[test]
     fn unescape_agrees_with_serde_json() {
-        for raw in [r#"plain"#, r#"a\"b\\c\/d\b\f\n\r\t"#, r#"caf\u00e9 \ud83d\ude00 \u0000"#, "é\\u00e9"] {
+        for raw in
+            [r#"plain"#, r#"a\"b\\c\/d\b\f\n\r\t"#, r#"caf\u00e9 \ud83d\ude00 \u0000"#, "é\\u00e9"]
+        {
             let want: String = serde_json::from_str(&format!("\"{raw}\"")).expect("JSON string");
             assert_eq!(super::unescape(raw), want, "{raw}");
         }

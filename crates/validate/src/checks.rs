@@ -21,16 +21,22 @@ pub(crate) fn numeric(rules: &Numeric, n: Num, mut fail: impl FnMut(Rule, String
         check(n.cmp(min) == Less, Rule::Minimum, &|| format!("at least {}", min.render()));
     }
     if let Some(min) = rules.exclusive_min {
-        check(n.cmp(min) != Greater, Rule::ExclusiveMinimum, &|| format!("more than {}", min.render()));
+        check(n.cmp(min) != Greater, Rule::ExclusiveMinimum, &|| {
+            format!("more than {}", min.render())
+        });
     }
     if let Some(max) = rules.max {
         check(n.cmp(max) == Greater, Rule::Maximum, &|| format!("at most {}", max.render()));
     }
     if let Some(max) = rules.exclusive_max {
-        check(n.cmp(max) != Less, Rule::ExclusiveMaximum, &|| format!("less than {}", max.render()));
+        check(n.cmp(max) != Less, Rule::ExclusiveMaximum, &|| {
+            format!("less than {}", max.render())
+        });
     }
     if let Some(of) = rules.multiple_of {
-        check(!n.is_multiple_of(of), Rule::MultipleOf, &|| format!("a multiple of {}", of.render()));
+        check(!n.is_multiple_of(of), Rule::MultipleOf, &|| {
+            format!("a multiple of {}", of.render())
+        });
     }
     ok
 }

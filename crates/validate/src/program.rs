@@ -154,8 +154,48 @@ impl Members {
         }
     }
 
+    /// The position of the member named `name`, trying `hint` first: values usually list their
+    /// members in the declared order, so the member after the last one found is the likely one.
+    pub(crate) fn find_from(&self, name: &[u8], hint: usize) -> Option<usize> {
+        if let Some(m) = self.list.get(hint)
+            && m.name.as_bytes() == name
+        {
+            return Some(hint);
+        }
+        match &self.index {
+            Some(index) => std::str::from_utf8(name).ok().and_then(|n| index.get(n).copied()),
+            None => self.list.iter().position(|m| m.name.as_bytes() == name),
+        }
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.list.len()
+    }
+}
+
+/// Which declared members an object has shown.
+pub(crate) enum Seen {
+    Few(u64),
+    Many(Vec<bool>),
+}
+
+impl Seen {
+    pub(crate) fn new(n: usize) -> Seen {
+        if n <= 64 { Seen::Few(0) } else { Seen::Many(vec![false; n]) }
+    }
+
+    pub(crate) fn set(&mut self, i: usize) {
+        match self {
+            Seen::Few(bits) => *bits |= 1 << i,
+            Seen::Many(all) => all[i] = true,
+        }
+    }
+
+    pub(crate) fn has(&self, i: usize) -> bool {
+        match self {
+            Seen::Few(bits) => bits & (1 << i) != 0,
+            Seen::Many(all) => all[i],
+        }
     }
 }
 

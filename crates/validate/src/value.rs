@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::checks;
 use crate::number::{Num, json_equal};
-use crate::program::{Node, NodeId, Params, Program, Record};
+use crate::program::{Node, NodeId, Params, Program, Record, Seen};
 use crate::report::{Path, Rule, Seg, ValidationError, found};
 
 /// One validation run over one value.
@@ -321,10 +321,16 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
 
     fn record(&mut self, record: &Record, members: &'v serde_json::Map<String, Value>) -> bool {
         let mut ok = true;
+        let mut seen = Seen::new(record.members.len());
+        let mut hint = 0;
         for (key, value) in members {
             self.push(Seg::Key(Cow::Borrowed(key)));
-            match record.members.find(key) {
-                Some(i) => ok &= self.check(record.members.list[i].node, value),
+            match record.members.find_from(key.as_bytes(), hint) {
+                Some(i) => {
+                    hint = i + 1;
+                    seen.set(i);
+                    ok &= self.check(record.members.list[i].node, value);
+                }
                 None if record.closed => {
                     ok = false;
                     self.fail(Rule::Closed, closed_expected(record), format!("the member `{key}`"));
@@ -339,8 +345,8 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 return false;
             }
         }
-        for m in &record.members.list {
-            if m.required && !members.contains_key(&*m.name) {
+        for (i, m) in record.members.list.iter().enumerate() {
+            if m.required && !seen.has(i) {
                 ok = false;
                 self.fail(
                     Rule::Required,
