@@ -11,6 +11,7 @@ use accord_schema_model::{Position, SourceMap, Span};
 use accord_validate::{Diagnostic, LintReport, Severity};
 use serde_json::{Value, json};
 
+use crate::accept::{self, Date, Entry};
 use crate::baseline::{self, Baseline};
 use crate::diff::FailOn;
 use crate::{Outcome, diagnostic, input, output};
@@ -36,6 +37,11 @@ pub(crate) struct Args {
     /// with one: the versioned check report); github (workflow commands).
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     format: CheckFormat,
+    /// Accepted breaks: a JSON file of entries keyed by rule id and path (`*` ends a prefix),
+    /// each with a reason and an optional expiry date; accepted findings do not fail the run,
+    /// expired or unmatched entries do.
+    #[arg(long, value_name = "FILE")]
+    accept: Option<PathBuf>,
 }
 
 /// The formats of `accord check`.
@@ -64,6 +70,71 @@ struct Located {
 pub(crate) struct Compared {
     pub(crate) baseline: Baseline,
     pub(crate) report: Report,
+    /// For each finding of the report, the accept entry that accepts it.
+    pub(crate) accepted: Vec<Option<usize>>,
+}
+
+impl Compared {
+    /// Whether a finding not accepted fails at `threshold` (old callers × new plant).
+    fn fails(&self, threshold: Level) -> bool {
+        self.report.findings.iter().zip(&self.accepted).any(|(f, a)| {
+            a.is_none() && f.pairing == Pairing::OldCallersNewPlant && f.level >= threshold
+        })
+    }
+}
+
+/// A problem with an accept entry: expired, or accepting nothing.
+struct EntryProblem {
+    rule: &'static str,
+    entry: usize,
+    message: String,
+}
+
+/// The accept file's entries, what they accepted, and their problems.
+struct Accepting {
+    file: String,
+    entries: Vec<Entry>,
+    problems: Vec<EntryProblem>,
+}
+
+/// Marks the findings accepted by live entries; names expired entries and entries that accept
+/// nothing.
+fn apply(entries: &[Entry], compared: &mut [Compared], today: Date) -> Vec<EntryProblem> {
+    let mut used = vec![false; entries.len()];
+    for c in compared.iter_mut() {
+        c.accepted = c
+            .report
+            .findings
+            .iter()
+            .map(|f| {
+                let hit = entries.iter().position(|e| !e.expired(today) && e.matches(f));
+                if let Some(n) = hit {
+                    used[n] = true;
+                }
+                hit
+            })
+            .collect();
+    }
+    let mut problems = Vec::new();
+    for (n, e) in entries.iter().enumerate() {
+        if let Some(date) = e.expires.filter(|_| e.expired(today)) {
+            problems.push(EntryProblem {
+                rule: "accept-expired",
+                entry: n,
+                message: format!(
+                    "accept entry {n} ({}) expired on {date} (today is {today}); it accepts nothing: renew it with a new date, or fix the break",
+                    e.name()
+                ),
+            });
+        } else if !used[n] {
+            problems.push(EntryProblem {
+                rule: "accept-unmatched",
+                entry: n,
+                message: format!("accept entry {n} ({}) matches no finding; remove it", e.name()),
+            });
+        }
+    }
+    problems
 }
 
 /// One finding of either kind, flattened for the machine formats.
@@ -83,6 +154,13 @@ pub(crate) struct Item {
 pub(crate) fn run(args: &Args) -> Outcome {
     let Some(loaded) = input::load(&args.contract) else {
         return Outcome::InputError;
+    };
+    let entries = match &args.accept {
+        Some(path) => match accept::load(path) {
+            Some(entries) => Some((path.display().to_string(), entries)),
+            None => return Outcome::InputError,
+        },
+        None => None,
     };
     let lint = LintReport::of(&loaded.document);
     let map = SourceMap::new(&loaded.text);
@@ -111,28 +189,44 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let file = args.contract.display().to_string();
     let current =
         Source { file: file.clone(), text: loaded.text.clone(), document: loaded.document };
-    let compared: Vec<Compared> = baselines
+    let mut compared: Vec<Compared> = baselines
         .into_iter()
         .map(|baseline| {
             let report = diff(&baseline.source, &current);
-            Compared { baseline, report }
+            let accepted = vec![None; report.findings.len()];
+            Compared { baseline, report, accepted }
         })
         .collect();
+    let accepting = entries.map(|(file, entries)| {
+        let problems = apply(&entries, &mut compared, Date::today_utc());
+        Accepting { file, entries, problems }
+    });
+    let accepting = accepting.as_ref();
     let threshold = match args.fail_on {
         FailOn::Breaking => Level::Breaking,
         FailOn::Risky => Level::Risky,
     };
-    let items = items(&file, &found, &compared, threshold);
+    let items = items(&file, &found, &compared, accepting, threshold);
     let failed = items.iter().any(|i| i.fails);
 
     let text = match args.format {
-        CheckFormat::Text => {
-            text_report(&args.contract, &loaded.text, &found, &lint, &compared, threshold)
-        }
-        CheckFormat::Json if compared.is_empty() && args.against_tags.is_none() => {
+        CheckFormat::Text => text_report(
+            &args.contract,
+            &loaded.text,
+            &found,
+            &lint,
+            &compared,
+            accepting,
+            threshold,
+        ),
+        CheckFormat::Json
+            if compared.is_empty() && args.against_tags.is_none() && accepting.is_none() =>
+        {
             json_lint(&found)
         }
-        CheckFormat::Json => pretty(&json_report(&file, &found, &compared, threshold, failed)),
+        CheckFormat::Json => {
+            pretty(&json_report(&file, &found, &compared, accepting, threshold, failed))
+        }
         CheckFormat::Github => github_report(&items),
         CheckFormat::Sarif => pretty(&crate::sarif::log(&file, &items)),
         CheckFormat::Junit => junit_report(&file, &items),
@@ -143,10 +237,6 @@ pub(crate) fn run(args: &Args) -> Outcome {
     if failed { Outcome::Problems } else { Outcome::Success }
 }
 
-fn fails(report: &Report, threshold: Level) -> bool {
-    report.fails(threshold)
-}
-
 fn pairing_title(p: Pairing) -> &'static str {
     match p {
         Pairing::OldCallersNewPlant => "old callers × new plant",
@@ -154,7 +244,13 @@ fn pairing_title(p: Pairing) -> &'static str {
     }
 }
 
-fn items(file: &str, found: &[Located], compared: &[Compared], threshold: Level) -> Vec<Item> {
+fn items(
+    file: &str,
+    found: &[Located],
+    compared: &[Compared],
+    accepting: Option<&Accepting>,
+    threshold: Level,
+) -> Vec<Item> {
     let mut out: Vec<Item> = found
         .iter()
         .map(|l| Item {
@@ -166,13 +262,19 @@ fn items(file: &str, found: &[Located], compared: &[Compared], threshold: Level)
         })
         .collect();
     for c in compared {
-        for f in &c.report.findings {
+        for (f, accepted) in c.report.findings.iter().zip(&c.accepted) {
+            let entry = accepted.and_then(|n| accepting.map(|a| &a.entries[n]));
+            let note = entry.map_or(String::new(), |e| {
+                format!(" (accepted by {}:{}: {})", e.file, e.line, e.reason)
+            });
             out.push(Item {
                 rule: f.rule,
                 level: f.level.as_str(),
-                fails: f.pairing == Pairing::OldCallersNewPlant && f.level >= threshold,
+                fails: entry.is_none()
+                    && f.pairing == Pairing::OldCallersNewPlant
+                    && f.level >= threshold,
                 message: format!(
-                    "against {} ({}): {}: {}",
+                    "against {} ({}): {}: {}{note}",
                     c.baseline.name,
                     pairing_title(f.pairing),
                     f.path,
@@ -182,7 +284,42 @@ fn items(file: &str, found: &[Located], compared: &[Compared], threshold: Level)
             });
         }
     }
+    if let Some(a) = accepting {
+        for p in &a.problems {
+            let e = &a.entries[p.entry];
+            out.push(Item {
+                rule: p.rule,
+                level: "error",
+                fails: true,
+                message: p.message.clone(),
+                location: Some((e.file.clone(), e.line, e.column)),
+            });
+        }
+    }
     out
+}
+
+/// The accepted findings of one comparison, as text.
+fn accepted_text(out: &mut String, c: &Compared, a: &Accepting) {
+    for (f, n) in c.report.findings.iter().zip(&c.accepted) {
+        let Some(n) = n else { continue };
+        let e = &a.entries[*n];
+        let place = f
+            .location
+            .as_ref()
+            .map_or("-".to_owned(), |l| format!("{}:{}:{}", l.file, l.line, l.column));
+        let _ = writeln!(
+            out,
+            "{place}: accepted {}[{}] {} ({}): by {}:{}: {}",
+            f.level,
+            f.rule,
+            f.path,
+            pairing_title(f.pairing),
+            e.file,
+            e.line,
+            e.reason
+        );
+    }
 }
 
 fn text_report(
@@ -191,6 +328,7 @@ fn text_report(
     found: &[Located],
     lint: &LintReport,
     compared: &[Compared],
+    accepting: Option<&Accepting>,
     threshold: Level,
 ) -> String {
     let mut out = String::new();
@@ -213,11 +351,34 @@ fn text_report(
     for c in compared {
         let _ = writeln!(out, "\n# against {} ({})", c.baseline.name, c.baseline.source.file);
         out.push_str(&c.report.to_text());
+        if let Some(a) = accepting {
+            accepted_text(&mut out, c, a);
+        }
+    }
+    if let Some(a) = accepting {
+        let _ = writeln!(out);
+        for p in &a.problems {
+            let e = &a.entries[p.entry];
+            let _ = writeln!(
+                out,
+                "{}:{}:{}: error[{}] {}",
+                e.file, e.line, e.column, p.rule, p.message
+            );
+        }
+        let accepted: usize =
+            compared.iter().map(|c| c.accepted.iter().filter(|a| a.is_some()).count()).sum();
+        let _ = writeln!(
+            out,
+            "accept: {} ({} entries): {accepted} accepted, {} entry problems",
+            a.file,
+            a.entries.len(),
+            a.problems.len()
+        );
     }
     if compared.len() > 1 {
         let breaking: Vec<&str> = compared
             .iter()
-            .filter(|c| fails(&c.report, threshold))
+            .filter(|c| c.fails(threshold))
             .map(|c| c.baseline.name.as_str())
             .collect();
         let _ = writeln!(
@@ -262,28 +423,66 @@ fn json_report(
     file: &str,
     found: &[Located],
     compared: &[Compared],
+    accepting: Option<&Accepting>,
     threshold: Level,
     failed: bool,
 ) -> Value {
     let baselines: Vec<Value> = compared
         .iter()
         .map(|c| {
-            json!({
+            let mut b = json!({
                 "name": c.baseline.name,
                 "file": c.baseline.source.file,
-                "fails": fails(&c.report, threshold),
+                "fails": c.fails(threshold),
                 "report": c.report.to_json(),
-            })
+            });
+            if let Some(a) = accepting {
+                let accepted: Vec<Value> = c
+                    .report
+                    .findings
+                    .iter()
+                    .zip(&c.accepted)
+                    .filter_map(|(f, n)| {
+                        let e = &a.entries[(*n)?];
+                        Some(json!({
+                            "rule": f.rule,
+                            "path": f.path,
+                            "pairing": f.pairing.as_str(),
+                            "level": f.level.as_str(),
+                            "reason": e.reason,
+                            "entry": {"file": e.file, "line": e.line, "column": e.column},
+                        }))
+                    })
+                    .collect();
+                b["accepted"] = Value::Array(accepted);
+            }
+            b
         })
         .collect();
-    json!({
+    let mut report = json!({
         "version": 1,
         "contract": file,
         "failOn": threshold.as_str(),
         "lint": lint_json(found),
         "baselines": baselines,
         "fails": failed,
-    })
+    });
+    if let Some(a) = accepting {
+        let problems: Vec<Value> = a
+            .problems
+            .iter()
+            .map(|p| {
+                let e = &a.entries[p.entry];
+                json!({
+                    "rule": p.rule,
+                    "message": p.message,
+                    "entry": {"rule": e.rule, "path": e.path, "file": e.file, "line": e.line, "column": e.column},
+                })
+            })
+            .collect();
+        report["accept"] = json!({"file": a.file, "problems": problems});
+    }
+    report
 }
 
 /// Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,` too.

@@ -3,6 +3,7 @@
 //! This is the only crate with a command line parser, miette's "fancy" rendering and process
 //! exit codes: 0 success, 1 the check found problems, 2 usage or input errors.
 
+mod accept;
 mod baseline;
 mod check;
 mod diagnostic;

@@ -1,7 +1,9 @@
 //! Witness values: a concrete value one side accepts and the other refuses, found with
 //! validate's generator and checked with its validators.
 
-use accord_schema_model::{Document, Namespace, TypeNode};
+use std::collections::BTreeSet;
+
+use accord_schema_model::{Document, Method, Namespace, TypeKind, TypeNode};
 use accord_validate::{Contract, Target};
 use indexmap::IndexMap;
 use serde_json::Value;
@@ -15,13 +17,93 @@ pub(crate) const TRIES: u64 = 48;
 const NAME: &str = "__accord_witness";
 
 fn with_type(doc: &Document, ns: &str, node: &TypeNode) -> Document {
-    let mut doc = doc.clone();
+    let mut doc = reachable(doc, ns, &[node]);
     let nss = doc.namespaces.get_or_insert_with(IndexMap::new);
     let n = nss
         .entry(ns.to_owned())
         .or_insert_with(|| Namespace { version: "0.0.0".to_owned(), ..Namespace::default() });
     n.types.get_or_insert_with(IndexMap::new).insert(NAME.to_owned(), node.clone());
     doc
+}
+
+/// The reachable part of `doc` with method `ns.method` in it (its params are what is compared).
+fn with_method(doc: &Document, ns: &str, method: &str) -> Document {
+    let found = doc
+        .namespaces
+        .as_ref()
+        .and_then(|all| all.get(ns))
+        .and_then(|n| n.methods.as_ref())
+        .and_then(|methods| methods.get(method));
+    let Some(m) = found else { return doc.clone() };
+    let roots: Vec<&TypeNode> = m.params.iter().flatten().map(|p| &p.field.ty).collect();
+    let mut out = reachable(doc, ns, &roots);
+    if let Some(n) = out.namespaces.as_mut().and_then(|all| all.get_mut(ns)) {
+        // Only the params matter; the rest could name types this document does not keep.
+        let only = Method {
+            result: TypeNode::new(TypeKind::Any),
+            errors: None,
+            examples: None,
+            ..m.clone()
+        };
+        n.methods.get_or_insert_with(IndexMap::new).insert(method.to_owned(), only);
+    }
+    out
+}
+
+/// The smallest document in which `roots` (type nodes standing in namespace `ns`) mean what
+/// they mean in `doc`: the named types they reach, transitively, and nothing else. Compiling
+/// this instead of the whole contract keeps a witness's cost to the types involved, so a diff
+/// with many findings stays linear in the size of the contracts.
+fn reachable(doc: &Document, ns: &str, roots: &[&TypeNode]) -> Document {
+    let mut keep: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut stack: Vec<(String, &TypeNode)> = roots.iter().map(|t| (ns.to_owned(), *t)).collect();
+    while let Some((at_ns, node)) = stack.pop() {
+        let mut children: Vec<&TypeNode> = Vec::new();
+        match &node.kind {
+            TypeKind::Ref(r) => {
+                let target_ns = r.namespace.clone().unwrap_or_else(|| at_ns.clone());
+                let target = doc
+                    .namespaces
+                    .as_ref()
+                    .and_then(|all| all.get(&target_ns))
+                    .and_then(|n| n.types.as_ref())
+                    .and_then(|types| types.get(&r.name));
+                if let Some(target) = target
+                    && keep.insert((target_ns.clone(), r.name.clone()))
+                {
+                    stack.push((target_ns, target));
+                }
+            }
+            TypeKind::Array(a) => children.push(&a.items),
+            TypeKind::Tuple(t) => children.extend(t.elements.iter()),
+            TypeKind::Object(o) => children.extend(o.fields.iter().flatten().map(|(_, f)| &f.ty)),
+            TypeKind::Map(m) => {
+                children.extend(m.keys.as_deref());
+                children.push(&m.values);
+            }
+            TypeKind::Union(u) => children.extend(u.variants.iter()),
+            _ => {}
+        }
+        stack.extend(children.into_iter().map(|c| (at_ns.clone(), c)));
+    }
+    let mut out = Document { schema: doc.schema, ..Document::default() };
+    let namespaces = out.namespaces.get_or_insert_with(IndexMap::new);
+    for (kept_ns, name) in keep {
+        let Some(source) = doc.namespaces.as_ref().and_then(|all| all.get(&kept_ns)) else {
+            continue;
+        };
+        let target = namespaces.entry(kept_ns.clone()).or_insert_with(|| Namespace {
+            version: source.version.clone(),
+            ..Namespace::default()
+        });
+        if let Some(ty) = source.types.as_ref().and_then(|types| types.get(&name)) {
+            target.types.get_or_insert_with(IndexMap::new).insert(name, ty.clone());
+        }
+    }
+    namespaces
+        .entry(ns.to_owned())
+        .or_insert_with(|| Namespace { version: "0.0.0".to_owned(), ..Namespace::default() });
+    out
 }
 
 /// A value the writer side accepts and the reader side refuses: under input the old side
@@ -40,9 +122,9 @@ pub(crate) fn find(
             Target::Type { namespace: new_ns.clone(), name: NAME.to_owned() },
         ),
         WitnessPlan::Params { old_ns, new_ns, method } => (
-            old.clone(),
+            with_method(old, old_ns, method),
             Target::Params { namespace: old_ns.clone(), method: method.clone() },
-            new.clone(),
+            with_method(new, new_ns, method),
             Target::Params { namespace: new_ns.clone(), method: method.clone() },
         ),
     };

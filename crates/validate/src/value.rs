@@ -132,12 +132,18 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 // Items first, then the count, then uniqueness: the order the bytes path, which
                 // learns the count last, reports them in.
                 let mut ok = true;
-                for (i, item) in items.iter().enumerate() {
-                    self.push(Seg::Index(i));
-                    ok &= self.check(list.items, item);
-                    self.pop();
-                    if !ok && !self.detailed {
-                        break;
+                // Items of a plain scalar type are checked in one tight loop; only when one
+                // fails does the general walk run, to say which and why.
+                let plain =
+                    plain_scalar(program, list.items).is_some_and(|is| items.iter().all(is));
+                if !plain {
+                    for (i, item) in items.iter().enumerate() {
+                        self.push(Seg::Index(i));
+                        ok &= self.check(list.items, item);
+                        self.pop();
+                        if !ok && !self.detailed {
+                            break;
+                        }
                     }
                 }
                 if ok || self.detailed {
@@ -505,6 +511,29 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
             }
             _ => true,
         }
+    }
+}
+
+/// For a type that a value passes by its JSON type alone (a scalar kind without refinements),
+/// the test of that JSON type.
+fn plain_scalar(program: &Program, id: NodeId) -> Option<fn(&Value) -> bool> {
+    fn integer(v: &Value) -> bool {
+        v.as_number().is_some_and(|n| Num::of(n).is_integer())
+    }
+    let unbounded = |r: &crate::program::Numeric| {
+        r.min.is_none()
+            && r.max.is_none()
+            && r.exclusive_min.is_none()
+            && r.exclusive_max.is_none()
+            && r.multiple_of.is_none()
+    };
+    match program.node(program.resolve(id)) {
+        Node::Number(r) if unbounded(r) => Some(Value::is_number),
+        Node::Integer(r) if unbounded(r) => Some(integer),
+        Node::String(t) if !checks::text_needs_content(t) => Some(Value::is_string),
+        Node::Boolean => Some(Value::is_boolean),
+        Node::Null => Some(Value::is_null),
+        _ => None,
     }
 }
 
