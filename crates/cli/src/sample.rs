@@ -2,10 +2,8 @@
 
 use std::path::PathBuf;
 
-use accord_validate::Contract;
-
 use crate::target::TargetArgs;
-use crate::{Outcome, input, output};
+use crate::{Outcome, output};
 
 /// Arguments of `accord sample`.
 #[derive(Debug, clap::Args)]
@@ -24,30 +22,11 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
-    let Some(loaded) = input::load(&args.contract) else {
-        return Outcome::InputError;
-    };
-    let target = match args.target.target() {
-        Ok(target) => target,
-        Err(message) => {
-            eprintln!("error: {}", message.replace("to check", "to sample"));
-            return Outcome::InputError;
-        }
-    };
-    let contract = match Contract::compile(&loaded.document) {
-        Ok(contract) => contract,
-        Err(err) => {
-            eprintln!("error: {}", crate::validate::located(&args.contract, &loaded.text, &err));
-            return Outcome::InputError;
-        }
-    };
-    let validator = match contract.validator(&target) {
-        Ok(v) => v,
-        Err(err) => {
-            eprintln!("error: {}: {err}", args.contract.display());
-            return Outcome::InputError;
-        }
-    };
+    crate::target::with_validator(&args.contract, &args.target, |validator| sample(args, validator))
+        .unwrap_or(Outcome::InputError)
+}
+
+fn sample(args: &Args, validator: accord_validate::Validator<'_>) -> Outcome {
     let mut text = String::new();
     for i in 0..args.count {
         // Value i of a run is the value of seed + i: `--seed 7 --count 3` ends where

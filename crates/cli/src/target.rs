@@ -57,3 +57,38 @@ impl TargetArgs {
         }
     }
 }
+
+/// Reads and compiles the contract at `path` and hands out the validator of the target the
+/// flags name; on any failure prints the diagnostic and returns `None` (an input error).
+pub(crate) fn with_validator<T>(
+    path: &std::path::Path,
+    flags: &TargetArgs,
+    use_it: impl FnOnce(accord_validate::Validator<'_>) -> T,
+) -> Option<T> {
+    let loaded = crate::input::load(path)?;
+    let target = match flags.target() {
+        Ok(target) => target,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return None;
+        }
+    };
+    let contract = match accord_validate::Contract::compile(&loaded.document) {
+        Ok(contract) => contract,
+        Err(err) => {
+            eprintln!("error: {}", crate::validate::located(path, &loaded.text, &err));
+            eprintln!(
+                "  help: `accord check {}` lists every problem of the contract",
+                path.display()
+            );
+            return None;
+        }
+    };
+    match contract.validator(&target) {
+        Ok(validator) => Some(use_it(validator)),
+        Err(err) => {
+            eprintln!("error: {}: {err}", path.display());
+            None
+        }
+    }
+}

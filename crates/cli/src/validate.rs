@@ -4,11 +4,11 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use accord_schema_model::SourceMap;
-use accord_validate::{Contract, ValidationError};
+use accord_validate::ValidationError;
 use serde_json::{Value, json};
 
 use crate::target::TargetArgs;
-use crate::{Outcome, OutputFormat, input, output};
+use crate::{Outcome, OutputFormat, output};
 
 /// Arguments of `accord validate`.
 #[derive(Debug, clap::Args)]
@@ -30,34 +30,11 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
-    let Some(loaded) = input::load(&args.contract) else {
-        return Outcome::InputError;
-    };
-    let target = match args.target.target() {
-        Ok(target) => target,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Outcome::InputError;
-        }
-    };
-    let contract = match Contract::compile(&loaded.document) {
-        Ok(contract) => contract,
-        Err(err) => {
-            eprintln!("error: {}", located(&args.contract, &loaded.text, &err));
-            eprintln!(
-                "  help: `accord check {}` lists every problem of the contract",
-                args.contract.display()
-            );
-            return Outcome::InputError;
-        }
-    };
-    let validator = match contract.validator(&target) {
-        Ok(v) => v,
-        Err(err) => {
-            eprintln!("error: {}: {err}", args.contract.display());
-            return Outcome::InputError;
-        }
-    };
+    crate::target::with_validator(&args.contract, &args.target, |validator| check(args, validator))
+        .unwrap_or(Outcome::InputError)
+}
+
+fn check(args: &Args, validator: accord_validate::Validator<'_>) -> Outcome {
     let Some(bytes) = read_input(&args.file) else {
         return Outcome::InputError;
     };

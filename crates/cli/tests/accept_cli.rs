@@ -1,11 +1,11 @@
 //! `accord check --accept FILE`: accepted breaks keyed by rule id and path.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
+use common::*;
+
+use std::path::Path;
+use std::process::{Command, Output};
 
 fn check(accept: &str, extra: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_accord"))
@@ -16,17 +16,6 @@ fn check(accept: &str, extra: &[&str]) -> Output {
         .output()
         .expect("run accord")
 }
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-const PUMP: &str = "fixtures/contracts/pump-plant.types.json";
-const OLD_PUMP: &str = "fixtures/baselines/pump-plant.v2.2.0.types.json";
 
 #[test]
 fn accepted_breaks_pass_and_are_reported_with_their_reason() {

@@ -1,27 +1,8 @@
 //! `accord check` with a baseline: files, git revisions, --fail-on and the output formats.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
-
-fn accord(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accord"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run accord")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-const PUMP: &str = "fixtures/contracts/pump-plant.types.json";
-const OLD_PUMP: &str = "fixtures/baselines/pump-plant.v2.2.0.types.json";
+use common::*;
 
 #[test]
 fn the_bundled_pair_reports_lint_and_compatibility_and_exits_1() {

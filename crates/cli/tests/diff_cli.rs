@@ -1,20 +1,8 @@
 //! `accord diff`: exit codes, text and JSON output.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
-
-fn accord(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accord"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run accord")
-}
+use common::*;
 
 fn pair(rule: &str) -> (String, String) {
     (format!("fixtures/diff/{rule}/old.types.json"), format!("fixtures/diff/{rule}/new.types.json"))

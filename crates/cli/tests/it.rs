@@ -1,25 +1,10 @@
 //! End-to-end tests of the `accord` binary: exit codes, diagnostics, and fmt's promises.
 
+mod common;
+
+use common::*;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
-
-/// Runs `accord ARGS` in the workspace root, so paths in messages are relative and stable.
-fn accord(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accord"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run accord")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 fn relative(path: &Path) -> String {
     path.strip_prefix(root()).expect("under the root").to_string_lossy().into_owned()
@@ -185,26 +170,6 @@ fn inspect_marks_undeclared_methods() {
       undeclared   prime (semantics `append` unknown to this accord), purge [deprecated] — ask before pressing
     ");
 }
-
-/// Runs `accord ARGS` with `stdin` as its standard input.
-fn accord_with_stdin(args: &[&str], stdin: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_accord"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run accord");
-    // accord may exit (on a usage error) before it reads stdin: a closed pipe is fine here.
-    let _ = child.stdin.take().expect("stdin").write_all(stdin.as_bytes());
-
-    child.wait_with_output().expect("wait")
-}
-
-const PUMP: &str = "fixtures/contracts/pump-plant.types.json";
 
 #[test]
 fn validate_exits_0_for_valid_and_1_for_invalid_values() {

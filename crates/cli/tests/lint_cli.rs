@@ -1,29 +1,10 @@
 //! End-to-end tests of `accord check`: exit codes 0/1/2, the rendered text and the JSON form.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
+use common::*;
 
-/// Runs `accord ARGS` in the workspace root, so paths in messages are relative and stable.
-fn accord(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accord"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run accord")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use std::path::PathBuf;
 
 #[test]
 fn a_clean_contract_exits_0() {

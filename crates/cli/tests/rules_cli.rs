@@ -1,15 +1,8 @@
 //! `accord rules` and `accord explain`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
-
-fn accord(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accord")).args(args).current_dir(root()).output().expect("run")
-}
+use common::*;
 
 #[test]
 fn rules_lists_the_registry_and_markdown_is_the_doc() {

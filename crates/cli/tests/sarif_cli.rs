@@ -1,24 +1,11 @@
 //! `accord check --format sarif` and `--format junit`: the SARIF log validates against the
 //! SARIF 2.1.0 JSON Schema (tests/data/sarif-schema-2.1.0.json).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
+use common::*;
 
-fn accord(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accord"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run accord")
-}
-
-const PUMP: &str = "fixtures/contracts/pump-plant.types.json";
-const OLD_PUMP: &str = "fixtures/baselines/pump-plant.v2.2.0.types.json";
+use std::path::Path;
 
 fn schema() -> jsonschema::Validator {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif-schema-2.1.0.json");

@@ -849,26 +849,10 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
     }
 
     fn count(&mut self, len: usize, min: Option<u64>, max: Option<u64>) -> bool {
-        let mut ok = true;
-        if let Some(min) = min
-            && (len as u64) < min
-        {
-            ok = false;
-            self.fail(
-                Rule::MinItems,
-                format!("an array of at least {}", checks::items(min as usize)),
-                format!("an array of {}", checks::items(len)),
-            );
-        }
-        if let Some(max) = max
-            && (len as u64) > max
-        {
-            ok = false;
-            self.fail(
-                Rule::MaxItems,
-                format!("an array of at most {}", checks::items(max as usize)),
-                format!("an array of {}", checks::items(len)),
-            );
+        let mut errs = Vec::new();
+        let ok = checks::item_count(len, min, max, |r, e, f| errs.push((r, e, f)));
+        for (rule, expected, found) in errs {
+            self.fail(rule, expected, found);
         }
         ok
     }

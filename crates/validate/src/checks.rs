@@ -121,3 +121,34 @@ pub(crate) fn depth_expected(limit: usize) -> String {
         format!("nesting at most {limit} levels deep")
     }
 }
+
+/// `minItems` and `maxItems` against an array of `len` items.
+pub(crate) fn item_count(
+    len: usize,
+    min: Option<u64>,
+    max: Option<u64>,
+    mut fail: impl FnMut(Rule, String, String),
+) -> bool {
+    let mut ok = true;
+    if let Some(min) = min
+        && (len as u64) < min
+    {
+        ok = false;
+        fail(
+            Rule::MinItems,
+            format!("an array of at least {}", items(min as usize)),
+            format!("an array of {}", items(len)),
+        );
+    }
+    if let Some(max) = max
+        && (len as u64) > max
+    {
+        ok = false;
+        fail(
+            Rule::MaxItems,
+            format!("an array of at most {}", items(max as usize)),
+            format!("an array of {}", items(len)),
+        );
+    }
+    ok
+}
