@@ -141,6 +141,25 @@ impl<'a> Cx<'a> {
         Cx { old, new, changes: Vec::new(), visited: HashSet::new() }
     }
 
+    /// Names the old side reserved and the new side no longer does: nothing stops their reuse.
+    fn reserved_dropped(
+        &mut self,
+        at: &At,
+        old: &Option<Vec<Reserved>>,
+        new: &Option<Vec<Reserved>>,
+        what: &str,
+    ) {
+        for r in old.iter().flatten().filter(|r| !reserved_has(new, &r.name)) {
+            let h = at.down("", &["reserved"], &[]);
+            self.emit(
+                &h,
+                "reserved-name-removed",
+                true,
+                format!("`{}` is no longer reserved in {what} `{}`", r.name, at.path),
+            );
+        }
+    }
+
     fn emit(&mut self, at: &At, id: &str, on_old: bool, message: String) {
         self.emit_with(at, id, on_old, message, None);
     }
@@ -226,6 +245,7 @@ impl<'a> Cx<'a> {
 
     fn namespace(&mut self, at: &At, o: &Namespace, n: &Namespace) {
         self.attr_deprecated(at, &o.deprecated, &n.deprecated, &format!("namespace `{}`", at.path));
+        self.reserved_dropped(at, &o.reserved, &n.reserved, "namespace");
         let empty = IndexMap::new();
         let (om, nm) = (o.methods.as_ref().unwrap_or(&empty), n.methods.as_ref().unwrap_or(&empty));
         let mut removed = Vec::new();
@@ -1287,6 +1307,7 @@ impl<'a> Cx<'a> {
         a: &accord_schema_model::EnumType,
         b: &accord_schema_model::EnumType,
     ) {
+        self.reserved_dropped(at, &a.reserved, &b.reserved, "enum");
         // The reader's declaration decides whether an unknown value is handled.
         let reader_open = match at.polarity {
             Polarity::Input => b.open.unwrap_or(false),
@@ -1323,6 +1344,7 @@ impl<'a> Cx<'a> {
     }
 
     fn objects(&mut self, at: &At, o: &TypeNode, n: &TypeNode, a: &ObjectType, b: &ObjectType) {
+        self.reserved_dropped(at, &a.reserved, &b.reserved, "object");
         let w = Self::types_witness(at, o, n);
         let (oc, nc) = (a.closed.unwrap_or(false), b.closed.unwrap_or(false));
         match (oc, nc) {

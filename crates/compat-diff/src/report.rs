@@ -109,6 +109,9 @@ fn story(c: &Change, pairing: Pairing, level: Level) -> String {
         Level::Risky => "this change may break that",
         Level::Safe | Level::None => "this change keeps that",
     };
+    if c.rule.id == "reserved-name-removed" {
+        return "Archived data, replayed messages and old callers may still carry the name with its old meaning; without the reservation nothing stops a later change from giving it a new one.".to_owned();
+    }
     if c.rule.category == Category::Policy {
         return "The contract version is how callers learn what kind of change a release holds, so it must move as far as the worst change requires.".to_owned();
     }
@@ -130,6 +133,7 @@ fn advice(c: &Change, primary: Level, mirror: Level) -> String {
         "removed-without-deprecation" => return "restore it deprecated for at least one release, then remove it.".to_owned(),
         "removed-without-reserving" => return "add the name to `reserved` (with a note) so it is never reused.".to_owned(),
         "reserved-name-reused" => return "needs a new name: pick one that was never used.".to_owned(),
+        "reserved-name-removed" => return "keep the name in `reserved`: a reservation outlives every release that might still carry the old meaning.".to_owned(),
         "request-option-without-ack" => return "deploy the plant first, and add a result field only a plant implementing the option produces, so callers can tell done from ignored.".to_owned(),
         "probable-rename" | "unit-changed" | "semantics-changed" => {
             return "needs a new name: expand (add the new one beside the old), migrate (write both, move readers to the new one), contract (remove the old one in a later release and reserve its name).".to_owned();

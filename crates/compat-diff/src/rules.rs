@@ -994,6 +994,18 @@ pub const RULES: &[Rule] = &[
         "Archived data and old callers carry the name with its old meaning."
     ),
     rule!(
+        "reserved-name-removed",
+        Lifecycle,
+        "reserved",
+        "remove",
+        K,
+        K,
+        "",
+        false,
+        "A name was dropped from `reserved`.",
+        "The reservation is what stops a later change from giving the name a new meaning while archived data and old callers still carry the old one."
+    ),
+    rule!(
         "probable-rename",
         Lifecycle,
         "field",
@@ -1085,8 +1097,7 @@ const NOT_COVERED: &str = "
 | `positional-optional-appended` / `positional-required-appended` | covered by `param-added-optional` and `param-added-required` (params are positional and named at once) |
 | `array-to-tuple`, `tuple-to-array` | reported as `type-changed` (breaking both ways): not yet graded apart |
 | `exclusivity-changed` | reported as a bound removed plus a bound added: not yet a rule of its own |
-| `unique-items-added` / `unique-items-removed` | not yet covered |
-| `reserved-name-removed` | not yet covered |
+| `unique-items-added` / `unique-items-removed` | covered by `bound-added` / `bound-removed`: `uniqueItems` is a constraint set or unset |
 | `map-key-type-changed` | key types are compared with the map's polarity by the structural comparison, under the rules of their kind (bounds, patterns, formats) |
 | `ref-renamed-same-shape`, `ref-retargeted` | refs are resolved and compared structurally: a renamed type with the same shape is no wire change |
 | `description/title/examples-changed` | level none: not reported |
