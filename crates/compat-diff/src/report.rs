@@ -151,15 +151,28 @@ fn advice(c: &Change, primary: Level, mirror: Level) -> String {
 pub(crate) fn build(old: &Source, new: &Source, changes: Vec<Change>) -> Report {
     let old_map = SourceMap::new(&old.text);
     let new_map = SourceMap::new(&new.text);
+    // Every finding's place, found in one scan of each document.
+    let mut located = vec![None; changes.len()];
+    for (on_old, map) in [(true, &old_map), (false, &new_map)] {
+        let (at, pointers): (Vec<usize>, Vec<&accord_schema_model::Pointer>) = changes
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.on_old == on_old)
+            .map(|(i, c)| (i, &c.pointer))
+            .unzip();
+        for (i, l) in at.into_iter().zip(map.locate_all(&pointers)) {
+            located[i] = l;
+        }
+    }
     let mut findings = Vec::new();
-    for c in changes {
+    for (c, place) in changes.into_iter().zip(located) {
         let primary = c.rule.level(c.polarity);
         let mirror = c.rule.level(c.polarity.flip());
         let (src, map) = if c.on_old { (old, &old_map) } else { (new, &new_map) };
         let location = if src.text.is_empty() {
             None
         } else {
-            map.locate(&c.pointer).map(|l| {
+            place.map(|l| {
                 let p = map.position(l.label().start);
                 Location { file: src.file.clone(), line: p.line, column: p.column }
             })

@@ -158,6 +158,44 @@ impl<'a> SourceMap<'a> {
         index.get(pointer.as_str()).copied()
     }
 
+    /// Where each of `pointers` stands, in one scan that descends only into containers on the
+    /// way to a wanted pointer: locating a report's findings in a large document costs one pass
+    /// and builds no index.
+    pub fn locate_all(&self, pointers: &[&Pointer]) -> Vec<Option<Located>> {
+        let mut found = vec![None; pointers.len()];
+        let mut wanted: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut on_the_way: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for (i, p) in pointers.iter().enumerate() {
+            let text = p.as_str();
+            wanted.entry(text).or_default().push(i);
+            on_the_way.insert("");
+            for (at, _) in text.match_indices('/').skip(1) {
+                on_the_way.insert(&text[..at]);
+            }
+        }
+        let mut left = wanted.len();
+        if left == 0 {
+            return found;
+        }
+        let text = self.text;
+        scan(text, usize::MAX, |path, located| {
+            if let Some(indices) = wanted.get(path)
+                && found[indices[0]].is_none()
+            {
+                for &i in indices {
+                    found[i] = Some(located);
+                }
+                left -= 1;
+                if left == 0 {
+                    return Flow::Stop;
+                }
+            }
+            let container = matches!(text.as_bytes().get(located.value.start), Some(b'{' | b'['));
+            if container && !on_the_way.contains(path) { Flow::SkipValue } else { Flow::Continue }
+        });
+        found
+    }
+
     /// The first value whose token (a scalar's whole text, a container's opening bracket)
     /// satisfies `test`, with its pointer.
     pub(crate) fn find_token(&self, test: impl Fn(&str) -> bool) -> Option<(Pointer, Span)> {
@@ -188,6 +226,8 @@ impl<'a> SourceMap<'a> {
 enum Flow {
     Continue,
     Stop,
+    /// Do not descend into the container that starts here (nothing wanted is inside it).
+    SkipValue,
 }
 
 enum Frame {
@@ -294,8 +334,15 @@ fn scan(
                     _ => scalar_end(bytes, i),
                 };
                 let located = Located { key: pending_key.take(), value: Span { start: i, end } };
-                if let Flow::Stop = visit(&path, located) {
-                    return None;
+                match visit(&path, located) {
+                    Flow::Stop => return None,
+                    Flow::SkipValue if matches!(b, b'{' | b'[') => {
+                        // Only `locate_all` skips, and it never asks where a scan stopped.
+                        i = container_end(bytes, i);
+                        member_done(&mut stack);
+                        continue;
+                    }
+                    _ => {}
                 }
                 match b {
                     b'{' => {
@@ -321,6 +368,31 @@ fn scan(
         return Some(open_path(&path, &stack));
     }
     None
+}
+
+/// One past the bracket that closes the container opening at `start` (or the end of the text),
+/// strings skipped whole so that brackets inside them do not count. No recursion.
+fn container_end(bytes: &[u8], start: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i = string_end(bytes, i);
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
 }
 
 /// One past the closing quote of the string starting at `start` (or the end of the text).
@@ -403,6 +475,27 @@ mod tests {
             let fast = map.position(offset);
             assert_eq!((fast.line, fast.column), slow, "at {offset}");
         }
+    }
+
+    #[test]
+    fn locate_all_answers_as_locate_does() {
+        let pointers = [
+            Pointer::root().key("a").key("b").index(1).key("c~/"),
+            Pointer::root().key("d"),
+            Pointer::root().key("nope"),
+            Pointer::root().key("a"),
+            Pointer::root().key("a").key("b").index(0),
+            Pointer::root().key("d"),
+        ];
+        let one_by_one: Vec<_> = pointers.iter().map(|p| SourceMap::new(TEXT).locate(p)).collect();
+        let refs: Vec<&Pointer> = pointers.iter().collect();
+        assert_eq!(SourceMap::new(TEXT).locate_all(&refs), one_by_one);
+        // Brackets inside strings of a skipped container do not end it early.
+        let text = r#"{"skip": {"x": "]}]}", "y": [1, "[["]}, "want": [0, {"k": true}]}"#;
+        let want = Pointer::root().key("want").index(1).key("k");
+        let got = SourceMap::new(text).locate_all(&[&want]);
+        assert_eq!(got[0], SourceMap::new(text).locate(&want));
+        assert!(got[0].is_some());
     }
 
     #[test]
