@@ -66,15 +66,21 @@ pub(crate) fn render_parse_error(path: &Path, bytes: &[u8], err: &Error) -> Stri
         help: help(&err.kind),
         code: format!("accord::{}", err.kind.code()),
     };
-    let theme = if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+    render(&mut out, &report, std::io::stderr().is_terminal());
+    out
+}
+
+/// Renders a report with miette into `out`: colours only on a terminal and without NO_COLOR,
+/// 100 columns wide.
+fn render(out: &mut String, report: &dyn Diagnostic, to_terminal: bool) {
+    let theme = if to_terminal && std::env::var_os("NO_COLOR").is_none() {
         GraphicalTheme::unicode()
     } else {
         GraphicalTheme::unicode_nocolor()
     };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     // Rendering into a String cannot fail.
-    let _ = handler.render_report(&mut out, &report);
-    out
+    let _ = handler.render_report(out, report);
 }
 
 fn label(kind: &ErrorKind) -> &'static str {
@@ -291,13 +297,6 @@ pub(crate) fn render_lint_diagnostic(
             _ => miette::Severity::Warning,
         },
     };
-    let theme = if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
-    // Rendering into a String cannot fail.
-    let _ = handler.render_report(&mut out, &report);
+    render(&mut out, &report, std::io::stdout().is_terminal());
     out
 }

@@ -862,19 +862,16 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             .iter()
             .map(|&(a, b)| serde_json::from_slice(&self.bytes[a..b]).unwrap_or(Value::Null))
             .collect();
-        for j in 1..values.len() {
-            for i in 0..j {
-                if json_equal(&values[i], &values[j]) {
-                    self.fail(
-                        Rule::UniqueItems,
-                        "items that are all different",
-                        format!("items {i} and {j} are equal"),
-                    );
-                    return false;
-                }
-            }
+        self.unique_values(&values)
+    }
+
+    fn unique_values(&mut self, values: &[Value]) -> bool {
+        let mut errs = Vec::new();
+        let ok = checks::unique_items(values, |r, e, f| errs.push((r, e, f)));
+        for (rule, expected, found) in errs {
+            self.fail(rule, expected, found);
         }
-        true
+        ok
     }
 
     fn record(&mut self, record: &Record) -> Res<bool> {

@@ -152,3 +152,23 @@ pub(crate) fn item_count(
     }
     ok
 }
+
+/// `uniqueItems`: the first two JSON-equal items, reported with both indices.
+pub(crate) fn unique_items(
+    values: &[serde_json::Value],
+    mut fail: impl FnMut(Rule, String, String),
+) -> bool {
+    for j in 1..values.len() {
+        for i in 0..j {
+            if crate::number::json_equal(&values[i], &values[j]) {
+                fail(
+                    Rule::UniqueItems,
+                    "items that are all different".to_owned(),
+                    format!("items {i} and {j} are equal"),
+                );
+                return false;
+            }
+        }
+    }
+    true
+}

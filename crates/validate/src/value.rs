@@ -294,19 +294,12 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
     }
 
     fn unique(&mut self, items: &[Value]) -> bool {
-        for j in 1..items.len() {
-            for i in 0..j {
-                if json_equal(&items[i], &items[j]) {
-                    self.fail(
-                        Rule::UniqueItems,
-                        "items that are all different",
-                        format!("items {i} and {j} are equal"),
-                    );
-                    return false;
-                }
-            }
+        let mut errs = Vec::new();
+        let ok = checks::unique_items(items, |r, e, f| errs.push((r, e, f)));
+        for (rule, expected, found) in errs {
+            self.fail(rule, expected, found);
         }
-        true
+        ok
     }
 
     fn record(&mut self, record: &Record, members: &'v serde_json::Map<String, Value>) -> bool {
