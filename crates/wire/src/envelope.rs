@@ -1,0 +1,279 @@
+//! Request and response envelopes (docs/wire.md §2, §4, §10).
+//!
+//! A plant reads [`Incoming`] from a body or a WebSocket message; a caller reads a
+//! [`Response`]. Both refuse what JSON-RPC 2.0 refuses, with the reason the error carries.
+
+use serde_json::{Map, Value};
+
+use crate::{Error, JSONRPC, RpcError};
+
+/// A request id: a string, a number or `null` (JSON-RPC 2.0 §4). A request without an `id`
+/// member is a notification and has no `Id` at all.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Id {
+    /// A number id, kept as written.
+    Number(serde_json::Number),
+    /// A string id.
+    String(String),
+    /// `"id": null`: allowed, discouraged, answered with `null`.
+    Null,
+}
+
+impl Id {
+    /// The id as JSON.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Id::Number(n) => Value::Number(n.clone()),
+            Id::String(s) => Value::String(s.clone()),
+            Id::Null => Value::Null,
+        }
+    }
+
+    fn from_value(value: &Value) -> Option<Id> {
+        match value {
+            Value::Number(n) => Some(Id::Number(n.clone())),
+            Value::String(s) => Some(Id::String(s.clone())),
+            Value::Null => Some(Id::Null),
+            _ => None,
+        }
+    }
+}
+
+/// One well-formed request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// The id, or `None` for a notification (which is never answered).
+    pub id: Option<Id>,
+    /// The method name as sent.
+    pub method: String,
+    /// The params as sent: an object, an array, or absent.
+    pub params: Option<Value>,
+}
+
+impl Request {
+    /// Reads one request object; a refusal carries the id when it could be read.
+    pub fn from_value(value: Value) -> Result<Request, Rejected> {
+        let Value::Object(mut object) = value else {
+            return Err(Rejected::new(Id::Null, "a request must be a JSON object"));
+        };
+        let id = match object.remove("id") {
+            None => None,
+            Some(raw) => match Id::from_value(&raw) {
+                Some(id) => Some(id),
+                None => {
+                    return Err(Rejected::new(Id::Null, "`id` must be a string, a number or null"));
+                }
+            },
+        };
+        let answer_id = id.clone().unwrap_or(Id::Null);
+        match object.get("jsonrpc") {
+            Some(Value::String(v)) if v == JSONRPC => {}
+            Some(_) => return Err(Rejected::new(answer_id, "`jsonrpc` must be \"2.0\"")),
+            None => {
+                return Err(Rejected::new(answer_id, "`jsonrpc` is missing; it must be \"2.0\""));
+            }
+        }
+        let method = match object.remove("method") {
+            Some(Value::String(m)) => m,
+            Some(_) => return Err(Rejected::new(answer_id, "`method` must be a string")),
+            None => return Err(Rejected::new(answer_id, "`method` is missing")),
+        };
+        let params = match object.remove("params") {
+            None => None,
+            Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
+            Some(_) => {
+                return Err(Rejected::new(answer_id, "`params` must be an object or an array"));
+            }
+        };
+        Ok(Request { id, method, params })
+    }
+
+    /// The request as JSON, as a caller sends it.
+    pub fn to_value(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("jsonrpc".into(), JSONRPC.into());
+        object.insert("method".into(), self.method.clone().into());
+        if let Some(params) = &self.params {
+            object.insert("params".into(), params.clone());
+        }
+        if let Some(id) = &self.id {
+            object.insert("id".into(), id.to_value());
+        }
+        Value::Object(object)
+    }
+
+    /// What the method name calls.
+    pub fn call(&self) -> Call<'_> {
+        Call::of(&self.method)
+    }
+}
+
+/// A value that is JSON but not a request: always answered with `-32600` (JSON-RPC 2.0 §5:
+/// an invalid request gets an error even when it carries no id), with the id when one could be
+/// read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejected {
+    /// The id to answer with: the request's, or `null` when it could not be read.
+    pub id: Id,
+    /// Why it is not a request, in one phrase (the `-32600` error's `data.reason`).
+    pub reason: &'static str,
+}
+
+impl Rejected {
+    fn new(id: Id, reason: &'static str) -> Rejected {
+        Rejected { id, reason }
+    }
+
+    /// The `-32600` error.
+    pub fn error(&self) -> RpcError {
+        RpcError::invalid_request(self.reason)
+    }
+
+    /// The error response that answers it.
+    pub fn response(&self) -> Response {
+        Response::Failure { id: self.id.clone(), error: self.error() }
+    }
+}
+
+/// What a method name calls (docs/wire.md §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call<'a> {
+    /// `namespace.method` of the contract.
+    Contract {
+        /// The namespace name (before the first `.`).
+        namespace: &'a str,
+        /// The method name (after it).
+        method: &'a str,
+    },
+    /// `rpc.NAME`: the protocol's own methods (`describe`, `subscribe`, `unsubscribe`, `fake`).
+    Protocol(&'a str),
+    /// A name without a `.`: no contract method can have it.
+    Unqualified(&'a str),
+}
+
+impl<'a> Call<'a> {
+    /// Splits a method name at its first `.`.
+    pub fn of(name: &'a str) -> Call<'a> {
+        match name.split_once('.') {
+            Some(("rpc", rest)) => Call::Protocol(rest),
+            Some((namespace, method)) => Call::Contract { namespace, method },
+            None => Call::Unqualified(name),
+        }
+    }
+}
+
+/// A body or WebSocket message, read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Incoming {
+    /// One request (or one refusal).
+    Single(Result<Request, Rejected>),
+    /// A non-empty batch, in order.
+    Batch(Vec<Result<Request, Rejected>>),
+}
+
+impl Incoming {
+    /// Reads bytes: `Err` is the `-32700` answer (with id `null`). An empty batch reads as a
+    /// single refusal, as JSON-RPC 2.0 §6 asks.
+    pub fn parse(bytes: &[u8]) -> Result<Incoming, RpcError> {
+        let value: Value =
+            serde_json::from_slice(bytes).map_err(|err| RpcError::from_json_error(&err))?;
+        Ok(Incoming::from_value(value))
+    }
+
+    /// Reads a parsed value.
+    pub fn from_value(value: Value) -> Incoming {
+        match value {
+            Value::Array(items) if items.is_empty() => {
+                Incoming::Single(Err(Rejected::new(Id::Null, "an empty batch")))
+            }
+            Value::Array(items) => {
+                Incoming::Batch(items.into_iter().map(Request::from_value).collect())
+            }
+            other => Incoming::Single(Request::from_value(other)),
+        }
+    }
+
+    /// How many requests it holds (1 for a single one).
+    pub fn len(&self) -> usize {
+        match self {
+            Incoming::Single(_) => 1,
+            Incoming::Batch(items) => items.len(),
+        }
+    }
+
+    /// Never true: a batch is never empty (an empty one reads as a single refusal).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// One response.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Response {
+    /// `result`.
+    Success {
+        /// The request's id.
+        id: Id,
+        /// The result.
+        result: Value,
+    },
+    /// `error`.
+    Failure {
+        /// The request's id, or `null`.
+        id: Id,
+        /// The error.
+        error: RpcError,
+    },
+}
+
+impl Response {
+    /// The id answered.
+    pub fn id(&self) -> &Id {
+        match self {
+            Response::Success { id, .. } | Response::Failure { id, .. } => id,
+        }
+    }
+
+    /// The response as JSON.
+    pub fn to_value(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("jsonrpc".into(), JSONRPC.into());
+        match self {
+            Response::Success { id, result } => {
+                object.insert("id".into(), id.to_value());
+                object.insert("result".into(), result.clone());
+            }
+            Response::Failure { id, error } => {
+                object.insert("id".into(), id.to_value());
+                object.insert("error".into(), error.to_value());
+            }
+        }
+        Value::Object(object)
+    }
+
+    /// Reads a response as a caller must: `jsonrpc` is `"2.0"`, `id` is present, exactly one
+    /// of `result` and `error`. `pointer` locates the response (`""`, or `/3` in a batch).
+    pub fn from_value(value: &Value, pointer: &str) -> Result<Response, Error> {
+        let object = value
+            .as_object()
+            .ok_or_else(|| Error::shape(pointer, "a response must be an object"))?;
+        if object.get("jsonrpc").and_then(Value::as_str) != Some(JSONRPC) {
+            return Err(Error::shape(format!("{pointer}/jsonrpc"), "`jsonrpc` must be \"2.0\""));
+        }
+        let id = object.get("id").ok_or_else(|| Error::shape(pointer, "`id` is missing"))?;
+        let id = Id::from_value(id).ok_or_else(|| {
+            Error::shape(format!("{pointer}/id"), "`id` must be a string, a number or null")
+        })?;
+        match (object.get("result"), object.get("error")) {
+            (Some(result), None) => Ok(Response::Success { id, result: result.clone() }),
+            (None, Some(error)) => Ok(Response::Failure {
+                id,
+                error: RpcError::from_value(error, &format!("{pointer}/error"))?,
+            }),
+            (Some(_), Some(_)) => {
+                Err(Error::shape(pointer, "a response has `result` or `error`, not both"))
+            }
+            (None, None) => Err(Error::shape(pointer, "a response needs `result` or `error`")),
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Event subscriptions and notifications (docs/wire.md §7).
+
+use serde_json::{Value, json};
+
+use crate::{Error, JSONRPC};
+
+/// The subscribe method.
+pub const SUBSCRIBE: &str = "rpc.subscribe";
+/// The unsubscribe method.
+pub const UNSUBSCRIBE: &str = "rpc.unsubscribe";
+/// The method name every event notification carries.
+pub const NOTIFICATION: &str = "rpc.event";
+
+/// One event notification.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notification {
+    /// The subscription it belongs to.
+    pub subscription: String,
+    /// The event's name, `namespace.event`.
+    pub event: String,
+    /// The payload.
+    pub payload: Value,
+}
+
+impl Notification {
+    /// The notification as JSON.
+    pub fn to_value(&self) -> Value {
+        json!({
+            "jsonrpc": JSONRPC,
+            "method": NOTIFICATION,
+            "params": {"subscription": self.subscription, "event": self.event, "payload": self.payload},
+        })
+    }
+
+    /// Reads a message as a notification; `Ok(None)` when it is some other message (a
+    /// response).
+    pub fn from_value(value: &Value) -> Result<Option<Notification>, Error> {
+        if value.get("method").and_then(Value::as_str) != Some(NOTIFICATION) {
+            return Ok(None);
+        }
+        if value.get("jsonrpc").and_then(Value::as_str) != Some(JSONRPC) {
+            return Err(Error::shape("/jsonrpc", "`jsonrpc` must be \"2.0\""));
+        }
+        let params = value
+            .get("params")
+            .and_then(Value::as_object)
+            .ok_or_else(|| Error::shape("/params", "a notification's params must be an object"))?;
+        let text = |name: &str| {
+            params.get(name).and_then(Value::as_str).map(str::to_owned).ok_or_else(|| {
+                Error::shape(format!("/params/{name}"), format!("`{name}` must be a string"))
+            })
+        };
+        let payload = params
+            .get("payload")
+            .cloned()
+            .ok_or_else(|| Error::shape("/params/payload", "`payload` is missing"))?;
+        Ok(Some(Notification {
+            subscription: text("subscription")?,
+            event: text("event")?,
+            payload,
+        }))
+    }
+}

@@ -1,0 +1,26 @@
+//! The wire accord's tools speak to a plant: JSON-RPC 2.0 with the additions of docs/wire.md.
+//!
+//! This layer holds the shapes both ends must agree on, so that `accord serve` (which answers)
+//! and `accord conform` (which holds a live plant to the wire) cannot drift apart: reading a
+//! request envelope ([`envelope`]), the error codes and their `data` ([`codes`], [`RpcError`]),
+//! the `rpc.describe` answer and its compatibility verdict ([`describe`]), credentials
+//! ([`credential`]) and event notifications ([`event`]).
+//!
+//! It sits on `accord-schema-model` (the served document) and `accord-validate` (the validation
+//! errors `-32602` carries) and must never depend on a transport (no tokio, no HTTP), on serve,
+//! conform or the cli. It does no IO.
+
+pub mod codes;
+pub mod credential;
+pub mod describe;
+pub mod envelope;
+mod error;
+pub mod event;
+
+pub use codes::RpcError;
+pub use credential::{Access, Presented};
+pub use envelope::{Call, Id, Incoming, Request, Response};
+pub use error::Error;
+
+/// The JSON-RPC version string every request and response carries.
+pub const JSONRPC: &str = "2.0";

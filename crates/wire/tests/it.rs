@@ -1,0 +1,191 @@
+//! The wire's shapes, read and written as docs/wire.md says.
+
+use accord_schema_model::Document;
+use accord_wire::describe::{self, Answer};
+use accord_wire::envelope::Rejected;
+use accord_wire::event::Notification;
+use accord_wire::{Access, Call, Id, Incoming, Presented, Request, Response, RpcError, codes};
+use semver::Version;
+use serde_json::{Value, json};
+
+fn reason(rejected: &Rejected) -> String {
+    rejected.error().data.unwrap()["reason"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn requests_are_read_and_refused_as_json_rpc_says() {
+    let ok =
+        Incoming::parse(br#"{"jsonrpc":"2.0","id":7,"method":"pump.start","params":{"rpm":5}}"#)
+            .unwrap();
+    let Incoming::Single(Ok(request)) = ok else { panic!("{ok:?}") };
+    assert_eq!(request.id, Some(Id::Number(7.into())));
+    assert_eq!(request.call(), Call::Contract { namespace: "pump", method: "start" });
+
+    let note = Request::from_value(json!({"jsonrpc":"2.0","method":"pump.stop"})).unwrap();
+    assert_eq!(note.id, None, "no id member: a notification");
+    let null_id = Request::from_value(json!({"jsonrpc":"2.0","id":null,"method":"a.b"})).unwrap();
+    assert_eq!(null_id.id, Some(Id::Null), "an explicit null id is a request, not a notification");
+
+    let cases = [
+        (json!(1), "a request must be a JSON object", Id::Null),
+        (
+            json!({"id": 1, "method": "a.b"}),
+            "`jsonrpc` is missing; it must be \"2.0\"",
+            Id::Number(1.into()),
+        ),
+        (
+            json!({"jsonrpc": "1.0", "id": "x", "method": "a.b"}),
+            "`jsonrpc` must be \"2.0\"",
+            Id::String("x".into()),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 1, "method": 5}),
+            "`method` must be a string",
+            Id::Number(1.into()),
+        ),
+        (json!({"jsonrpc": "2.0", "id": 1}), "`method` is missing", Id::Number(1.into())),
+        (
+            json!({"jsonrpc": "2.0", "id": [1], "method": "a.b"}),
+            "`id` must be a string, a number or null",
+            Id::Null,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 2, "method": "a.b", "params": 3}),
+            "`params` must be an object or an array",
+            Id::Number(2.into()),
+        ),
+    ];
+    for (value, want, id) in cases {
+        let rejected = Request::from_value(value.clone()).unwrap_err();
+        assert_eq!(reason(&rejected), want, "{value}");
+        assert_eq!(rejected.id, id, "{value}");
+        assert_eq!(rejected.error().code, codes::INVALID_REQUEST);
+    }
+}
+
+#[test]
+fn batches_keep_order_and_an_empty_one_is_one_refusal() {
+    let batch = Incoming::parse(br#"[{"jsonrpc":"2.0","id":1,"method":"a.b"}, 5]"#).unwrap();
+    let Incoming::Batch(items) = batch else { panic!() };
+    assert!(items[0].is_ok() && items[1].is_err());
+    let empty = Incoming::parse(b"[]").unwrap();
+    let Incoming::Single(Err(rejected)) = empty else { panic!("{empty:?}") };
+    assert_eq!(reason(&rejected), "an empty batch");
+}
+
+#[test]
+fn a_parse_error_names_line_and_column() {
+    let err = Incoming::parse(b"{\n  \"jsonrpc\": }").unwrap_err();
+    assert_eq!(err.code, codes::PARSE_ERROR);
+    let data = err.data.unwrap();
+    assert_eq!((data["line"].clone(), data["column"].clone()), (json!(2), json!(14)));
+}
+
+#[test]
+fn method_names_split_at_the_first_dot() {
+    assert_eq!(Call::of("rpc.describe"), Call::Protocol("describe"));
+    assert_eq!(Call::of("pump.a.b"), Call::Contract { namespace: "pump", method: "a.b" });
+    assert_eq!(Call::of("describe"), Call::Unqualified("describe"));
+}
+
+#[test]
+fn responses_round_trip_and_malformed_ones_are_refused() {
+    let ok = Response::Success { id: Id::String("a".into()), result: json!([1]) };
+    assert_eq!(Response::from_value(&ok.to_value(), "").unwrap(), ok);
+    let err = Response::Failure { id: Id::Null, error: RpcError::method_not_found("x.y") };
+    assert_eq!(Response::from_value(&err.to_value(), "").unwrap(), err);
+    let both =
+        json!({"jsonrpc": "2.0", "id": 1, "result": 1, "error": {"code": 1, "message": "m"}});
+    assert_eq!(
+        Response::from_value(&both, "/2").unwrap_err().to_string(),
+        "/2: a response has `result` or `error`, not both"
+    );
+    let no_id = json!({"jsonrpc": "2.0", "result": 1});
+    assert_eq!(Response::from_value(&no_id, "").unwrap_err().to_string(), ": `id` is missing");
+}
+
+fn v(text: &str) -> Version {
+    Version::parse(text).unwrap()
+}
+
+#[test]
+fn compatibility_follows_the_version_policy() {
+    assert_eq!(describe::compatibility(&v("2.3.0"), &v("2.1.0")), Ok(()));
+    assert_eq!(describe::compatibility(&v("2.1.0"), &v("2.1.0")), Ok(()));
+    assert_eq!(
+        describe::compatibility(&v("3.0.0"), &v("2.1.0")),
+        Err("the plant serves 3.0.0, a breaking step from 2.1.0; update the caller".into())
+    );
+    assert_eq!(
+        describe::compatibility(&v("2.1.0"), &v("2.3.0")),
+        Err("the plant serves 2.1.0, older than 2.3.0; the caller may call what the plant does not have".into())
+    );
+    assert_eq!(describe::compatibility(&v("0.4.2"), &v("0.4.0")), Ok(()));
+    assert!(
+        describe::compatibility(&v("0.5.0"), &v("0.4.0")).is_err(),
+        "0.x: a minor step may break"
+    );
+    assert!(describe::compatibility(&v("1.0.0"), &v("0.9.0")).is_err());
+}
+
+fn pump() -> Document {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/contracts/pump-plant.types.json"
+    ))
+    .unwrap();
+    Document::parse(&text).unwrap()
+}
+
+#[test]
+fn describe_answers_full_and_reduced() {
+    let doc = pump();
+    let params = json!({"builtAgainst": {"pump": "1.0.0", "gone": "1.0.0"}});
+    let built = describe::read_params(Some(&params)).unwrap();
+    let full = describe::answer(&doc, &built, false);
+    assert_eq!(Document::from_value(full["contract"].clone()).unwrap(), doc);
+    let reduced = describe::answer(&doc, &built, true);
+    assert!(reduced.get("contract").is_none());
+    insta::assert_json_snapshot!(reduced);
+
+    let read = Answer::from_value(&reduced).unwrap();
+    assert!(read.reduced && read.contract.is_none() && read.update.is_some());
+    let gone = read.namespaces.iter().find(|n| n.name == "gone").unwrap();
+    assert_eq!(
+        (gone.version.clone(), gone.verdict.clone()),
+        (None, Some(Err("not served".into())))
+    );
+}
+
+#[test]
+fn describe_params_refuse_what_is_not_a_version() {
+    let err = describe::read_params(Some(&json!({"builtAgainst": {"pump": "two"}}))).unwrap_err();
+    assert_eq!(err.code, codes::INVALID_PARAMS);
+    assert_eq!(err.data.unwrap()["errors"][0]["path"], "/builtAgainst/pump");
+    assert_eq!(describe::read_params(None).unwrap(), vec![]);
+}
+
+#[test]
+fn absent_and_wrong_credentials_are_different_states() {
+    let token = Some("s3cret");
+    let decide = |header: Option<&str>| Access::decide(token, Presented::from_header(header));
+    assert_eq!(decide(None), Access::Reduced);
+    assert_eq!(decide(Some("Bearer s3cret")), Access::Full);
+    assert_eq!(decide(Some("bearer s3cret")), Access::Full, "the scheme is case-insensitive");
+    assert_eq!(decide(Some("Bearer s3cre")), Access::Refused);
+    assert_eq!(decide(Some("Bearer ")), Access::Refused);
+    assert_eq!(decide(Some("Basic czNjcmV0")), Access::Refused);
+    assert_eq!(Access::decide(None, Presented::Nothing), Access::Full, "no credentials configured");
+}
+
+#[test]
+fn notifications_round_trip() {
+    let n = Notification {
+        subscription: "1".into(),
+        event: "pump.status".into(),
+        payload: json!({"rpm": 3}),
+    };
+    assert_eq!(Notification::from_value(&n.to_value()).unwrap(), Some(n));
+    let response: Value = json!({"jsonrpc": "2.0", "id": 1, "result": true});
+    assert_eq!(Notification::from_value(&response).unwrap(), None);
+}
