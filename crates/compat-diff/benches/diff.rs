@@ -84,10 +84,7 @@ fn pair(methods: usize) -> &'static (Source, Source) {
     })
 }
 
-// 100,000 methods is left out of the default run: with witnesses computed as today (a whole
-// contract cloned and compiled per risky or breaking finding, src/witness.rs) one sample takes
-// tens of minutes. `contract(100_000, …)` generates it; add it back once witnesses are linear.
-#[divan::bench(args = [1_000, 10_000], sample_count = 5, sample_size = 1)]
+#[divan::bench(args = [1_000, 10_000, 100_000], sample_count = 5, sample_size = 1)]
 fn diff_with_witnesses(bencher: Bencher, methods: usize) {
     let (old, new) = pair(methods);
     bencher.bench(|| black_box(diff(black_box(old), black_box(new))));

@@ -1,7 +1,7 @@
 //! The comparison engine: one walk over old and new, parameterised by polarity. It emits
 //! [`Change`]s naming registry rules; levels come from the registry, never from here.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use accord_schema_model::{
     Document, Field, Method, Namespace, ObjectType, ParamStructure, Pointer, Reserved, TypeKind,
@@ -250,8 +250,15 @@ impl<'a> Cx<'a> {
         let (om, nm) = (o.methods.as_ref().unwrap_or(&empty), n.methods.as_ref().unwrap_or(&empty));
         let mut removed = Vec::new();
         for (name, m) in om {
+            let nmeth = nm.get(name);
+            if nmeth == Some(m) {
+                // An identical method yields no finding: refs inside it are compared as named
+                // types, and it is neither added nor removed. Skipping it keeps a diff's cost in
+                // what changed rather than in the size of the contract.
+                continue;
+            }
             let here = at.down(&format!(".{name}"), &["methods", name], &["methods", name]);
-            match nm.get(name) {
+            match nmeth {
                 Some(nmeth) => self.method(&here, name, m, nmeth),
                 None => {
                     self.emit(
@@ -296,8 +303,12 @@ impl<'a> Cx<'a> {
         ev_at.polarity = Polarity::Output;
         let mut removed_e = Vec::new();
         for (name, e) in oe {
+            let nev = ne.get(name);
+            if nev == Some(e) {
+                continue; // as for methods: nothing to report on an identical event
+            }
             let here = ev_at.down(&format!(".{name}"), &["events", name], &["events", name]);
-            match ne.get(name) {
+            match nev {
                 Some(nev) => {
                     self.attr_deprecated(
                         &here,
@@ -653,62 +664,71 @@ impl<'a> Cx<'a> {
     // ----- named types -----
 
     fn named_types(&mut self) {
-        let mut reach = reach(self.old);
-        for (k, v) in reach_of(self.new) {
-            let entry = reach.entry(k).or_default();
-            for (pos, origins) in v {
-                entry.entry(pos).or_default().extend(origins);
-            }
-        }
         let empty = IndexMap::new();
         let olds = self.old.namespaces.as_ref().unwrap_or(&empty);
         let news = self.new.namespaces.as_ref().unwrap_or(&empty);
+        // The named types that differ, found first: reach is only computed towards them, so an
+        // unchanged type costs one comparison however many methods use it.
+        let mut changed: Vec<(&String, &String, &TypeNode, &TypeNode)> = Vec::new();
         for (ns, o) in olds {
             let Some(n) = news.get(ns) else { continue };
             let (Some(ot), Some(nt)) = (&o.types, &n.types) else { continue };
             for (name, otype) in ot {
-                let Some(ntype) = nt.get(name) else { continue };
-                if otype == ntype {
-                    continue;
+                match nt.get(name) {
+                    Some(ntype) if ntype != otype => changed.push((ns, name, otype, ntype)),
+                    _ => {}
                 }
-                let reached = reach.get(&(ns.clone(), name.clone())).cloned().unwrap_or_default();
-                let mut by_polarity: BTreeMap<Polarity, Position> = BTreeMap::new();
-                for pos in reached.keys() {
-                    by_polarity.entry(pos.polarity()).or_insert(*pos);
-                }
-                let origins: Vec<String> = reached
-                    .iter()
-                    .flat_map(|(pos, o)| {
-                        o.iter().take(3).map(move |o| format!("{o} ({})", pos.as_str()))
-                    })
-                    .collect();
-                let note = if by_polarity.is_empty() {
-                    by_polarity.insert(Polarity::Input, Position::Params);
-                    by_polarity.insert(Polarity::Output, Position::Result);
-                    format!(
-                        "`{name}` is reached from no method or event, so it is checked in both directions"
-                    )
-                } else if by_polarity.len() == 2 {
-                    format!(
-                        "`{name}` is used in both directions, reached from {}",
-                        origins.join(", ")
-                    )
-                } else {
-                    format!("`{name}` is reached from {}", origins.join(", "))
+            }
+        }
+        if changed.is_empty() {
+            return;
+        }
+        let targets: HashSet<(&str, &str)> =
+            changed.iter().map(|(ns, name, _, _)| (ns.as_str(), name.as_str())).collect();
+        let mut reach = reach_towards(self.old, &targets);
+        for (k, v) in reach_towards(self.new, &targets) {
+            let entry = reach.entry(k).or_default();
+            for (pos, origins) in v {
+                let set = entry.entry(pos).or_default();
+                set.extend(origins);
+                keep_first(set);
+            }
+        }
+        for (ns, name, otype, ntype) in changed {
+            let reached = reach.get(&(ns.clone(), name.clone())).cloned().unwrap_or_default();
+            let mut by_polarity: BTreeMap<Polarity, Position> = BTreeMap::new();
+            for pos in reached.keys() {
+                by_polarity.entry(pos.polarity()).or_insert(*pos);
+            }
+            let origins: Vec<String> = reached
+                .iter()
+                .flat_map(|(pos, o)| {
+                    o.iter().take(3).map(move |o| format!("{o} ({})", pos.as_str()))
+                })
+                .collect();
+            let note = if by_polarity.is_empty() {
+                by_polarity.insert(Polarity::Input, Position::Params);
+                by_polarity.insert(Polarity::Output, Position::Result);
+                format!(
+                    "`{name}` is reached from no method or event, so it is checked in both directions"
+                )
+            } else if by_polarity.len() == 2 {
+                format!("`{name}` is used in both directions, reached from {}", origins.join(", "))
+            } else {
+                format!("`{name}` is reached from {}", origins.join(", "))
+            };
+            for (polarity, position) in by_polarity {
+                let at = At {
+                    path: format!("{ns}.types.{name}"),
+                    old: ptr(&["namespaces", ns, "types", name]),
+                    new: ptr(&["namespaces", ns, "types", name]),
+                    polarity,
+                    position,
+                    old_ns: ns.clone(),
+                    new_ns: ns.clone(),
+                    note: Some(note.clone()),
                 };
-                for (polarity, position) in by_polarity {
-                    let at = At {
-                        path: format!("{ns}.types.{name}"),
-                        old: ptr(&["namespaces", ns, "types", name]),
-                        new: ptr(&["namespaces", ns, "types", name]),
-                        polarity,
-                        position,
-                        old_ns: ns.clone(),
-                        new_ns: ns.clone(),
-                        note: Some(note.clone()),
-                    };
-                    self.types(&at, otype, ntype);
-                }
+                self.types(&at, otype, ntype);
             }
         }
     }
@@ -1542,85 +1562,168 @@ pub(crate) fn resolve<'d>(
     ns: &str,
     r: &accord_schema_model::RefType,
 ) -> Option<(String, String, &'d TypeNode)> {
-    let tns = r.namespace.clone().unwrap_or_else(|| ns.to_owned());
-    let node = doc.namespaces.as_ref()?.get(&tns)?.types.as_ref()?.get(&r.name)?;
-    Some((tns, r.name.clone(), node))
+    resolve_in(doc, ns, r).map(|(tns, name, node)| (tns.to_owned(), name.to_owned(), node))
 }
 
+/// For named types of interest: the positions that reach them, each with its first origins.
 type Reach = BTreeMap<(String, String), BTreeMap<Position, BTreeSet<String>>>;
 
-fn reach(doc: &Document) -> Reach {
-    reach_of(doc)
+/// How many origins a finding names per position: enough to find the uses, few enough to read.
+const ORIGINS_SHOWN: usize = 3;
+
+/// Keeps the first [`ORIGINS_SHOWN`] origins (in order) of a set.
+fn keep_first(set: &mut BTreeSet<String>) {
+    while set.len() > ORIGINS_SHOWN {
+        set.pop_last();
+    }
 }
 
-/// For every named type, the positions that reach it and from where.
-pub(crate) fn reach_of(doc: &Document) -> Reach {
+/// Resolves a ref to its named type, borrowing the names from `doc`.
+pub(crate) fn resolve_in<'d>(
+    doc: &'d Document,
+    ns: &str,
+    r: &accord_schema_model::RefType,
+) -> Option<(&'d str, &'d str, &'d TypeNode)> {
+    let tns = r.namespace.as_deref().unwrap_or(ns);
+    let (tns, n) = doc.namespaces.as_ref()?.get_key_value(tns)?;
+    let (name, node) = n.types.as_ref()?.get_key_value(&r.name)?;
+    Some((tns, name, node))
+}
+
+/// Calls `each` with every ref in `node` that is not behind another ref.
+pub(crate) fn direct_refs<'d>(
+    node: &'d TypeNode,
+    mut each: impl FnMut(&'d accord_schema_model::RefType),
+) {
+    let mut stack: Vec<&TypeNode> = vec![node];
+    while let Some(node) = stack.pop() {
+        match &node.kind {
+            TypeKind::Ref(r) => each(r),
+            TypeKind::Array(a) => stack.push(&a.items),
+            TypeKind::Tuple(t) => stack.extend(t.elements.iter()),
+            TypeKind::Object(o) => stack.extend(o.fields.iter().flatten().map(|(_, f)| &f.ty)),
+            TypeKind::Map(m) => {
+                stack.push(&m.values);
+                stack.extend(m.keys.as_deref());
+            }
+            TypeKind::Union(u) => stack.extend(u.variants.iter()),
+            _ => {}
+        }
+    }
+}
+
+/// For every target named type, the positions of `doc` that reach it and from where.
+///
+/// Linear in the document: one pass over the named types finds those that lead to a target
+/// (through refs, in reverse), then each method and event is walked once, descending only into
+/// named types that lead to a target. Origins are written out only for the targets they reach.
+fn reach_towards(doc: &Document, targets: &HashSet<(&str, &str)>) -> Reach {
     let mut out = Reach::new();
     let Some(nss) = &doc.namespaces else { return out };
+    // Reverse edges of the ref graph between named types, then the types that lead to a target.
+    let mut used_by: HashMap<(&str, &str), Vec<(&str, &str)>> = HashMap::new();
+    for (ns, n) in nss {
+        for (name, t) in n.types.iter().flatten() {
+            direct_refs(t, |r| {
+                if let Some((tns, tname, _)) = resolve_in(doc, ns, r) {
+                    used_by.entry((tns, tname)).or_default().push((ns, name));
+                }
+            });
+        }
+    }
+    let mut leads: HashSet<(&str, &str)> = HashSet::new();
+    let mut queue: Vec<(&str, &str)> = Vec::new();
+    for (ns, name) in targets {
+        if let Some((tns, n)) = nss.get_key_value(*ns)
+            && let Some((tname, _)) = n.types.as_ref().and_then(|t| t.get_key_value(*name))
+        {
+            queue.push((tns, tname));
+        }
+    }
+    while let Some(key) = queue.pop() {
+        if leads.insert(key) {
+            queue.extend(used_by.get(&key).into_iter().flatten().copied());
+        }
+    }
+    if leads.is_empty() {
+        return out;
+    }
     for (ns, n) in nss {
         for (mname, m) in n.methods.iter().flatten() {
             for p in m.params.iter().flatten() {
-                walk(
+                let origin = || format!("{ns}.{mname}.params.{}", p.name);
+                walk_towards(
                     doc,
                     ns,
                     &p.field.ty,
                     Position::Params,
-                    &format!("{ns}.{mname}.params.{}", p.name),
+                    origin,
+                    targets,
+                    &leads,
                     &mut out,
                 );
             }
-            walk(doc, ns, &m.result, Position::Result, &format!("{ns}.{mname}.result"), &mut out);
+            let origin = || format!("{ns}.{mname}.result");
+            walk_towards(doc, ns, &m.result, Position::Result, origin, targets, &leads, &mut out);
             for e in m.errors.iter().flatten() {
                 if let Some(d) = &e.data {
-                    walk(
+                    let origin = || format!("{ns}.{mname}.errors.{}.data", e.code);
+                    walk_towards(
                         doc,
                         ns,
                         d,
                         Position::ErrorData,
-                        &format!("{ns}.{mname}.errors.{}.data", e.code),
+                        origin,
+                        targets,
+                        &leads,
                         &mut out,
                     );
                 }
             }
         }
         for (ename, e) in n.events.iter().flatten() {
-            walk(doc, ns, &e.payload, Position::Event, &format!("{ns}.{ename}.payload"), &mut out);
+            let origin = || format!("{ns}.{ename}.payload");
+            walk_towards(doc, ns, &e.payload, Position::Event, origin, targets, &leads, &mut out);
         }
     }
     out
 }
 
-fn walk(doc: &Document, ns: &str, node: &TypeNode, pos: Position, origin: &str, out: &mut Reach) {
-    let mut stack: Vec<(String, &TypeNode)> = vec![(ns.to_owned(), node)];
-    let mut seen: HashSet<(String, String)> = HashSet::new();
+/// Walks one origin's type, recording it for every target it reaches.
+#[allow(clippy::too_many_arguments)]
+fn walk_towards<'d>(
+    doc: &'d Document,
+    ns: &'d str,
+    node: &'d TypeNode,
+    pos: Position,
+    origin: impl Fn() -> String,
+    targets: &HashSet<(&str, &str)>,
+    leads: &HashSet<(&'d str, &'d str)>,
+    out: &mut Reach,
+) {
+    let mut stack: Vec<(&str, &TypeNode)> = vec![(ns, node)];
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    let mut text: Option<String> = None;
     while let Some((ns, node)) = stack.pop() {
-        match &node.kind {
-            TypeKind::Ref(r) => {
-                if let Some((tns, name, t)) = resolve(doc, &ns, r) {
-                    out.entry((tns.clone(), name.clone()))
-                        .or_default()
-                        .entry(pos)
-                        .or_default()
-                        .insert(origin.to_owned());
-                    if seen.insert((tns.clone(), name)) {
-                        stack.push((tns, t));
-                    }
-                }
+        direct_refs(node, |r| {
+            let Some((tns, name, t)) = resolve_in(doc, ns, r) else { return };
+            let key = (tns, name);
+            if !leads.contains(&key) || seen.contains(&key) {
+                return;
             }
-            TypeKind::Array(a) => stack.push((ns, &a.items)),
-            TypeKind::Tuple(t) => stack.extend(t.elements.iter().map(|e| (ns.clone(), e))),
-            TypeKind::Object(o) => {
-                stack.extend(o.fields.iter().flatten().map(|(_, f)| (ns.clone(), &f.ty)))
+            seen.push(key);
+            if targets.contains(&key) {
+                let origin = text.get_or_insert_with(&origin).clone();
+                let set = out
+                    .entry((tns.to_owned(), name.to_owned()))
+                    .or_default()
+                    .entry(pos)
+                    .or_default();
+                set.insert(origin);
+                keep_first(set);
             }
-            TypeKind::Map(m) => {
-                stack.push((ns.clone(), &m.values));
-                if let Some(k) = &m.keys {
-                    stack.push((ns, k));
-                }
-            }
-            TypeKind::Union(u) => stack.extend(u.variants.iter().map(|v| (ns.clone(), v))),
-            _ => {}
-        }
+            stack.push((tns, t));
+        });
     }
 }
 

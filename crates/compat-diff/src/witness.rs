@@ -8,7 +8,7 @@ use accord_validate::{Contract, Target};
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use crate::compare::WitnessPlan;
+use crate::compare::{WitnessPlan, direct_refs, resolve_in};
 use crate::rules::Polarity;
 
 /// How many generated values of the wider side are tried before giving up.
@@ -55,49 +55,29 @@ fn with_method(doc: &Document, ns: &str, method: &str) -> Document {
 /// this instead of the whole contract keeps a witness's cost to the types involved, so a diff
 /// with many findings stays linear in the size of the contracts.
 fn reachable(doc: &Document, ns: &str, roots: &[&TypeNode]) -> Document {
-    let mut keep: BTreeSet<(String, String)> = BTreeSet::new();
-    let mut stack: Vec<(String, &TypeNode)> = roots.iter().map(|t| (ns.to_owned(), *t)).collect();
+    let mut keep: BTreeSet<(&str, &str)> = BTreeSet::new();
+    let mut stack: Vec<(&str, &TypeNode)> = roots.iter().map(|t| (ns, *t)).collect();
     while let Some((at_ns, node)) = stack.pop() {
-        let mut children: Vec<&TypeNode> = Vec::new();
-        match &node.kind {
-            TypeKind::Ref(r) => {
-                let target_ns = r.namespace.clone().unwrap_or_else(|| at_ns.clone());
-                let target = doc
-                    .namespaces
-                    .as_ref()
-                    .and_then(|all| all.get(&target_ns))
-                    .and_then(|n| n.types.as_ref())
-                    .and_then(|types| types.get(&r.name));
-                if let Some(target) = target
-                    && keep.insert((target_ns.clone(), r.name.clone()))
-                {
-                    stack.push((target_ns, target));
-                }
+        direct_refs(node, |r| {
+            if let Some((tns, name, target)) = resolve_in(doc, at_ns, r)
+                && keep.insert((tns, name))
+            {
+                stack.push((tns, target));
             }
-            TypeKind::Array(a) => children.push(&a.items),
-            TypeKind::Tuple(t) => children.extend(t.elements.iter()),
-            TypeKind::Object(o) => children.extend(o.fields.iter().flatten().map(|(_, f)| &f.ty)),
-            TypeKind::Map(m) => {
-                children.extend(m.keys.as_deref());
-                children.push(&m.values);
-            }
-            TypeKind::Union(u) => children.extend(u.variants.iter()),
-            _ => {}
-        }
-        stack.extend(children.into_iter().map(|c| (at_ns.clone(), c)));
+        });
     }
     let mut out = Document { schema: doc.schema, ..Document::default() };
     let namespaces = out.namespaces.get_or_insert_with(IndexMap::new);
     for (kept_ns, name) in keep {
-        let Some(source) = doc.namespaces.as_ref().and_then(|all| all.get(&kept_ns)) else {
+        let Some(source) = doc.namespaces.as_ref().and_then(|all| all.get(kept_ns)) else {
             continue;
         };
-        let target = namespaces.entry(kept_ns.clone()).or_insert_with(|| Namespace {
+        let target = namespaces.entry(kept_ns.to_owned()).or_insert_with(|| Namespace {
             version: source.version.clone(),
             ..Namespace::default()
         });
-        if let Some(ty) = source.types.as_ref().and_then(|types| types.get(&name)) {
-            target.types.get_or_insert_with(IndexMap::new).insert(name, ty.clone());
+        if let Some(ty) = source.types.as_ref().and_then(|types| types.get(name)) {
+            target.types.get_or_insert_with(IndexMap::new).insert(name.to_owned(), ty.clone());
         }
     }
     namespaces

@@ -236,7 +236,7 @@ pub struct TupleType {
 }
 
 /// Members of `object`.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ObjectType {
     /// The fields, by name; absent: no declared fields.
     pub fields: Option<IndexMap<String, Field>>,
@@ -245,6 +245,37 @@ pub struct ObjectType {
     pub closed: Option<bool>,
     /// Field names that were removed and may never be reused.
     pub reserved: Option<Vec<Reserved>>,
+}
+
+impl PartialEq for ObjectType {
+    fn eq(&self, other: &ObjectType) -> bool {
+        let fields = match (&self.fields, &other.fields) {
+            (Some(a), Some(b)) => same_entries(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        fields && self.closed == other.closed && self.reserved == other.reserved
+    }
+}
+
+/// Map equality as `IndexMap`'s own (member order does not matter), checked in order first.
+///
+/// Two maps read from versions of one document almost always list their members in the same
+/// order, and walking both in step compares them without hashing a key; `IndexMap`'s equality
+/// looks every key up. Comparing whole contracts (compat-diff) spends most of its time here.
+fn same_entries<V: PartialEq>(a: &IndexMap<String, V>, b: &IndexMap<String, V>) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    for ((ka, va), (kb, vb)) in a.iter().zip(b) {
+        if ka != kb {
+            return a == b; // another order: compare as maps
+        }
+        if va != vb {
+            return false; // keys are unique, so the other map has no second value for `ka`
+        }
+    }
+    true
 }
 
 /// Members of `map`.
@@ -302,5 +333,36 @@ impl TypeNode {
             TypeKind::Union(u) => u.variants.iter().map(TypeNode::unknown_member_count).sum(),
         };
         self.unknown.len() + below
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Field;
+
+    fn object(fields: &[(&str, TypeKind)]) -> ObjectType {
+        let fields = fields
+            .iter()
+            .map(|(name, kind)| ((*name).to_owned(), Field::new(TypeNode::new(kind.clone()))))
+            .collect();
+        ObjectType { fields: Some(fields), ..ObjectType::default() }
+    }
+
+    #[test]
+    fn object_equality_ignores_member_order_and_sees_every_difference() {
+        let ab = object(&[("a", TypeKind::Boolean), ("b", TypeKind::Null)]);
+        let ba = object(&[("b", TypeKind::Null), ("a", TypeKind::Boolean)]);
+        assert_eq!(ab, ba, "another order, same members");
+        let changed = object(&[("a", TypeKind::Boolean), ("b", TypeKind::Boolean)]);
+        assert_ne!(ab, changed, "same order, a value differs");
+        let swapped_and_changed = object(&[("b", TypeKind::Boolean), ("a", TypeKind::Boolean)]);
+        assert_ne!(ab, swapped_and_changed, "another order, a value differs");
+        let renamed = object(&[("a", TypeKind::Boolean), ("c", TypeKind::Null)]);
+        assert_ne!(ab, renamed, "a key differs");
+        assert_ne!(ab, object(&[("a", TypeKind::Boolean)]), "fewer members");
+        assert_ne!(ab, ObjectType::default(), "fields absent");
+        let closed = ObjectType { closed: Some(true), ..ab.clone() };
+        assert_ne!(ab, closed, "other members still count");
     }
 }
