@@ -896,6 +896,12 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
+            (TypeKind::Array(a), TypeKind::Tuple(b)) => {
+                self.array_and_tuple(at, o, n, a, &b.elements, true)
+            }
+            (TypeKind::Tuple(a), TypeKind::Array(b)) => {
+                self.array_and_tuple(at, o, n, b, &a.elements, false)
+            }
             (TypeKind::Object(a), TypeKind::Object(b)) => self.objects(at, o, n, a, b),
             (TypeKind::Map(a), TypeKind::Map(b)) => {
                 let any_string = TypeNode::new(TypeKind::String(Default::default()));
@@ -931,6 +937,67 @@ impl<'a> Cx<'a> {
                 format!("`{}` changed from {} to {}", at.path, a.kind().name(), b.kind().name()),
                 Self::types_witness(at, o, n),
             ),
+        }
+    }
+
+    /// An array became a tuple (`to_tuple`) or a tuple an array. The same JSON when the array's
+    /// length is fixed at the tuple's; otherwise the kind change is graded by direction, a
+    /// tuple length the array's bounds exclude is reported apart, and each element is compared
+    /// with the array's items.
+    fn array_and_tuple(
+        &mut self,
+        at: &At,
+        o: &TypeNode,
+        n: &TypeNode,
+        array: &accord_schema_model::ArrayType,
+        elements: &[TypeNode],
+        to_tuple: bool,
+    ) {
+        let len = elements.len() as u64;
+        let min = array.min_items.unwrap_or(0);
+        let fixed = min == len && array.max_items == Some(len);
+        let witness = Self::types_witness(at, o, n);
+        if !fixed {
+            let tuple = format!("a tuple of {len}");
+            let (id, from, to) = if to_tuple {
+                ("array-to-tuple", "an array", tuple.as_str())
+            } else {
+                ("tuple-to-array", tuple.as_str(), "an array")
+            };
+            self.emit_with(
+                at,
+                id,
+                false,
+                format!("`{}` changed from {from} to {to}", at.path),
+                witness.clone(),
+            );
+        }
+        if len < min || array.max_items.is_some_and(|max| len > max) {
+            let bounds = match array.max_items {
+                Some(max) => format!("{min} to {max}"),
+                None => format!("at least {min}"),
+            };
+            self.emit_with(
+                at,
+                "tuple-length-changed",
+                false,
+                format!(
+                    "`{}`: a tuple of {len} elements, where the array admits {bounds} items",
+                    at.path
+                ),
+                witness,
+            );
+        }
+        for (i, element) in elements.iter().enumerate() {
+            let is = i.to_string();
+            let (element_ptr, items_ptr) = (["elements", is.as_str()], ["items"]);
+            if to_tuple {
+                let e = at.down(&format!("[{i}]"), &items_ptr, &element_ptr);
+                self.types(&e, &array.items, element);
+            } else {
+                let e = at.down(&format!("[{i}]"), &element_ptr, &items_ptr);
+                self.types(&e, element, &array.items);
+            }
         }
     }
 
@@ -1113,10 +1180,21 @@ impl<'a> Cx<'a> {
     ) {
         let w = Self::types_witness(at, o, n);
         let f = |x: &Option<serde_json::Number>| x.as_ref().and_then(serde_json::Number::as_f64);
-        self.bound_f(at, "min", f(&a.min), f(&b.min), true, &w);
-        self.bound_f(at, "max", f(&a.max), f(&b.max), false, &w);
-        self.bound_f(at, "exclusiveMin", f(&a.exclusive_min), f(&b.exclusive_min), true, &w);
-        self.bound_f(at, "exclusiveMax", f(&a.exclusive_max), f(&b.exclusive_max), false, &w);
+        let lower = [
+            ("min", f(&a.min), f(&b.min)),
+            ("exclusiveMin", f(&a.exclusive_min), f(&b.exclusive_min)),
+        ];
+        let upper = [
+            ("max", f(&a.max), f(&b.max)),
+            ("exclusiveMax", f(&a.exclusive_max), f(&b.exclusive_max)),
+        ];
+        for (side, is_min) in [(lower, true), (upper, false)] {
+            if !self.exclusivity(at, side, is_min, &w) {
+                for (name, old, new) in side {
+                    self.bound_f(at, name, old, new, is_min, &w);
+                }
+            }
+        }
         match (f(&a.multiple_of), f(&b.multiple_of)) {
             (Some(x), Some(y)) if x != y => {
                 let divides = |big: f64, small: f64| {
@@ -1176,6 +1254,47 @@ impl<'a> Cx<'a> {
             }
             _ => {}
         }
+    }
+
+    /// One side's bound moved between its inclusive and exclusive member (`min: 0` became
+    /// `exclusiveMin: 0`): one graded finding, not a bound removed plus a bound added (which
+    /// would read as breaking both ways). `side` is `[(inclusive name, old, new), (exclusive
+    /// name, old, new)]`; returns whether it reported the side.
+    fn exclusivity(
+        &mut self,
+        at: &At,
+        side: [(&str, Option<f64>, Option<f64>); 2],
+        is_min: bool,
+        w: &Option<WitnessPlan>,
+    ) -> bool {
+        let [(incl, oi, ni), (excl, oe, ne)] = side;
+        let (from, to, old_value, new_value, to_exclusive) = match (oi, oe, ni, ne) {
+            (Some(x), None, None, Some(y)) => (incl, excl, x, y, true),
+            (None, Some(x), Some(y), None) => (excl, incl, x, y, false),
+            _ => return false,
+        };
+        // An exclusive bound at the same value admits one value less than the inclusive one.
+        let tighter = match (is_min, to_exclusive) {
+            (true, true) => new_value >= old_value,
+            (true, false) => new_value > old_value,
+            (false, true) => new_value <= old_value,
+            (false, false) => new_value < old_value,
+        };
+        let id = if tighter { "bound-tightened" } else { "bound-loosened" };
+        let h = at.down("", &[from], &[to]);
+        self.emit_with(
+            &h,
+            id,
+            false,
+            format!(
+                "`{}` bound changed from {from} {} to {to} {}",
+                at.path,
+                num(old_value),
+                num(new_value)
+            ),
+            w.clone(),
+        );
+        true
     }
 
     /// A lower (`is_min`) or upper bound: raised minimum or lowered maximum tightens.

@@ -728,6 +728,30 @@ pub const RULES: &[Rule] = &[
         "A tuple admits exactly its length: no value of one length is valid for the other."
     ),
     rule!(
+        "array-to-tuple",
+        Structural,
+        "type",
+        "narrow",
+        B,
+        S,
+        "tuple-to-array",
+        true,
+        "An array became a tuple.",
+        "Old writers send arrays of any length the array admits; the new reader takes exactly the tuple's length. Old readers take a tuple as an array, so the new writer is safe when the tuple's length lies within the array's bounds (else `tuple-length-changed`) and each element is an item they admit (compared element by element). An array whose length was fixed at the tuple's is the same JSON and is not reported."
+    ),
+    rule!(
+        "tuple-to-array",
+        Structural,
+        "type",
+        "widen",
+        S,
+        B,
+        "array-to-tuple",
+        true,
+        "A tuple became an array.",
+        "The new reader takes every tuple old writers send when the tuple's length lies within the array's bounds (else `tuple-length-changed`) and each element is an item it admits (compared element by element). A new writer may send arrays of other lengths, which old readers refuse. An array whose length is fixed at the tuple's is the same JSON and is not reported."
+    ),
+    rule!(
         "object-to-map",
         Structural,
         "type",
@@ -1095,8 +1119,7 @@ const NOT_COVERED: &str = "
 | `idempotent-removed`, `readonly-removed` | covered by `semantics-changed`, which grades every move between read, idempotent, write, destructive and undeclared |
 | `method-renamed`, `event-renamed`, `field-renamed` | covered by `probable-rename` (a removal and an addition of the same shape); schema 1 has no `renamedFrom` to declare one |
 | `positional-optional-appended` / `positional-required-appended` | covered by `param-added-optional` and `param-added-required` (params are positional and named at once) |
-| `array-to-tuple`, `tuple-to-array` | reported as `type-changed` (breaking both ways): not yet graded apart |
-| `exclusivity-changed` | reported as a bound removed plus a bound added: not yet a rule of its own |
+| `exclusivity-changed` | covered by `bound-tightened` / `bound-loosened`: a bound that moved between `min` and `exclusiveMin` (or `max` and `exclusiveMax`) is one graded finding (`fixtures/diff/bound-tightened.exclusive/`), not a bound removed plus a bound added |
 | `unique-items-added` / `unique-items-removed` | covered by `bound-added` / `bound-removed`: `uniqueItems` is a constraint set or unset |
 | `map-key-type-changed` | key types are compared with the map's polarity by the structural comparison, under the rules of their kind (bounds, patterns, formats) |
 | `ref-renamed-same-shape`, `ref-retargeted` | refs are resolved and compared structurally: a renamed type with the same shape is no wire change |

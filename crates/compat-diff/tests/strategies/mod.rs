@@ -2,7 +2,8 @@
 //! has rules for.
 
 use accord_schema_model::{
-    ArrayType, EnumType, Field, NumberRules, ObjectType, StringRules, TypeKind, TypeNode, UnionType,
+    ArrayType, EnumType, Field, NumberRules, ObjectType, StringRules, TupleType, TypeKind,
+    TypeNode, UnionType,
 };
 use indexmap::IndexMap;
 use proptest::prelude::*;
@@ -15,9 +16,15 @@ fn leaf() -> impl Strategy<Value = TypeNode> {
         Just(TypeKind::Null),
         Just(TypeKind::Boolean),
         Just(TypeKind::Any),
-        (bound.clone(), bound.clone(), proptest::option::of(prop_oneof![Just("ms"), Just("s")]))
-            .prop_map(|(min, max, unit)| TypeKind::Integer(NumberRules {
-                min: min.map(Into::into),
+        (
+            bound.clone(),
+            bound.clone(),
+            proptest::option::of(prop_oneof![Just("ms"), Just("s")]),
+            any::<bool>()
+        )
+            .prop_map(|(min, max, unit, exclusive)| TypeKind::Integer(NumberRules {
+                min: min.filter(|_| !exclusive).map(Into::into),
+                exclusive_min: min.filter(|_| exclusive).map(Into::into),
                 max: max.map(|m| (m + 3).into()),
                 unit: unit.map(str::to_owned),
                 ..NumberRules::default()
@@ -81,6 +88,8 @@ pub(crate) fn node() -> impl Strategy<Value = TypeNode> {
                         reserved: None,
                     }))
                 }),
+            proptest::collection::vec(inner.clone(), 1..3)
+                .prop_map(|elements| TypeNode::new(TypeKind::Tuple(TupleType { elements }))),
             proptest::collection::vec(inner, 1..3).prop_map(|variants| TypeNode::new(
                 TypeKind::Union(UnionType { variants, discriminator: None })
             )),
