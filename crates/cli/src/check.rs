@@ -149,6 +149,16 @@ pub(crate) struct Item {
     pub(crate) message: String,
     /// File, line, column.
     pub(crate) location: Option<(String, usize, usize)>,
+    /// For an accepted finding: the accept entry's place and reason.
+    pub(crate) accepted: Option<AcceptedBy>,
+}
+
+/// The accept entry that accepted a finding, as the machine formats name it.
+pub(crate) struct AcceptedBy {
+    /// The accept file, line and column of the entry.
+    pub(crate) location: (String, usize, usize),
+    /// The entry's reason.
+    pub(crate) reason: String,
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
@@ -259,6 +269,7 @@ fn items(
             fails: l.diagnostic.severity == Severity::Error,
             message: l.diagnostic.message.clone(),
             location: Some((file.to_owned(), l.position.line, l.position.column)),
+            accepted: None,
         })
         .collect();
     for c in compared {
@@ -281,6 +292,10 @@ fn items(
                     f.message
                 ),
                 location: f.location.as_ref().map(|l| (l.file.clone(), l.line, l.column)),
+                accepted: entry.map(|e| AcceptedBy {
+                    location: (e.file.clone(), e.line, e.column),
+                    reason: e.reason.clone(),
+                }),
             });
         }
     }
@@ -293,6 +308,7 @@ fn items(
                 fails: true,
                 message: p.message.clone(),
                 location: Some((e.file.clone(), e.line, e.column)),
+                accepted: None,
             });
         }
     }

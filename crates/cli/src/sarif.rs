@@ -1,7 +1,8 @@
 //! `accord check --format sarif`: the findings as a SARIF 2.1.0 log, as GitHub code scanning
 //! takes it. The tool's rules are the compatibility registry and the lint registry; a result's
 //! level is `error` when it fails the run, `warning` for other risky, breaking or warning
-//! findings, and `note` for safe ones.
+//! findings, and `note` for safe ones. A finding accepted by `--accept` carries an external,
+//! accepted suppression with the entry's reason and place.
 
 use accord_compat_diff::RULES;
 use serde_json::{Value, json};
@@ -54,6 +55,22 @@ pub(crate) fn log(contract: &str, items: &[Item]) -> Value {
             });
             if let Some(n) = index(i.rule) {
                 result["ruleIndex"] = json!(n);
+            }
+            // An accepted finding stays in the log, suppressed: code scanning shows it as
+            // dismissed with the entry's reason instead of losing it.
+            if let Some(by) = &i.accepted {
+                let (file, line, col) = &by.location;
+                result["suppressions"] = json!([{
+                    "kind": "external",
+                    "status": "accepted",
+                    "justification": by.reason,
+                    "location": {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": file},
+                            "region": {"startLine": line, "startColumn": col},
+                        }
+                    },
+                }]);
             }
             if let Some((file, line, col)) = here {
                 result["locations"] = json!([{

@@ -27,6 +27,16 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
         vec!["check", PUMP, "--against", OLD_PUMP, "--format", "sarif"],
         vec!["check", PUMP, "--format", "sarif"],
         vec!["check", "fixtures/lint/dangling-ref/contract.types.json", "--format", "sarif"],
+        vec![
+            "check",
+            PUMP,
+            "--against",
+            OLD_PUMP,
+            "--accept",
+            "fixtures/accept/pump-plant.accept.json",
+            "--format",
+            "sarif",
+        ],
     ] {
         let out = accord(&args);
         let log: serde_json::Value =
@@ -73,4 +83,42 @@ fn junit_has_one_case_per_finding_and_fails_the_failing_ones() {
         ),
         "{text}"
     );
+}
+
+#[test]
+fn accepted_findings_are_suppressed_with_their_reason() {
+    let out = accord(&[
+        "check",
+        PUMP,
+        "--against",
+        OLD_PUMP,
+        "--accept",
+        "fixtures/accept/pump-plant.accept.json",
+        "--format",
+        "sarif",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let accepted = results
+        .iter()
+        .find(|r| {
+            r["ruleId"] == "bound-tightened"
+                && r["message"]["text"].as_str().is_some_and(|t| t.contains("rampTime"))
+                && r["message"]["text"].as_str().is_some_and(|t| t.contains("old callers"))
+        })
+        .expect("the accepted bound-tightened finding stays in the log");
+    assert_eq!(accepted["level"], "warning", "accepted: no longer an error");
+    let suppression = &accepted["suppressions"][0];
+    assert_eq!(suppression["kind"], "external");
+    assert_eq!(suppression["status"], "accepted");
+    assert!(
+        suppression["justification"].as_str().is_some_and(|j| j.contains("OPS-1432")),
+        "{suppression}"
+    );
+    let place = &suppression["location"]["physicalLocation"];
+    assert_eq!(place["artifactLocation"]["uri"], "fixtures/accept/pump-plant.accept.json");
+    assert_eq!(place["region"]["startLine"], 4);
+    let unaccepted = results.iter().filter(|r| r.get("suppressions").is_none()).count();
+    assert!(unaccepted > 0, "only accepted findings carry a suppression");
 }
