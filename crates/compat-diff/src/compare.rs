@@ -99,6 +99,16 @@ impl At {
     }
 }
 
+/// How an optional member moved between old and new.
+enum Move<'v, T> {
+    /// Present on both sides with different values (old, new).
+    Changed(&'v T, &'v T),
+    /// Absent before, present now.
+    Set(&'v T),
+    /// Present before, absent now.
+    Unset(&'v T),
+}
+
 pub(crate) struct Cx<'a> {
     old: &'a Document,
     new: &'a Document,
@@ -1002,36 +1012,44 @@ impl<'a> Cx<'a> {
     }
 
     fn defaults(&mut self, at: &At, o: &TypeNode, n: &TypeNode) {
-        match (&o.default, &n.default) {
-            (Some(a), Some(b)) if a != b => {
-                let h = at.down("", &[], &["default"]);
-                self.emit(
-                    &h,
-                    "default-changed",
-                    false,
-                    format!("default of `{}` changed from {a} to {b}", at.path),
-                );
+        self.member_moved(
+            at,
+            "default",
+            o.default.as_ref(),
+            n.default.as_ref(),
+            ["default-changed", "default-added", "default-removed"],
+            |m| match m {
+                Move::Changed(x, y) => format!("default of `{}` changed from {x} to {y}", at.path),
+                Move::Set(y) => format!("`{}` gained the default {y}", at.path),
+                Move::Unset(x) => format!("`{}` lost its default {x}", at.path),
+            },
+            None,
+        );
+    }
+
+    /// An optional member of a node changed, was set or was unset: one of three rules
+    /// (`ids`: changed, set, unset), located at the member on the side that has it.
+    #[allow(clippy::too_many_arguments)]
+    fn member_moved<T: PartialEq>(
+        &mut self,
+        at: &At,
+        member: &str,
+        old: Option<&T>,
+        new: Option<&T>,
+        ids: [&str; 3],
+        message: impl Fn(Move<'_, T>) -> String,
+        witness: Option<WitnessPlan>,
+    ) {
+        let [changed, set, unset] = ids;
+        let (id, here, on_old, text) = match (old, new) {
+            (Some(x), Some(y)) if x != y => {
+                (changed, at.down("", &[member], &[member]), false, message(Move::Changed(x, y)))
             }
-            (None, Some(b)) => {
-                let h = at.down("", &[], &["default"]);
-                self.emit(
-                    &h,
-                    "default-added",
-                    false,
-                    format!("`{}` gained the default {b}", at.path),
-                );
-            }
-            (Some(a), None) => {
-                let h = at.down("", &["default"], &[]);
-                self.emit(
-                    &h,
-                    "default-removed",
-                    true,
-                    format!("`{}` lost its default {a}", at.path),
-                );
-            }
-            _ => {}
-        }
+            (None, Some(y)) => (set, at.down("", &[], &[member]), false, message(Move::Set(y))),
+            (Some(x), None) => (unset, at.down("", &[member], &[]), true, message(Move::Unset(x))),
+            _ => return,
+        };
+        self.emit_with(&here, id, on_old, text, witness);
     }
 
     fn through_refs(&mut self, at: &At, o: &TypeNode, n: &TypeNode) {
@@ -1195,65 +1213,49 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        match (f(&a.multiple_of), f(&b.multiple_of)) {
-            (Some(x), Some(y)) if x != y => {
-                let divides = |big: f64, small: f64| {
-                    let q = big / small;
-                    (q - q.round()).abs() < 1e-9 * q.abs().max(1.0)
-                };
-                let (id, how) = if divides(x, y) {
-                    ("bound-loosened", "finer")
-                } else if divides(y, x) {
-                    ("bound-tightened", "coarser")
-                } else {
-                    ("multiple-of-changed", "unrelated")
-                };
-                let h = at.down("", &["multipleOf"], &["multipleOf"]);
-                self.emit_with(
-                    &h,
-                    id,
-                    false,
-                    format!("multipleOf of `{}` changed from {x} to {y} ({how})", at.path),
-                    w.clone(),
-                );
-            }
-            (None, Some(y)) => {
-                let h = at.down("", &[], &["multipleOf"]);
-                self.emit_with(
-                    &h,
-                    "bound-added",
-                    false,
-                    format!("`{}` must now be a multiple of {y}", at.path),
-                    w.clone(),
-                );
-            }
-            (Some(x), None) => {
-                let h = at.down("", &["multipleOf"], &[]);
-                self.emit_with(
-                    &h,
-                    "bound-removed",
-                    true,
-                    format!("`{}` no longer must be a multiple of {x}", at.path),
-                    w.clone(),
-                );
-            }
-            _ => {}
-        }
-        match (&a.unit, &b.unit) {
-            (Some(x), Some(y)) if x != y => {
-                let h = at.down("", &["unit"], &["unit"]);
-                self.emit(&h, "unit-changed", false, format!("unit of `{}` changed from `{x}` to `{y}`: the same numbers now mean something else", at.path));
-            }
-            (None, Some(y)) => {
-                let h = at.down("", &[], &["unit"]);
-                self.emit(&h, "unit-added", false, format!("`{}` gained the unit `{y}`", at.path));
-            }
-            (Some(x), None) => {
-                let h = at.down("", &["unit"], &[]);
-                self.emit(&h, "unit-removed", true, format!("`{}` lost the unit `{x}`", at.path));
-            }
-            _ => {}
-        }
+        let (om, nm) = (f(&a.multiple_of), f(&b.multiple_of));
+        let divides = |big: f64, small: f64| {
+            let q = big / small;
+            (q - q.round()).abs() < 1e-9 * q.abs().max(1.0)
+        };
+        let changed = match (om, nm) {
+            (Some(x), Some(y)) if divides(x, y) => "bound-loosened",
+            (Some(x), Some(y)) if divides(y, x) => "bound-tightened",
+            _ => "multiple-of-changed",
+        };
+        self.member_moved(
+            at,
+            "multipleOf",
+            om.as_ref(),
+            nm.as_ref(),
+            [changed, "bound-added", "bound-removed"],
+            |m| match m {
+                Move::Changed(x, y) => {
+                    let how = match changed {
+                        "bound-loosened" => "finer",
+                        "bound-tightened" => "coarser",
+                        _ => "unrelated",
+                    };
+                    format!("multipleOf of `{}` changed from {x} to {y} ({how})", at.path)
+                }
+                Move::Set(y) => format!("`{}` must now be a multiple of {y}", at.path),
+                Move::Unset(x) => format!("`{}` no longer must be a multiple of {x}", at.path),
+            },
+            w.clone(),
+        );
+        self.member_moved(
+            at,
+            "unit",
+            a.unit.as_ref(),
+            b.unit.as_ref(),
+            ["unit-changed", "unit-added", "unit-removed"],
+            |m| match m {
+                Move::Changed(x, y) => format!("unit of `{}` changed from `{x}` to `{y}`: the same numbers now mean something else", at.path),
+                Move::Set(y) => format!("`{}` gained the unit `{y}`", at.path),
+                Move::Unset(x) => format!("`{}` lost the unit `{x}`", at.path),
+            },
+            None,
+        );
     }
 
     /// One side's bound moved between its inclusive and exclusive member (`min: 0` became
@@ -1370,72 +1372,36 @@ impl<'a> Cx<'a> {
         let w = Self::types_witness(at, o, n);
         self.bound_u(at, "minLength", a.min_length, b.min_length, true, &w);
         self.bound_u(at, "maxLength", a.max_length, b.max_length, false, &w);
-        match (&a.pattern, &b.pattern) {
-            (Some(x), Some(y)) if x != y => {
-                let h = at.down("", &["pattern"], &["pattern"]);
-                self.emit_with(
-                    &h,
-                    "pattern-changed",
-                    false,
-                    format!("pattern of `{}` changed from `{x}` to `{y}`", at.path),
-                    w.clone(),
-                );
-            }
-            (None, Some(y)) => {
-                let h = at.down("", &[], &["pattern"]);
-                self.emit_with(
-                    &h,
-                    "pattern-added",
-                    false,
-                    format!("`{}` must now match `{y}`", at.path),
-                    w.clone(),
-                );
-            }
-            (Some(x), None) => {
-                let h = at.down("", &["pattern"], &[]);
-                self.emit_with(
-                    &h,
-                    "pattern-removed",
-                    true,
-                    format!("`{}` no longer must match `{x}`", at.path),
-                    w.clone(),
-                );
-            }
-            _ => {}
-        }
-        match (&a.format, &b.format) {
-            (Some(x), Some(y)) if x != y => {
-                let h = at.down("", &["format"], &["format"]);
-                self.emit_with(
-                    &h,
-                    "format-changed",
-                    false,
-                    format!("format of `{}` changed from `{x}` to `{y}`", at.path),
-                    w.clone(),
-                );
-            }
-            (None, Some(y)) => {
-                let h = at.down("", &[], &["format"]);
-                self.emit_with(
-                    &h,
-                    "format-added",
-                    false,
-                    format!("`{}` gained the format `{y}`", at.path),
-                    w.clone(),
-                );
-            }
-            (Some(x), None) => {
-                let h = at.down("", &["format"], &[]);
-                self.emit_with(
-                    &h,
-                    "format-removed",
-                    true,
-                    format!("`{}` lost the format `{x}`", at.path),
-                    w.clone(),
-                );
-            }
-            _ => {}
-        }
+        self.member_moved(
+            at,
+            "pattern",
+            a.pattern.as_ref(),
+            b.pattern.as_ref(),
+            ["pattern-changed", "pattern-added", "pattern-removed"],
+            |m| match m {
+                Move::Changed(x, y) => {
+                    format!("pattern of `{}` changed from `{x}` to `{y}`", at.path)
+                }
+                Move::Set(y) => format!("`{}` must now match `{y}`", at.path),
+                Move::Unset(x) => format!("`{}` no longer must match `{x}`", at.path),
+            },
+            w.clone(),
+        );
+        self.member_moved(
+            at,
+            "format",
+            a.format.as_ref(),
+            b.format.as_ref(),
+            ["format-changed", "format-added", "format-removed"],
+            |m| match m {
+                Move::Changed(x, y) => {
+                    format!("format of `{}` changed from `{x}` to `{y}`", at.path)
+                }
+                Move::Set(y) => format!("`{}` gained the format `{y}`", at.path),
+                Move::Unset(x) => format!("`{}` lost the format `{x}`", at.path),
+            },
+            w,
+        );
     }
 
     fn enums(
