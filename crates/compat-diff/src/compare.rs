@@ -271,33 +271,16 @@ impl<'a> Cx<'a> {
             match nmeth {
                 Some(nmeth) => self.method(&here, name, m, nmeth),
                 None => {
-                    self.emit(
-                        &here,
-                        "method-removed",
-                        true,
-                        format!("method `{}` removed", here.path),
-                    );
-                    self.removal_lifecycle(
-                        &here,
-                        "method",
-                        m.deprecated.as_ref().is_some_and(|d| d.is_deprecated()),
-                        reserved_has(&n.reserved, name),
-                    );
+                    let reserved = reserved_has(&n.reserved, name);
+                    self.surface_removed(&here, "method", deprecated(&m.deprecated), reserved);
                     removed.push(name);
                 }
             }
         }
         for (name, m) in nm.iter().filter(|(k, _)| !om.contains_key(*k)) {
             let here = at.down(&format!(".{name}"), &["methods", name], &["methods", name]);
-            self.emit(&here, "method-added", false, format!("method `{}` added", here.path));
-            if reserved_has(&o.reserved, name) || reserved_has(&n.reserved, name) {
-                self.emit(
-                    &here,
-                    "reserved-name-reused",
-                    false,
-                    format!("method `{}` uses a reserved name", here.path),
-                );
-            }
+            let reserved = reserved_has(&o.reserved, name) || reserved_has(&n.reserved, name);
+            self.surface_added(&here, "method", reserved);
             for old_name in &removed {
                 let om = &om[old_name.as_str()];
                 if om.params == m.params && shape(&om.result) == shape(&m.result) {
@@ -331,33 +314,16 @@ impl<'a> Cx<'a> {
                     self.types(&p, &e.payload, &nev.payload);
                 }
                 None => {
-                    self.emit(
-                        &here,
-                        "event-removed",
-                        true,
-                        format!("event `{}` removed", here.path),
-                    );
-                    self.removal_lifecycle(
-                        &here,
-                        "event",
-                        deprecated(&e.deprecated),
-                        reserved_has(&n.reserved, name),
-                    );
+                    let reserved = reserved_has(&n.reserved, name);
+                    self.surface_removed(&here, "event", deprecated(&e.deprecated), reserved);
                     removed_e.push(name);
                 }
             }
         }
         for (name, e) in ne.iter().filter(|(k, _)| !oe.contains_key(*k)) {
             let here = ev_at.down(&format!(".{name}"), &["events", name], &["events", name]);
-            self.emit(&here, "event-added", false, format!("event `{}` added", here.path));
-            if reserved_has(&o.reserved, name) || reserved_has(&n.reserved, name) {
-                self.emit(
-                    &here,
-                    "reserved-name-reused",
-                    false,
-                    format!("event `{}` uses a reserved name", here.path),
-                );
-            }
+            let reserved = reserved_has(&o.reserved, name) || reserved_has(&n.reserved, name);
+            self.surface_added(&here, "event", reserved);
             for old_name in &removed_e {
                 if shape(&oe[old_name.as_str()].payload) == shape(&e.payload) {
                     self.emit(&here, "probable-rename", false, format!("event `{}.{old_name}` was removed and `{}` added with the same payload: probably a rename", at.path, here.path));
@@ -386,6 +352,25 @@ impl<'a> Cx<'a> {
                     format!("type `{}` uses a reserved name", here.path),
                 );
             }
+        }
+    }
+
+    /// A method or event (`what`) is gone: the removal and what its lifecycle lacked.
+    fn surface_removed(&mut self, at: &At, what: &str, was_deprecated: bool, reserved: bool) {
+        self.emit(at, &format!("{what}-removed"), true, format!("{what} `{}` removed", at.path));
+        self.removal_lifecycle(at, what, was_deprecated, reserved);
+    }
+
+    /// A method or event (`what`) is new; under a reserved name it reuses what was retired.
+    fn surface_added(&mut self, at: &At, what: &str, reserved: bool) {
+        self.emit(at, &format!("{what}-added"), false, format!("{what} `{}` added", at.path));
+        if reserved {
+            self.emit(
+                at,
+                "reserved-name-reused",
+                false,
+                format!("{what} `{}` uses a reserved name", at.path),
+            );
         }
     }
 
