@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use accord_compat_diff::{Level, Source, diff};
 
-use crate::{Outcome, OutputFormat, input, output};
+use crate::{Outcome, input, output};
 
 /// Arguments of `accord diff`.
 #[derive(Debug, clap::Args)]
@@ -14,12 +14,23 @@ pub(crate) struct Args {
     old: PathBuf,
     /// The contract to deploy.
     new: PathBuf,
-    /// Output format.
+    /// Output format: text for people, json for scripts, markdown for a pull-request comment.
     #[arg(long, value_enum, default_value = "text")]
-    format: OutputFormat,
+    format: DiffFormat,
     /// The least level that fails the run (exit 1): `breaking` or `risky`.
     #[arg(long, value_enum, default_value = "breaking")]
     fail_on: FailOn,
+}
+
+/// How `accord diff` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum DiffFormat {
+    /// For people: `file:line:col: level[rule] path: message` lines.
+    Text,
+    /// For scripts: the versioned JSON report.
+    Json,
+    /// For a pull-request comment: tables and folded details.
+    Markdown,
 }
 
 /// Which findings make `accord diff` exit 1.
@@ -41,8 +52,9 @@ pub(crate) fn run(args: &Args) -> Outcome {
         Source { file: args.new.display().to_string(), text: new.text, document: new.document };
     let report = diff(&old, &new);
     let text = match args.format {
-        OutputFormat::Text => report.to_text(),
-        OutputFormat::Json => {
+        DiffFormat::Text => report.to_text(),
+        DiffFormat::Markdown => report.to_markdown(),
+        DiffFormat::Json => {
             let mut t = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
             t.push('\n');
             t

@@ -66,3 +66,20 @@ fn input_errors_exit_2() {
         Some(2)
     );
 }
+
+#[test]
+fn markdown_is_a_pull_request_comment() {
+    let out = accord(&[
+        "diff",
+        "fixtures/baselines/pump-plant.v2.2.0.types.json",
+        "fixtures/contracts/pump-plant.types.json",
+        "--format",
+        "markdown",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    insta::assert_snapshot!(text);
+    let (old, _) = pair("bound-tightened");
+    let same = accord(&["diff", &old, &old, "--format", "markdown"]);
+    assert_eq!(same.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&same.stdout).contains("No change that matters"));
+}

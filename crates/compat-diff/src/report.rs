@@ -268,11 +268,7 @@ impl Report {
         let mut last = None;
         for f in &self.findings {
             if last != Some(f.pairing) {
-                let title = match f.pairing {
-                    Pairing::OldCallersNewPlant => "old callers × new plant",
-                    Pairing::NewCallersOldPlant => "new callers × old plant",
-                };
-                let _ = writeln!(out, "== {title}");
+                let _ = writeln!(out, "== {}", pairing_title(f.pairing));
                 last = Some(f.pairing);
             }
             let place = f
@@ -296,6 +292,78 @@ impl Report {
             line(Pairing::OldCallersNewPlant),
             line(Pairing::NewCallersOldPlant)
         );
+        out
+    }
+
+    /// The report as Markdown, for a pull-request comment: the summary first, then one table
+    /// per pairing (level, rule, path, place, message), then the story, advice and witness of
+    /// every breaking or risky finding, folded.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::from("## Contract compatibility\n\n");
+        if let Some(s) = &self.schema {
+            let _ = writeln!(
+                out,
+                "The old document is schema {}, the new one schema {}: the format version, not a contract change.\n",
+                s.old, s.new
+            );
+        }
+        let line = |p: Pairing| {
+            let c = self.counts(p);
+            format!("{} breaking, {} risky, {} safe", c["breaking"], c["risky"], c["safe"])
+        };
+        let _ = writeln!(
+            out,
+            "| pairing | findings |\n| --- | --- |\n| old callers × new plant | {} |\n| new callers × old plant | {} |\n",
+            line(Pairing::OldCallersNewPlant),
+            line(Pairing::NewCallersOldPlant)
+        );
+        if self.findings.is_empty() {
+            out.push_str("No change that matters to callers or plants.\n");
+            return out;
+        }
+        for pairing in [Pairing::OldCallersNewPlant, Pairing::NewCallersOldPlant] {
+            let findings: Vec<&Finding> =
+                self.findings.iter().filter(|f| f.pairing == pairing).collect();
+            if findings.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "### {}\n", pairing_title(pairing));
+            out.push_str(
+                "| level | rule | path | where | what |\n| --- | --- | --- | --- | --- |\n",
+            );
+            for f in &findings {
+                let place = f
+                    .location
+                    .as_ref()
+                    .map_or("—".to_owned(), |l| format!("`{}:{}:{}`", l.file, l.line, l.column));
+                let level = match f.level {
+                    Level::Breaking | Level::Risky => format!("**{}**", f.level),
+                    _ => f.level.to_string(),
+                };
+                let _ = writeln!(
+                    out,
+                    "| {level} | `{}` | `{}` | {place} | {} |",
+                    f.rule,
+                    cell(&f.path),
+                    cell(&f.message)
+                );
+            }
+            out.push('\n');
+            for f in findings.iter().filter(|f| f.level >= Level::Risky) {
+                let _ = writeln!(
+                    out,
+                    "<details><summary>{} <code>{}</code> at <code>{}</code></summary>\n",
+                    f.level,
+                    f.rule,
+                    html(&f.path)
+                );
+                let _ = writeln!(out, "{}\n\n**Advice:** {}\n", f.story, f.advice);
+                if let Some(w) = &f.witness {
+                    let _ = writeln!(out, "Witness:\n\n```json\n{w}\n```\n");
+                }
+                out.push_str("</details>\n\n");
+            }
+        }
         out
     }
 
@@ -330,4 +398,21 @@ impl Report {
             },
         })
     }
+}
+
+fn pairing_title(pairing: Pairing) -> &'static str {
+    match pairing {
+        Pairing::OldCallersNewPlant => "old callers × new plant",
+        Pairing::NewCallersOldPlant => "new callers × old plant",
+    }
+}
+
+/// Text for a Markdown table cell: a `|` would end the cell, a line break the row.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// Text inside HTML (`<summary>`), where `<` and `&` are markup.
+fn html(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
