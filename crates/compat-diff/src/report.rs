@@ -247,6 +247,12 @@ impl Report {
         self.worst(Pairing::OldCallersNewPlant) >= threshold
     }
 
+    /// `N breaking, N risky, N safe` for one pairing.
+    fn tally(&self, pairing: Pairing) -> String {
+        let c = self.counts(pairing);
+        format!("{} breaking, {} risky, {} safe", c["breaking"], c["risky"], c["safe"])
+    }
+
     fn counts(&self, pairing: Pairing) -> Value {
         let n = |l: Level| {
             self.findings.iter().filter(|f| f.pairing == pairing && f.level == l).count()
@@ -282,10 +288,7 @@ impl Report {
                 let _ = writeln!(out, "    witness: {w}");
             }
         }
-        let line = |p: Pairing| {
-            let c = self.counts(p);
-            format!("{} breaking, {} risky, {} safe", c["breaking"], c["risky"], c["safe"])
-        };
+        let line = |p: Pairing| self.tally(p);
         let _ = writeln!(
             out,
             "summary: old callers × new plant: {}; new callers × old plant: {}",
@@ -307,10 +310,7 @@ impl Report {
                 s.old, s.new
             );
         }
-        let line = |p: Pairing| {
-            let c = self.counts(p);
-            format!("{} breaking, {} risky, {} safe", c["breaking"], c["risky"], c["safe"])
-        };
+        let line = |p: Pairing| self.tally(p);
         let _ = writeln!(
             out,
             "| pairing | findings |\n| --- | --- |\n| old callers × new plant | {} |\n| new callers × old plant | {} |\n",
