@@ -96,6 +96,11 @@ impl Plant {
     /// Answers one HTTP body or WebSocket message; `None` when nothing is to be answered (only
     /// notifications).
     pub(crate) async fn answer(&self, bytes: &[u8], session: &mut Session<'_>) -> Option<Vec<u8>> {
+        tracing::debug!(
+            transport = session.transport.as_str(),
+            bytes = bytes.len(),
+            "message received"
+        );
         if bytes.len() > self.limits.body_bytes {
             return Some(self.limit(limits::BODY_BYTES));
         }

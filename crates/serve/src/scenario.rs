@@ -72,11 +72,16 @@ pub(crate) fn load(
     contract: &Contract,
 ) -> Result<Vec<Canned>, Error> {
     let reader = Reader { file: &source.file, map: SourceMap::new(&source.text) };
-    let value: Value = serde_json::from_str(&source.text).map_err(|err| Error::Scenario {
-        file: source.file.clone(),
-        line: err.line(),
-        column: err.column(),
-        reason: format!("not JSON: {err}"),
+    let value: Value = serde_json::from_str(&source.text).map_err(|err| {
+        // serde_json counts bytes from column 0 at a line's start; report characters from 1.
+        let offset = reader.map.offset_of_line_byte_column(err.line(), err.column().max(1));
+        let position = reader.map.position(offset);
+        Error::Scenario {
+            file: source.file.clone(),
+            line: position.line,
+            column: position.column,
+            reason: format!("not JSON: {err}"),
+        }
     })?;
     let root = Pointer::root();
     let Some(top) = value.as_object() else {
