@@ -104,35 +104,59 @@ async fn serve(args: &Args, doc: Document, config: Config) -> Outcome {
             return Outcome::InputError;
         }
     };
+    // The handlers are registered before the banner is printed: whoever reads the URL may
+    // signal at once, and a signal before registration would kill the process unanswered.
+    let stop_signal = match Signals::register() {
+        Ok(signals) => signals,
+        Err(err) => {
+            eprintln!("error: cannot handle signals: {err}");
+            return Outcome::InputError;
+        }
+    };
     println!("{}", banner.replace("{URL}", &server.url()));
     let stop = server.shutdown_handle();
     tokio::spawn(async move {
-        signal().await;
+        stop_signal.recv().await;
         stop.shutdown();
     });
     server.stopped().await;
     Outcome::Success
 }
 
-/// SIGINT (Ctrl-C) or, on Unix, SIGTERM.
-async fn signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// SIGINT (Ctrl-C) and, on Unix, SIGTERM.
+struct Signals {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut term) => {
-                term.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    #[cfg(unix)]
+    fn register() -> std::io::Result<Signals> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Signals {
+            interrupt: signal(SignalKind::interrupt())?,
+            terminate: signal(SignalKind::terminate())?,
+        })
+    }
+
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
+    fn register() -> std::io::Result<Signals> {
+        Ok(Signals {})
+    }
+
+    #[cfg(unix)]
+    async fn recv(mut self) {
+        tokio::select! {
+            _ = self.interrupt.recv() => {}
+            _ = self.terminate.recv() => {}
+        }
+    }
+
+    #[cfg(not(unix))]
+    async fn recv(self) {
+        let _ = tokio::signal::ctrl_c().await;
     }
 }
 
