@@ -58,7 +58,12 @@ fn wait_for(addr: SocketAddr, name: &str, child: &mut Child) -> Result<()> {
     bail!("{name} did not listen on {addr} within 60 s")
 }
 
-fn spawn(name: &'static str, mut command: Command, addr: SocketAddr, path_per_method: bool) -> Result<Peer> {
+fn spawn(
+    name: &'static str,
+    mut command: Command,
+    addr: SocketAddr,
+    path_per_method: bool,
+) -> Result<Peer> {
     command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
     let child = command.spawn().with_context(|| format!("could not start {name}"))?;
     let mut peer = Peer { name, child, addr, path_per_method };
@@ -78,7 +83,10 @@ fn npm_peers(root: &Path) -> Result<Option<PathBuf>> {
         return Ok(None);
     }
     std::fs::create_dir_all(&dir)?;
-    eprintln!("installing @open-rpc/mock-server and @stoplight/prism-cli into {}...", dir.display());
+    eprintln!(
+        "installing @open-rpc/mock-server and @stoplight/prism-cli into {}...",
+        dir.display()
+    );
     let status = Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--prefix"])
         .arg(&dir)
@@ -114,7 +122,9 @@ pub(crate) fn run(root: &Path) -> Result<()> {
     if let Some(bin) = npm_peers(root)? {
         let addr = free_port()?;
         let mut mock = Command::new(bin.join("open-rpc-mock-server"));
-        mock.arg("-d").arg(peers_dir.join("bench.openrpc.json")).args(["-p", &addr.port().to_string()]);
+        mock.arg("-d")
+            .arg(peers_dir.join("bench.openrpc.json"))
+            .args(["-p", &addr.port().to_string()]);
         let server = spawn("@open-rpc/mock-server", mock, addr, false)?;
         rows.extend(runtime.block_on(throughput(&server))?);
         drop(server);
@@ -154,7 +164,9 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         }
     }
     println!();
-    println!("| accord serve at a fixed {RATE} requests/s | achieved requests/s | p50 ms | p99 ms | max ms |");
+    println!(
+        "| accord serve at a fixed {RATE} requests/s | achieved requests/s | p50 ms | p99 ms | max ms |"
+    );
     println!("| --- | ---: | ---: | ---: | ---: |");
     for (method, m) in &fixed {
         println!(
@@ -177,7 +189,9 @@ async fn throughput(peer: &Peer) -> Result<Vec<(&'static str, &'static str, Meas
     for (method, expect) in METHODS {
         let path = if peer.path_per_method { format!("/{method}") } else { "/".to_owned() };
         let request = load::request(peer.addr, &path, &body(method));
-        load::probe(peer.addr, &request, expect).await.with_context(|| format!("{}: {method}", peer.name))?;
+        load::probe(peer.addr, &request, expect)
+            .await
+            .with_context(|| format!("{}: {method}", peer.name))?;
         load::closed_loop(peer.addr, request.clone(), CONNECTIONS, WARM_UP).await?;
         let measured = load::closed_loop(peer.addr, request, CONNECTIONS, CASE).await?;
         eprintln!("{} {method}: {:.0} requests/s", peer.name, measured.per_second());

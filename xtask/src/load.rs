@@ -73,7 +73,8 @@ impl Connection {
         }
         let length = head.lines().find_map(|line| {
             let (name, value) = line.split_once(':')?;
-            name.eq_ignore_ascii_case("content-length").then(|| value.trim().parse::<usize>().ok())?
+            name.eq_ignore_ascii_case("content-length")
+                .then(|| value.trim().parse::<usize>().ok())?
         });
         let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
         match (length, chunked) {

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use accord_schema_model::Document;
-use accord_validate::{Contract, Validator};
+use accord_validate::{Contract, Target};
 use accord_wire::fake::{ExampleRef, Fake};
 use accord_wire::{Access, Call, Id, Incoming, Request, RpcError, describe, event, fake, limits};
 use serde_json::{Value, json};
@@ -320,18 +320,33 @@ impl Plant {
         sent
     }
 
-    /// The `n`-th payload of `event` on a subscription: its examples in order, then generated
-    /// values; every one validated.
+    /// The `n`-th payload of `event` on a subscription: its examples in order (checked at
+    /// startup), then generated values.
     fn event_payload(&self, name: &str, n: u64) -> Result<Value, String> {
         let info = self.table.events.get(name).ok_or("no such event")?;
-        let check = self.contract.validator(&info.target).map_err(|e| e.to_string())?;
-        let payload = match info.examples.get(n as usize) {
-            Some(example) => example.clone(),
-            None => {
-                check.generate(seed::derive_nth(self.seed, name, n)).map_err(|e| e.to_string())?
-            }
-        };
-        checked(&check, payload, "payload").map_err(|e| format!("{e:?}"))
+        match info.examples.get(n as usize) {
+            Some(example) => Ok(example.clone()),
+            None => self
+                .made(&info.target, seed::derive_nth(self.seed, name, n), "payload")
+                .map_err(|e| reason_of(&e)),
+        }
+    }
+
+    /// A generated value of `target` that passed its validator: the one gate every made value
+    /// goes through before it leaves the plant; a value that fails becomes `-32603`.
+    fn made(&self, target: &Target, seed: u64, what: &str) -> Result<Value, RpcError> {
+        let check =
+            self.contract.validator(target).map_err(|e| RpcError::internal(&e.to_string()))?;
+        let value = check
+            .generate(seed)
+            .map_err(|e| RpcError::internal(&format!("no {what} could be made: {e}")))?;
+        match check.validate(&value) {
+            Ok(()) => Ok(value),
+            Err(errors) => Err(RpcError::internal(&format!(
+                "a generated {what} failed its own validation: {}",
+                errors[0]
+            ))),
+        }
     }
 
     /// Validates params and answers a contract method: steered, canned, an example with the
@@ -409,17 +424,10 @@ impl Plant {
     }
 
     fn generated_result(&self, info: &MethodInfo, by_name: &Value) -> Answer {
-        let check = match self.contract.validator(&info.result) {
-            Ok(check) => check,
-            Err(error) => return RpcError::internal(&error.to_string()).into(),
-        };
         let seed = self.seed_for(info, "", by_name);
-        match check.generate(seed) {
-            Ok(value) => match checked(&check, value, "result") {
-                Ok(value) => Answer::Value(value),
-                Err(error) => error.into(),
-            },
-            Err(error) => RpcError::internal(&format!("no result could be made: {error}")).into(),
+        match self.made(&info.result, seed, "result") {
+            Ok(value) => Answer::Value(value),
+            Err(error) => error.into(),
         }
     }
 
@@ -435,22 +443,10 @@ impl Plant {
         let data = match &declared.data {
             None => None,
             Some(target) => {
-                let check = match self.contract.validator(target) {
-                    Ok(check) => check,
-                    Err(error) => return RpcError::internal(&error.to_string()).into(),
-                };
                 let seed = self.seed_for(info, &format!("#error{code}"), by_name);
-                match check.generate(seed).map_err(|e| e.to_string()) {
-                    Ok(value) => match checked(&check, value, "error data") {
-                        Ok(value) => Some(value),
-                        Err(error) => return error.into(),
-                    },
-                    Err(reason) => {
-                        return RpcError::internal(&format!(
-                            "no error data could be made: {reason}"
-                        ))
-                        .into();
-                    }
+                match self.made(target, seed, "error data") {
+                    Ok(value) => Some(value),
+                    Err(error) => return error.into(),
                 }
             }
         };
@@ -458,14 +454,8 @@ impl Plant {
     }
 }
 
-/// The one gate every made value passes before it leaves the plant: validated against its type,
-/// or replaced by `-32603`.
-fn checked(check: &Validator<'_>, value: Value, what: &str) -> Result<Value, RpcError> {
-    match check.validate(&value) {
-        Ok(()) => Ok(value),
-        Err(errors) => Err(RpcError::internal(&format!(
-            "a generated {what} failed its own validation: {}",
-            errors[0]
-        ))),
-    }
+/// The reason a `-32603` carries, for the log.
+fn reason_of(error: &RpcError) -> String {
+    let reason = error.data.as_ref().and_then(|d| d.get("reason")).and_then(Value::as_str);
+    reason.unwrap_or(&error.message).to_owned()
 }

@@ -49,6 +49,24 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    /// Refuses `value` (at `at`) unless `target`'s validator accepts it, at its first error.
+    fn check(
+        &self,
+        at: &Pointer,
+        contract: &Contract,
+        target: &accord_validate::Target,
+        value: &Value,
+        what: &str,
+    ) -> Result<(), Error> {
+        match contract.validator(target)?.validate(value) {
+            Ok(()) => Ok(()),
+            Err(errors) => {
+                let first = &errors[0];
+                Err(self.refuse(&pointer_under(at, &first.pointer), format!("{what}: {first}")))
+            }
+        }
+    }
+
     fn refuse(&self, pointer: &Pointer, reason: impl Into<String>) -> Error {
         let offset = self.map.locate(pointer).map_or(0, |l| l.label().start);
         let position = self.map.position(offset);
@@ -136,14 +154,8 @@ fn read_entry(
     let params = match object.get("params") {
         None => None,
         Some(params @ (Value::Object(_) | Value::Array(_))) => {
-            let check = contract.validator(&info.params)?;
-            if let Err(errors) = check.validate(params) {
-                let first = &errors[0];
-                return Err(reader.refuse(
-                    &pointer_under(&at.key("params"), &first.pointer),
-                    format!("these params are not valid for `{method}`: {first}"),
-                ));
-            }
+            let what = format!("these params are not valid for `{method}`");
+            reader.check(&at.key("params"), contract, &info.params, params, &what)?;
             Some(info.by_name(Some(params)))
         }
         Some(_) => {
@@ -162,14 +174,8 @@ fn read_entry(
     };
     let answer = match (object.get("result"), object.get("error")) {
         (Some(result), None) => {
-            let check = contract.validator(&info.result)?;
-            if let Err(errors) = check.validate(result) {
-                let first = &errors[0];
-                return Err(reader.refuse(
-                    &pointer_under(&at.key("result"), &first.pointer),
-                    format!("this result does not match `{method}`'s result type: {first}"),
-                ));
-            }
+            let what = format!("this result does not match `{method}`'s result type");
+            reader.check(&at.key("result"), contract, &info.result, result, &what)?;
             CannedAnswer::Result(serde_json::to_vec(result).unwrap_or_default().into())
         }
         (None, Some(error)) => read_error(reader, &at.key("error"), error, info, contract)?,
@@ -205,13 +211,8 @@ fn read_error(
     let data = error.get("data");
     match (&declared.data, data) {
         (Some(target), Some(data)) => {
-            if let Err(errors) = contract.validator(target)?.validate(data) {
-                let first = &errors[0];
-                return Err(reader.refuse(
-                    &pointer_under(&at.key("data"), &first.pointer),
-                    format!("this data does not match error {code}'s data type: {first}"),
-                ));
-            }
+            let what = format!("this data does not match error {code}'s data type");
+            reader.check(&at.key("data"), contract, target, data, &what)?;
         }
         (Some(_), None) => {
             return Err(reader.refuse(at, format!("error {code} carries `data`; give it")));
@@ -228,11 +229,8 @@ fn read_error(
 fn pointer_under(base: &Pointer, inner: &str) -> Pointer {
     let mut out = base.clone();
     for segment in inner.split('/').skip(1) {
-        let key = segment.replace("~1", "/").replace("~0", "~");
-        match key.parse::<usize>() {
-            Ok(index) if !key.starts_with('+') => out.push_index(index),
-            _ => out.push_key(&key),
-        }
+        // An array index and an object key of the same digits are the same pointer segment.
+        out.push_key(&segment.replace("~1", "/").replace("~0", "~"));
     }
     out
 }
