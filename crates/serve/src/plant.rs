@@ -181,8 +181,20 @@ impl Plant {
         let id = request.id.as_ref().map(|id| id.to_value().to_string());
         let id = id.as_deref().unwrap_or("(notification)");
         let code = answer.code();
-        let undeclared = matches!(request.call(), Call::Contract { .. })
-            && self.table.methods.get(&request.method).is_some_and(|m| m.semantics.is_none());
+        // The contract method called: directly, or wrapped in rpc.fake.
+        let called = match request.call() {
+            Call::Contract { .. } => Some(request.method.as_str()),
+            Call::Protocol("fake") => request
+                .params
+                .as_ref()
+                .and_then(|p| p.get("call"))
+                .and_then(|c| c.get("method"))
+                .and_then(Value::as_str),
+            _ => None,
+        };
+        let undeclared = called
+            .and_then(|name| self.table.methods.get(name))
+            .is_some_and(|m| m.semantics.is_none());
         if undeclared {
             tracing::warn!(
                 transport = transport.as_str(), method = %request.method, id, code, micros,
@@ -362,7 +374,7 @@ impl Plant {
             None => Cow::Owned(info.absent_params()),
         };
         let check = match self.contract.validator(&info.params) {
-            Ok(check) => check,
+            Ok(check) => check.with_depth_limit(self.limits.depth),
             Err(error) => return RpcError::internal(&error.to_string()).into(),
         };
         if let Err(errors) = check.validate(&params) {

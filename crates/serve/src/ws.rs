@@ -30,7 +30,22 @@ pub(crate) async fn upgrade(
     }
     let upgrade = match upgrade {
         Ok(upgrade) => upgrade,
-        Err(rejection) => return rejection.into_response(),
+        Err(rejection) => {
+            // A GET that is not an upgrade: say what GET / is for, as JSON-RPC like the rest.
+            let reason = format!(
+                "GET / is the WebSocket upgrade ({}); send JSON-RPC over HTTP with POST /",
+                rejection.body_text()
+            );
+            let mut response = json(
+                StatusCode::UPGRADE_REQUIRED,
+                crate::encode::refusal(accord_wire::RpcError::invalid_request(&reason)),
+            );
+            response.headers_mut().insert(
+                axum::http::header::UPGRADE,
+                axum::http::HeaderValue::from_static("websocket"),
+            );
+            return response;
+        }
     };
     let Ok(permit) = shared.connections.clone().try_acquire_owned() else {
         return json(StatusCode::SERVICE_UNAVAILABLE, shared.plant.limit(limits::CONNECTIONS));

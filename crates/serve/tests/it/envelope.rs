@@ -124,6 +124,11 @@ async fn http_status_codes_follow_the_wire() {
     assert_eq!(with_charset.status, 200);
     let put = reqwest::Client::new().put(server.url()).body("{}").send().await.unwrap();
     assert_eq!(put.status().as_u16(), 405);
+    let get = reqwest::Client::new().get(server.url()).send().await.unwrap();
+    assert_eq!(get.status().as_u16(), 426);
+    assert_eq!(get.headers()["upgrade"], "websocket");
+    let body: Value = serde_json::from_str(&get.text().await.unwrap()).unwrap();
+    insta::assert_json_snapshot!("get_without_upgrade", body);
     server.shutdown().await;
 }
 

@@ -108,13 +108,17 @@ async fn the_log_marks_calls_of_methods_with_undeclared_semantics() {
     )
     .await;
     post(&server, r#"{"jsonrpc": "2.0", "id": 2, "method": "pump.list"}"#).await;
+    let fake = r#"{"jsonrpc": "2.0", "id": 3, "method": "rpc.fake", "params": {"call": {"method": "pump.runSelfTest", "params": {"pump": "P-101"}}}}"#;
+    post(&server, fake).await;
     server.shutdown().await;
     let log = captured.text();
     let lines: Vec<serde_json::Value> =
         log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let calls: Vec<&serde_json::Value> =
         lines.iter().filter(|l| l["fields"]["method"].is_string()).collect();
-    assert_eq!(calls.len(), 2, "{log}");
+    assert_eq!(calls.len(), 3, "{log}");
+    assert_eq!(calls[2]["fields"]["method"], "rpc.fake");
+    assert_eq!(calls[2]["fields"]["semantics"], "undeclared", "a steered call is marked too");
     assert_eq!(calls[0]["fields"]["method"], "pump.runSelfTest");
     assert_eq!(calls[0]["fields"]["semantics"], "undeclared");
     assert_eq!(calls[0]["level"], "WARN");
