@@ -45,7 +45,8 @@ pub use crate::server::{SHUTDOWN_GRACE, Server, ShutdownHandle, start};
 pub struct Limits {
     /// The largest HTTP body or WebSocket message, in bytes.
     pub body_bytes: usize,
-    /// The deepest JSON nesting.
+    /// The deepest JSON nesting; at most 128 (the JSON parser's own limit), a larger value
+    /// counts as 128.
     pub depth: usize,
     /// The most requests in one batch.
     pub batch_length: usize,

@@ -17,6 +17,9 @@ use crate::seed::{self, Mode};
 use crate::table::{MethodInfo, Table};
 use crate::{Config, Error, Limits};
 
+/// The deepest nesting serde_json parses (its recursion limit).
+const MAX_DEPTH: usize = 128;
+
 /// The transport a message came over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Transport {
@@ -87,7 +90,9 @@ impl Plant {
             scenario,
             seed: config.seed,
             mode: config.mode,
-            limits: config.limits,
+            // serde_json refuses nesting past 128 as a syntax error; a deeper limit could never
+            // be reached, so the effective limit (and what -32003 reports) is at most that.
+            limits: Limits { depth: config.limits.depth.min(MAX_DEPTH), ..config.limits },
             token: config.token.clone(),
             event_interval: config.event_interval,
         })

@@ -8,7 +8,7 @@ use accord_wire::{Access, limits};
 use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::{Instant, Interval};
@@ -73,8 +73,12 @@ async fn run(
     let plant = &shared.plant;
     let (mut sink, mut stream) = socket.split();
     let mut subscriptions = Subscriptions::default();
-    let mut ticker =
-        plant.event_interval.map(|every| tokio::time::interval_at(Instant::now() + every, every));
+    let mut ticker = plant.event_interval.map(|every| {
+        let mut ticker = tokio::time::interval_at(Instant::now() + every, every);
+        // A connection held up (a delayed answer) skips the ticks it missed, not bursts them.
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        ticker
+    });
     let mut shutdown = shared.shutdown.clone();
     tracing::info!(transport = "websocket", ?access, "connection opened");
     loop {

@@ -83,3 +83,17 @@ async fn connections_over_the_limit_get_503() {
     assert!(next(&mut again).await.unwrap()["result"].is_array());
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_depth_past_the_parser_s_counts_as_the_parser_s() {
+    let limits = Limits { depth: 500, ..Limits::default() };
+    let server = pump(Config { limits, ..local() }).await;
+    let deep = format!(
+        r#"{{"jsonrpc": "2.0", "id": 1, "method": "pump.status", "params": {}1{}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let reply = post(&server, &deep).await;
+    assert_eq!(reply.body["error"]["data"], json!({"limit": "depth", "max": 128}));
+    server.shutdown().await;
+}
