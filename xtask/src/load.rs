@@ -18,6 +18,8 @@ pub(crate) struct Measured {
     pub(crate) elapsed: Duration,
     /// Latencies in microseconds, sorted.
     pub(crate) latencies: Vec<u32>,
+    /// The server's CPU time over the case, when it could be read.
+    pub(crate) cpu: Option<Duration>,
 }
 
 impl Measured {
@@ -193,5 +195,5 @@ async fn gather(
     }
     let elapsed = start.elapsed();
     latencies.sort_unstable();
-    Ok(Measured { requests: latencies.len(), elapsed, latencies })
+    Ok(Measured { requests: latencies.len(), elapsed, latencies, cpu: None })
 }

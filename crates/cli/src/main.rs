@@ -12,6 +12,7 @@ mod export;
 mod fmt;
 mod input;
 mod inspect;
+mod log_writer;
 mod output;
 mod rules;
 mod sample;

@@ -8,6 +8,7 @@ use accord_schema_model::Document;
 use accord_serve::{Config, Mode, ScenarioSource};
 use clap::ValueEnum;
 
+use crate::log_writer::BatchedStderr;
 use crate::{Outcome, input};
 
 /// Arguments of `accord serve`.
@@ -72,7 +73,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
         eprintln!("error: --event-interval must be at least 1 (milliseconds)");
         return Outcome::InputError;
     }
-    init_log(args.log_format);
+    let log = init_log(args.log_format);
     let config = Config {
         addr: args.addr,
         seed: args.seed,
@@ -92,7 +93,9 @@ pub(crate) fn run(args: &Args) -> Outcome {
             return Outcome::InputError;
         }
     };
-    runtime.block_on(serve(args, loaded.document, config))
+    let outcome = runtime.block_on(serve(args, loaded.document, config));
+    log.flush_now();
+    outcome
 }
 
 async fn serve(args: &Args, doc: Document, config: Config) -> Outcome {
@@ -170,16 +173,20 @@ fn read(path: &Path) -> Option<String> {
     }
 }
 
-fn init_log(format: LogFormat) {
+fn init_log(format: LogFormat) -> BatchedStderr {
     use std::io::IsTerminal;
+    let ansi = std::io::stderr().is_terminal();
+    let writer = BatchedStderr::start();
+    let make = writer.clone();
     let builder = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        .with_writer(move || make.clone())
         .with_target(false)
-        .with_ansi(std::io::stderr().is_terminal());
+        .with_ansi(ansi);
     let _ = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
+    writer
 }
 
 /// What startup prints: the URL and a curl command that works as it stands (the first method
