@@ -1,10 +1,12 @@
 //! The project's build tasks, run as `cargo xtask <task>`: see [`USAGE`].
 
 mod accord;
+mod bench_serve;
 mod ensure;
 mod fixtures;
 mod freeze;
 mod layering;
+mod load;
 mod roundtrip;
 mod value_diff;
 mod workspace;
@@ -25,6 +27,9 @@ tasks:
                            the frozen goldens without loss; with --against, also check that accord
                            built from git revision REV and today's accord rewrite each other's output
                            without loss
+  bench-serve              accord serve against @open-rpc/mock-server and Prism (installed with npm into
+                           the target dir when npm is there, else skipped) on loopback: requests/s and
+                           p50/p99 per method, then accord's latency at a fixed 5,000 requests/s
   layering                 print the dependencies between workspace packages and check them against
                            the layering table in docs/ARCHITECTURE.md
   help                     print this text
@@ -37,6 +42,7 @@ enum Task {
     Freeze { version: String },
     Roundtrip { against: Option<String> },
     Layering,
+    BenchServe,
     Help,
 }
 
@@ -87,6 +93,7 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
             Task::Roundtrip { against }
         }
         "layering" => Task::Layering,
+        "bench-serve" => Task::BenchServe,
         other => return Err(format!("unknown task `{other}`")),
     };
     if let Some(extra) = rest.next() {
@@ -101,6 +108,7 @@ fn task_name(task: &Task) -> &'static str {
         Task::Freeze { .. } => "freeze",
         Task::Roundtrip { .. } => "roundtrip",
         Task::Layering => "layering",
+        Task::BenchServe => "bench-serve",
         Task::Help => "help",
     }
 }
@@ -131,6 +139,7 @@ fn main() -> ExitCode {
         Task::Freeze { version } => freeze::run(&root, &version),
         Task::Roundtrip { against } => roundtrip::run(&root, against.as_deref()),
         Task::Layering => layering::run(&root),
+        Task::BenchServe => bench_serve::run(&root),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -165,6 +174,7 @@ mod tests {
             Ok(Task::Roundtrip { against: Some("v0.1.0".into()) })
         );
         assert_eq!(parse("layering"), Ok(Task::Layering));
+        assert_eq!(parse("bench-serve"), Ok(Task::BenchServe));
         assert_eq!(parse("help"), Ok(Task::Help));
         assert_eq!(parse("fixtures --help"), Ok(Task::Help));
     }
@@ -183,6 +193,7 @@ mod tests {
             "roundtrip --against a --against b",
             "roundtrip HEAD",
             "layering extra",
+            "bench-serve --fast",
         ] {
             assert!(parse(bad).is_err(), "{bad:?} was accepted");
         }

@@ -12,10 +12,12 @@ mod export;
 mod fmt;
 mod input;
 mod inspect;
+mod log_writer;
 mod output;
 mod rules;
 mod sample;
 mod sarif;
+mod serve;
 mod target;
 mod validate;
 
@@ -53,6 +55,8 @@ enum Command {
     Export(export::Args),
     /// Print generated values of a contract's types, one JSON value per line.
     Sample(sample::Args),
+    /// Serve a fake plant from a contract: JSON-RPC 2.0 over HTTP and WebSocket (docs/serve.md).
+    Serve(serve::Args),
 }
 
 /// How a command reports.
@@ -98,6 +102,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Sample(args) => sample::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     outcome.into()
 }

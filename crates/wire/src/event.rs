@@ -61,3 +61,31 @@ impl Notification {
         }))
     }
 }
+
+/// Reads `rpc.subscribe`'s params, `{"event": "namespace.event"}` (or `["namespace.event"]`):
+/// the event's name. A missing or non-string name is `-32602`.
+pub fn read_subscribe_params(params: Option<&Value>) -> Result<String, crate::RpcError> {
+    read_one_string(params, "event", "an event name, namespace.event")
+}
+
+/// Reads `rpc.unsubscribe`'s params, `{"subscription": "ID"}` (or `["ID"]`): the id.
+pub fn read_unsubscribe_params(params: Option<&Value>) -> Result<String, crate::RpcError> {
+    read_one_string(params, "subscription", "a subscription id (a string)")
+}
+
+fn read_one_string(
+    params: Option<&Value>,
+    name: &str,
+    expected: &str,
+) -> Result<String, crate::RpcError> {
+    let (value, at) = match params {
+        Some(Value::Object(object)) => (object.get(name), format!("/{name}")),
+        Some(Value::Array(items)) => (items.first(), "/0".to_owned()),
+        _ => (None, format!("/{name}")),
+    };
+    match value {
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(other) => Err(crate::RpcError::invalid_params_at(&at, expected, &other.to_string())),
+        None => Err(crate::RpcError::invalid_params_at(&at, expected, "nothing")),
+    }
+}

@@ -4,7 +4,8 @@
 //! and `accord conform` (which holds a live plant to the wire) cannot drift apart: reading a
 //! request envelope ([`envelope`]), the error codes and their `data` ([`codes`], [`RpcError`]),
 //! the `rpc.describe` answer and its compatibility verdict ([`describe`]), credentials
-//! ([`credential`]) and event notifications ([`event`]).
+//! ([`credential`]), event notifications and subscription params ([`event`]), the params of
+//! `rpc.fake` ([`fake`]) and the limits' names with the nesting scan ([`limits`]).
 //!
 //! It sits on `accord-schema-model` (the served document) and `accord-validate` (the validation
 //! errors `-32602` carries) and must never depend on a transport (no tokio, no HTTP), on serve,
@@ -16,6 +17,8 @@ pub mod describe;
 pub mod envelope;
 mod error;
 pub mod event;
+pub mod fake;
+pub mod limits;
 
 pub use codes::RpcError;
 pub use credential::{Access, Presented};

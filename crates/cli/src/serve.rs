@@ -1,0 +1,222 @@
+//! `accord serve`: a fake plant from a contract (accord-serve), until SIGINT or SIGTERM.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use accord_schema_model::Document;
+use accord_serve::{Config, Mode, ScenarioSource};
+use clap::ValueEnum;
+
+use crate::log_writer::BatchedStderr;
+use crate::{Outcome, input};
+
+/// Arguments of `accord serve`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The contract to serve.
+    #[arg(value_name = "CONTRACT")]
+    contract: PathBuf,
+    /// Where to listen (port 0 picks a free one).
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    addr: SocketAddr,
+    /// The seed of every generated value.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// stable: the same request always gets the same answer; sequence: the n-th call of a
+    /// method gets the n-th value.
+    #[arg(long, value_enum, default_value_t = ModeArg::Stable)]
+    mode: ModeArg,
+    /// A file holding the bearer token callers must send (trailing whitespace ignored).
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+    /// Canned answers matched by method and params (docs/serve.md).
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<PathBuf>,
+    /// Send each subscription a notification every MS milliseconds.
+    #[arg(long, value_name = "MS")]
+    event_interval: Option<u64>,
+    /// The request log on stderr: text lines or JSON lines.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ModeArg {
+    Stable,
+    Sequence,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+pub(crate) fn run(args: &Args) -> Outcome {
+    let Some(loaded) = input::load(&args.contract) else { return Outcome::InputError };
+    let token = match &args.token_file {
+        None => None,
+        Some(path) => match read(path) {
+            Some(text) => Some(text.trim().to_owned()),
+            None => return Outcome::InputError,
+        },
+    };
+    let scenario = match &args.scenario {
+        None => None,
+        Some(path) => match read(path) {
+            Some(text) => Some(ScenarioSource { file: path.display().to_string(), text }),
+            None => return Outcome::InputError,
+        },
+    };
+    if args.event_interval == Some(0) {
+        eprintln!("error: --event-interval must be at least 1 (milliseconds)");
+        return Outcome::InputError;
+    }
+    let log = init_log(args.log_format);
+    let config = Config {
+        addr: args.addr,
+        seed: args.seed,
+        mode: match args.mode {
+            ModeArg::Stable => Mode::Stable,
+            ModeArg::Sequence => Mode::Sequence,
+        },
+        token,
+        scenario,
+        event_interval: args.event_interval.map(Duration::from_millis),
+        ..Config::default()
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start the runtime: {err}");
+            return Outcome::InputError;
+        }
+    };
+    let outcome = runtime.block_on(serve(args, loaded.document, config));
+    log.flush_now();
+    outcome
+}
+
+async fn serve(args: &Args, doc: Document, config: Config) -> Outcome {
+    let banner = banner(&doc, args.token_file.as_deref());
+    let server = match accord_serve::start(doc, config).await {
+        Ok(server) => server,
+        Err(err) => {
+            eprintln!("error: {}: {err}", args.contract.display());
+            return Outcome::InputError;
+        }
+    };
+    // The handlers are registered before the banner is printed: whoever reads the URL may
+    // signal at once, and a signal before registration would kill the process unanswered.
+    let stop_signal = match Signals::register() {
+        Ok(signals) => signals,
+        Err(err) => {
+            eprintln!("error: cannot handle signals: {err}");
+            return Outcome::InputError;
+        }
+    };
+    println!("{}", banner.replace("{URL}", &server.url()));
+    let stop = server.shutdown_handle();
+    tokio::spawn(async move {
+        stop_signal.recv().await;
+        stop.shutdown();
+    });
+    server.stopped().await;
+    Outcome::Success
+}
+
+/// SIGINT (Ctrl-C) and, on Unix, SIGTERM.
+struct Signals {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    #[cfg(unix)]
+    fn register() -> std::io::Result<Signals> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Signals {
+            interrupt: signal(SignalKind::interrupt())?,
+            terminate: signal(SignalKind::terminate())?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn register() -> std::io::Result<Signals> {
+        Ok(Signals {})
+    }
+
+    #[cfg(unix)]
+    async fn recv(mut self) {
+        tokio::select! {
+            _ = self.interrupt.recv() => {}
+            _ = self.terminate.recv() => {}
+        }
+    }
+
+    #[cfg(not(unix))]
+    async fn recv(self) {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+fn read(path: &Path) -> Option<String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(err) => {
+            crate::diagnostic::print_io_error(path, &err);
+            None
+        }
+    }
+}
+
+fn init_log(format: LogFormat) -> BatchedStderr {
+    use std::io::IsTerminal;
+    let ansi = std::io::stderr().is_terminal();
+    let writer = BatchedStderr::start();
+    let make = writer.clone();
+    let builder = tracing_subscriber::fmt()
+        .with_writer(move || make.clone())
+        .with_target(false)
+        .with_ansi(ansi);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
+    writer
+}
+
+/// What startup prints: the URL and a curl command that works as it stands (the first method
+/// with an example, called with that example's params; else rpc.describe).
+fn banner(doc: &Document, token_file: Option<&Path>) -> String {
+    let name = doc.name.as_deref().unwrap_or("the contract");
+    let namespaces = doc.namespaces.iter().flatten().count();
+    let methods: usize = doc
+        .namespaces
+        .iter()
+        .flatten()
+        .map(|(_, n)| n.methods.as_ref().map_or(0, |m| m.len()))
+        .sum();
+    let example = doc.namespaces.iter().flatten().find_map(|(ns, namespace)| {
+        namespace.methods.iter().flatten().find_map(|(m, method)| {
+            let example = method.examples.as_ref()?.iter().find(|e| e.result.is_some())?;
+            Some((format!("{ns}.{m}"), example.params.clone()))
+        })
+    });
+    let (method, params) =
+        example.unwrap_or_else(|| ("rpc.describe".to_owned(), serde_json::json!({})));
+    let request =
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let auth = match token_file {
+        Some(path) => format!(" -H \"Authorization: Bearer $(cat '{}')\"", path.display()),
+        None => String::new(),
+    };
+    format!(
+        "accord serve: {name} ({namespaces} namespaces, {methods} methods) on {{URL}} (POST for HTTP, GET to upgrade to a WebSocket)\n\
+         try:\n  curl -s {{URL}} -H 'Content-Type: application/json'{auth} -d '{}'",
+        request.to_string().replace('\'', "'\\''")
+    )
+}

@@ -1,0 +1,113 @@
+//! `accord serve` end to end: the banner's URL and curl example work as printed, SIGTERM stops
+//! the plant with exit 0, the JSON log is JSON lines, and bad input exits 2 with its place.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+
+use common::*;
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_accord"))
+        .arg("serve")
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run accord serve")
+}
+
+/// The banner: its first line, and the URL and request body of its curl example.
+fn banner(child: &mut Child) -> (String, String, String) {
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert_eq!(lines.next().unwrap().unwrap(), "try:");
+    let curl = lines.next().unwrap().unwrap();
+    let url = curl.split_whitespace().nth(2).unwrap().to_owned();
+    let body = curl.split(" -d '").nth(1).unwrap().trim_end_matches('\'').to_owned();
+    (first, url, body)
+}
+
+/// POSTs `body` with a raw HTTP/1.1 request; the response's status line and body.
+fn post(url: &str, body: &str) -> (String, String) {
+    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    (head.lines().next().unwrap().to_owned(), body.to_owned())
+}
+
+fn terminate(child: &mut Child) -> (i32, String) {
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let status = child.wait().unwrap();
+    let mut log = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut log).unwrap();
+    (status.code().unwrap_or(-1), log)
+}
+
+#[test]
+fn the_banner_s_curl_example_works_and_sigterm_stops_the_plant() {
+    let mut child = spawn(&[PUMP, "--addr", "127.0.0.1:0", "--seed", "4"]);
+    let (first, url, body) = banner(&mut child);
+    assert!(first.starts_with("accord serve: riverside-pumping-station (3 namespaces, 13 methods) on http://127.0.0.1:"), "{first}");
+    let (status, answer) = post(&url, &body);
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["result"][0]["pump"], "P-101", "{answer}");
+    let (code, log) = terminate(&mut child);
+    assert_eq!(code, 0, "{log}");
+    assert!(log.contains("method=pump.list"), "{log}");
+    assert!(log.contains("stopped"), "{log}");
+}
+
+#[test]
+fn the_json_log_is_one_object_per_line() {
+    let mut child = spawn(&[PUMP, "--addr", "127.0.0.1:0", "--log-format", "json"]);
+    let (_, url, _) = banner(&mut child);
+    post(
+        &url,
+        r#"{"jsonrpc": "2.0", "id": 1, "method": "pump.runSelfTest", "params": {"pump": "P-101"}}"#,
+    );
+    let (code, log) = terminate(&mut child);
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> =
+        log.lines().map(|l| serde_json::from_str(l).expect(l)).collect();
+    let call = lines.iter().find(|l| l["method"] == "pump.runSelfTest").expect(&log);
+    assert_eq!(call["semantics"], "undeclared");
+}
+
+#[test]
+fn a_bad_scenario_or_token_file_exits_2_naming_the_place() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-bad-input");
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("bad.scenario.json");
+    std::fs::write(
+        &scenario,
+        "{\"scenario\": 1, \"answers\": [\n  {\"method\": \"pump.fly\", \"result\": 1}\n]}",
+    )
+    .unwrap();
+    let out =
+        accord(&["serve", PUMP, "--addr", "127.0.0.1:0", "--scenario", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("bad.scenario.json:2:4: the contract has no method `pump.fly`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = accord(&["serve", PUMP, "--token-file", dir.join("missing").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = accord(&["serve", "fixtures/contracts/none.types.json"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,39 @@
+//! The crate's one error type: why a plant could not be stood up.
+
+/// A plant that cannot start: the contract, the scenario file or the port refused it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The contract's types do not compile into validators.
+    #[error("the contract cannot be served: {0}")]
+    Compile(#[from] accord_validate::Error),
+    /// The contract has a namespace called `rpc`, whose methods would collide with the
+    /// protocol's own (docs/wire.md §2).
+    #[error(
+        "the contract has a namespace called `rpc`; JSON-RPC reserves `rpc.` names for the protocol (rpc.describe, rpc.fake, ...), so its methods could never be called: rename the namespace"
+    )]
+    ReservedNamespace,
+    /// The scenario file is not valid, at `line`:`column`.
+    #[error("{file}:{line}:{column}: {reason}")]
+    Scenario {
+        /// The file as named on the command line.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong there.
+        reason: String,
+    },
+    /// The credential is unusable (an empty token).
+    #[error("the token is empty; a plant with credentials needs a non-empty token")]
+    EmptyToken,
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+        /// Why the OS refused it.
+        source: std::io::Error,
+    },
+}

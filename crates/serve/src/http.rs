@@ -1,0 +1,118 @@
+//! `POST /`: one request or batch per body (docs/wire.md §1), the credential read from each
+//! request's `Authorization` header (§8), the body limit and the read timeout enforced while
+//! the body is read (§9).
+
+use std::sync::Arc;
+
+use accord_wire::{Access, Presented, RpcError, limits};
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+
+use crate::encode;
+use crate::plant::{Session, Transport};
+use crate::server::Shared;
+
+/// What the request's `Authorization` header gets it.
+pub(crate) fn access_of(shared: &Shared, headers: &HeaderMap) -> Access {
+    let value = headers.get(header::AUTHORIZATION).map(|v| v.to_str().unwrap_or(""));
+    Access::decide(shared.plant.token.as_deref(), Presented::from_header(value))
+}
+
+/// The 401 of a wrong credential: `WWW-Authenticate: Bearer` and `-32002` with id `null`.
+pub(crate) fn refused() -> Response {
+    tracing::info!(code = accord_wire::codes::CREDENTIAL_REFUSED, "wrong credential refused");
+    let mut response =
+        json(StatusCode::UNAUTHORIZED, encode::refusal(RpcError::credential_refused()));
+    response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    response
+}
+
+pub(crate) fn json(status: StatusCode, body: Vec<u8>) -> Response {
+    let mut response = (status, body).into_response();
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+fn declared_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// The handler of `POST /`.
+pub(crate) async fn post(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let access = access_of(&shared, &headers);
+    if access == Access::Refused {
+        return refused();
+    }
+    if !declared_json(&headers) {
+        let error =
+            RpcError::invalid_request("the body must be declared Content-Type: application/json");
+        return json(StatusCode::UNSUPPORTED_MEDIA_TYPE, encode::refusal(error));
+    }
+    let max = shared.plant.limits.body_bytes;
+    let declared_length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared_length.is_some_and(|n| n > max as u64) {
+        return too_large(&shared);
+    }
+    let bytes = match tokio::time::timeout(shared.read_timeout, read_body(body, max)).await {
+        Ok(Ok(Some(bytes))) => bytes,
+        Ok(Ok(None)) => return too_large(&shared),
+        Ok(Err(reason)) => {
+            tracing::info!(%reason, "body could not be read");
+            let error =
+                RpcError::parse_error(1, 1, &format!("the body could not be read: {reason}"));
+            return json(StatusCode::BAD_REQUEST, encode::refusal(error));
+        }
+        Err(_) => {
+            tracing::info!(
+                timeout_ms = shared.read_timeout.as_millis() as u64,
+                "body read timed out; closing"
+            );
+            let mut response = StatusCode::REQUEST_TIMEOUT.into_response();
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return response;
+        }
+    };
+    let mut session =
+        Session { transport: Transport::Http, access, subscriptions: None, outbox: Vec::new() };
+    match shared.plant.answer(&bytes, &mut session).await {
+        Some(answer) => json(StatusCode::OK, answer),
+        None => StatusCode::NO_CONTENT.into_response(),
+    }
+}
+
+fn too_large(shared: &Shared) -> Response {
+    let mut response = json(StatusCode::PAYLOAD_TOO_LARGE, shared.plant.limit(limits::BODY_BYTES));
+    // The rest of the body is not read; the connection cannot be reused.
+    response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// The body, or `None` once it passes `max` bytes.
+async fn read_body(body: Body, max: usize) -> Result<Option<Vec<u8>>, String> {
+    let mut stream = body.into_data_stream();
+    let mut out = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| e.to_string())?;
+        if out.len() + chunk.len() > max {
+            return Ok(None);
+        }
+        out.extend_from_slice(&chunk);
+    }
+    Ok(Some(out))
+}

@@ -1,0 +1,113 @@
+//! `accord serve`: a fake plant stood up from its contract, speaking the wire of docs/wire.md
+//! over HTTP (`POST /`) and WebSocket (`GET /` upgraded) on one port.
+//!
+//! Every request is read with accord-wire's envelopes and its params checked with
+//! accord-validate's validators, compiled once at startup; results come from a scenario file,
+//! the contract's examples or accord-validate's generator, seeded so that runs replay, and
+//! every value is validated before it leaves. `rpc.describe`, `rpc.fake`, events and
+//! credentials are as the wire says.
+//!
+//! This layer sits on accord-schema-model, accord-validate and accord-wire; it must never
+//! depend on compat-diff, conform, mcp or the cli, and it installs no tracing subscriber (the
+//! binary chooses the log format).
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), accord_serve::Error> {
+//! let doc = accord_schema_model::Document::parse(r#"{"schema": 1, "namespaces": {}}"#).unwrap();
+//! let config = accord_serve::Config { addr: "127.0.0.1:0".parse().unwrap(), ..Default::default() };
+//! let server = accord_serve::start(doc, config).await?;
+//! println!("{}", server.url());
+//! server.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+mod encode;
+mod error;
+mod events;
+mod http;
+mod plant;
+mod scenario;
+mod seed;
+mod server;
+mod table;
+mod ws;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+pub use crate::error::Error;
+pub use crate::scenario::ScenarioSource;
+pub use crate::seed::Mode;
+pub use crate::server::{SHUTDOWN_GRACE, Server, ShutdownHandle, start};
+
+/// The limits of docs/wire.md §9.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest HTTP body or WebSocket message, in bytes.
+    pub body_bytes: usize,
+    /// The deepest JSON nesting; at most 128 (the JSON parser's own limit), a larger value
+    /// counts as 128.
+    pub depth: usize,
+    /// The most requests in one batch.
+    pub batch_length: usize,
+    /// The most open WebSockets.
+    pub connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { body_bytes: 1 << 20, depth: 128, batch_length: 100, connections: 256 }
+    }
+}
+
+impl Limits {
+    /// The configured maximum of the limit named `name` (docs/wire.md §9's names).
+    pub fn max_of(&self, name: &str) -> u64 {
+        use accord_wire::limits::{BATCH_LENGTH, BODY_BYTES, CONNECTIONS, DEPTH};
+        let max = match name {
+            BODY_BYTES => self.body_bytes,
+            DEPTH => self.depth,
+            BATCH_LENGTH => self.batch_length,
+            CONNECTIONS => self.connections,
+            _ => 0,
+        };
+        max as u64
+    }
+}
+
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where to listen; port 0 picks a free port ([`Server::addr`] tells which).
+    pub addr: SocketAddr,
+    /// The seed of every generated value.
+    pub seed: u64,
+    /// How generated answers are seeded.
+    pub mode: Mode,
+    /// The bearer token; `None` serves without credentials.
+    pub token: Option<String>,
+    /// Canned answers.
+    pub scenario: Option<ScenarioSource>,
+    /// Send each subscription a generated notification this often; `None` sends them only on
+    /// demand (`rpc.fake` `emit`).
+    pub event_interval: Option<Duration>,
+    /// The limits.
+    pub limits: Limits,
+    /// How long a request's headers or body may take to arrive.
+    pub read_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 7878)),
+            seed: 0,
+            mode: Mode::Stable,
+            token: None,
+            scenario: None,
+            event_interval: None,
+            limits: Limits::default(),
+            read_timeout: Duration::from_secs(30),
+        }
+    }
+}

@@ -1,0 +1,478 @@
+//! The plant without its transports: one message (bytes) in, its answer (bytes) out, as
+//! docs/wire.md says. HTTP and WebSocket differ only in the [`Session`] they hand in.
+
+use std::borrow::Cow;
+use std::time::{Duration, Instant};
+
+use accord_schema_model::Document;
+use accord_validate::{Contract, Target};
+use accord_wire::fake::{ExampleRef, Fake};
+use accord_wire::{Access, Call, Id, Incoming, Request, RpcError, describe, event, fake, limits};
+use serde_json::{Value, json};
+
+use crate::encode::{self, Answer};
+use crate::events::Subscriptions;
+use crate::scenario::{self, Canned, CannedAnswer};
+use crate::seed::{self, Mode};
+use crate::table::{MethodInfo, Table};
+use crate::{Config, Error, Limits};
+
+/// The deepest nesting serde_json parses (its recursion limit).
+const MAX_DEPTH: usize = 128;
+
+/// The transport a message came over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Transport {
+    Http,
+    WebSocket,
+}
+
+impl Transport {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Transport::Http => "http",
+            Transport::WebSocket => "websocket",
+        }
+    }
+}
+
+/// What one message is answered within: its transport and access, and on a WebSocket the
+/// connection's subscriptions and the notifications to send before the answer.
+pub(crate) struct Session<'a> {
+    pub(crate) transport: Transport,
+    pub(crate) access: Access,
+    pub(crate) subscriptions: Option<&'a mut Subscriptions>,
+    pub(crate) outbox: Vec<Vec<u8>>,
+}
+
+/// How a contract call is steered by `rpc.fake`.
+enum Steer<'a> {
+    Plain,
+    Example(&'a ExampleRef),
+    Error(i64),
+}
+
+/// A compiled contract, ready to answer.
+pub(crate) struct Plant {
+    doc: Document,
+    contract: Contract,
+    table: Table,
+    scenario: Vec<Canned>,
+    seed: u64,
+    mode: Mode,
+    pub(crate) limits: Limits,
+    pub(crate) token: Option<String>,
+    pub(crate) event_interval: Option<Duration>,
+}
+
+impl Plant {
+    /// Compiles the contract once and checks the scenario against it.
+    pub(crate) fn new(doc: Document, config: &Config) -> Result<Plant, Error> {
+        if doc.namespaces.as_ref().is_some_and(|n| n.contains_key("rpc")) {
+            return Err(Error::ReservedNamespace);
+        }
+        if config.token.as_deref().is_some_and(str::is_empty) {
+            return Err(Error::EmptyToken);
+        }
+        let contract = Contract::compile(&doc)?;
+        let table = Table::new(&doc, &contract);
+        for dropped in &table.dropped {
+            tracing::warn!(example = %dropped, "an example result fails its method's result type; it is never sent");
+        }
+        let scenario = match &config.scenario {
+            Some(source) => scenario::load(source, &table, &contract)?,
+            None => Vec::new(),
+        };
+        Ok(Plant {
+            doc,
+            contract,
+            table,
+            scenario,
+            seed: config.seed,
+            mode: config.mode,
+            // serde_json refuses nesting past 128 as a syntax error; a deeper limit could never
+            // be reached, so the effective limit (and what -32003 reports) is at most that.
+            limits: Limits { depth: config.limits.depth.min(MAX_DEPTH), ..config.limits },
+            token: config.token.clone(),
+            event_interval: config.event_interval,
+        })
+    }
+
+    /// Answers one HTTP body or WebSocket message; `None` when nothing is to be answered (only
+    /// notifications).
+    pub(crate) async fn answer(&self, bytes: &[u8], session: &mut Session<'_>) -> Option<Vec<u8>> {
+        tracing::debug!(
+            transport = session.transport.as_str(),
+            bytes = bytes.len(),
+            "message received"
+        );
+        if bytes.len() > self.limits.body_bytes {
+            return Some(self.limit(limits::BODY_BYTES));
+        }
+        if limits::nests_deeper_than(bytes, self.limits.depth) {
+            return Some(self.limit(limits::DEPTH));
+        }
+        let incoming = match Incoming::parse(bytes) {
+            Ok(incoming) => incoming,
+            Err(error) => {
+                tracing::info!(
+                    transport = session.transport.as_str(),
+                    code = error.code,
+                    "unreadable message"
+                );
+                return Some(encode::refusal(error));
+            }
+        };
+        match incoming {
+            Incoming::Single(request) => {
+                let (id, answer) = self.one(request, session).await?;
+                let mut out = Vec::with_capacity(256);
+                encode::response(&id, &answer, &mut out);
+                Some(out)
+            }
+            Incoming::Batch(requests) => {
+                if requests.len() > self.limits.batch_length {
+                    return Some(self.limit(limits::BATCH_LENGTH));
+                }
+                let mut out = vec![b'['];
+                for request in requests {
+                    if let Some((id, answer)) = self.one(request, session).await {
+                        if out.len() > 1 {
+                            out.push(b',');
+                        }
+                        encode::response(&id, &answer, &mut out);
+                    }
+                }
+                if out.len() == 1 {
+                    return None;
+                }
+                out.push(b']');
+                Some(out)
+            }
+        }
+    }
+
+    /// The `-32003` refusal of a whole message.
+    pub(crate) fn limit(&self, name: &str) -> Vec<u8> {
+        tracing::info!(limit = name, "limit exceeded");
+        encode::refusal(RpcError::limit_exceeded(name, self.limits.max_of(name)))
+    }
+
+    async fn one(
+        &self,
+        request: Result<Request, accord_wire::envelope::Rejected>,
+        session: &mut Session<'_>,
+    ) -> Option<(Id, Answer)> {
+        let request = match request {
+            Ok(request) => request,
+            Err(rejected) => {
+                tracing::info!(
+                    transport = session.transport.as_str(),
+                    code = -32600,
+                    reason = rejected.reason,
+                    "invalid request"
+                );
+                return Some((rejected.id.clone(), Answer::Error(rejected.error())));
+            }
+        };
+        let started = Instant::now();
+        let answer = self.call(&request, session).await;
+        self.log(&request, &answer, session.transport, started);
+        request.id.map(|id| (id, answer))
+    }
+
+    fn log(&self, request: &Request, answer: &Answer, transport: Transport, started: Instant) {
+        let micros = started.elapsed().as_micros() as u64;
+        let id = request.id.as_ref().map(|id| id.to_value().to_string());
+        let id = id.as_deref().unwrap_or("(notification)");
+        let code = answer.code();
+        // The contract method called: directly, or wrapped in rpc.fake.
+        let called = match request.call() {
+            Call::Contract { .. } => Some(request.method.as_str()),
+            Call::Protocol("fake") => request
+                .params
+                .as_ref()
+                .and_then(|p| p.get("call"))
+                .and_then(|c| c.get("method"))
+                .and_then(Value::as_str),
+            _ => None,
+        };
+        let undeclared = called
+            .and_then(|name| self.table.methods.get(name))
+            .is_some_and(|m| m.semantics.is_none());
+        if undeclared {
+            tracing::warn!(
+                transport = transport.as_str(), method = %request.method, id, code, micros,
+                semantics = "undeclared",
+                "call of a method whose semantics the contract does not declare"
+            );
+        } else {
+            tracing::info!(transport = transport.as_str(), method = %request.method, id, code, micros, "call");
+        }
+    }
+
+    async fn call(&self, request: &Request, session: &mut Session<'_>) -> Answer {
+        let params = request.params.as_ref();
+        match request.call() {
+            Call::Protocol("describe") => self.describe(params, session.access),
+            _ if session.access != Access::Full => RpcError::credential_required().into(),
+            Call::Protocol("fake") => self.fake(params, session).await,
+            Call::Protocol("subscribe") => self.subscribe(params, session),
+            Call::Protocol("unsubscribe") => match session.subscriptions.as_deref_mut() {
+                None => RpcError::not_on_transport(session.transport.as_str()).into(),
+                Some(subs) => match event::read_unsubscribe_params(params) {
+                    Ok(id) => Answer::Value(Value::Bool(subs.remove(&id))),
+                    Err(error) => error.into(),
+                },
+            },
+            Call::Protocol(_) | Call::Unqualified(_) => {
+                RpcError::method_not_found(&request.method).into()
+            }
+            Call::Contract { .. } => match self.table.methods.get(&request.method) {
+                Some(info) => self.contract_call(info, params, Steer::Plain).await,
+                None => RpcError::method_not_found(&request.method).into(),
+            },
+        }
+    }
+
+    fn describe(&self, params: Option<&Value>, access: Access) -> Answer {
+        match describe::read_params(params) {
+            Ok(built) => Answer::Value(describe::answer(&self.doc, &built, access != Access::Full)),
+            Err(error) => error.into(),
+        }
+    }
+
+    fn subscribe(&self, params: Option<&Value>, session: &mut Session<'_>) -> Answer {
+        let Some(subs) = session.subscriptions.as_deref_mut() else {
+            return RpcError::not_on_transport(session.transport.as_str()).into();
+        };
+        match event::read_subscribe_params(params) {
+            Ok(name) if self.table.events.contains_key(&name) => {
+                Answer::Value(Value::String(subs.add(&name)))
+            }
+            Ok(name) => RpcError::invalid_params_at(
+                if matches!(params, Some(Value::Array(_))) { "/0" } else { "/event" },
+                "an event of the contract, namespace.event",
+                &name,
+            )
+            .into(),
+            Err(error) => error.into(),
+        }
+    }
+
+    async fn fake(&self, params: Option<&Value>, session: &mut Session<'_>) -> Answer {
+        let steering = match fake::read_params(params) {
+            Ok(steering) => steering,
+            Err(error) => return error.into(),
+        };
+        match steering {
+            Fake::Call { method, params, example, error, delay_ms } => {
+                if delay_ms > 0 {
+                    tokio::time::sleep(Duration::from_millis(delay_ms)).await;
+                }
+                if !matches!(Call::of(&method), Call::Contract { .. }) {
+                    return RpcError::invalid_params_at(
+                        "/call/method",
+                        "a contract method, namespace.method",
+                        &method,
+                    )
+                    .into();
+                }
+                let Some(info) = self.table.methods.get(&method) else {
+                    return RpcError::method_not_found(&method).into();
+                };
+                let steer = match (&example, error) {
+                    (Some(example), _) => Steer::Example(example),
+                    (None, Some(code)) => Steer::Error(code),
+                    (None, None) => Steer::Plain,
+                };
+                self.contract_call(info, params.as_ref(), steer).await
+            }
+            Fake::Emit { event, delay_ms } => {
+                let Some(subs) = session.subscriptions.as_deref_mut() else {
+                    return RpcError::not_on_transport(session.transport.as_str()).into();
+                };
+                if !self.table.events.contains_key(&event) {
+                    return RpcError::invalid_params_at(
+                        "/emit",
+                        "an event of the contract, namespace.event",
+                        &event,
+                    )
+                    .into();
+                }
+                if delay_ms > 0 {
+                    tokio::time::sleep(Duration::from_millis(delay_ms)).await;
+                }
+                let sent = self.notify(subs, Some(&event), &mut session.outbox);
+                Answer::Value(json!({"emitted": sent}))
+            }
+        }
+    }
+
+    /// Appends one notification per subscription (of `event`, or of every event when `None`)
+    /// to `outbox`; returns how many. A payload that cannot be made valid is logged, not sent.
+    pub(crate) fn notify(
+        &self,
+        subs: &mut Subscriptions,
+        event: Option<&str>,
+        outbox: &mut Vec<Vec<u8>>,
+    ) -> usize {
+        let mut sent = 0;
+        for sub in subs.iter_mut().filter(|s| event.is_none_or(|e| e == s.event)) {
+            let n = sub.sent;
+            sub.sent += 1;
+            match self.event_payload(&sub.event, n) {
+                Ok(payload) => {
+                    let note = event::Notification {
+                        subscription: sub.id.clone(),
+                        event: sub.event.clone(),
+                        payload,
+                    };
+                    outbox.push(serde_json::to_vec(&note.to_value()).unwrap_or_default());
+                    sent += 1;
+                }
+                Err(reason) => tracing::error!(event = %sub.event, %reason, "no notification sent"),
+            }
+        }
+        sent
+    }
+
+    /// The `n`-th payload of `event` on a subscription: its examples in order (checked at
+    /// startup), then generated values.
+    fn event_payload(&self, name: &str, n: u64) -> Result<Value, String> {
+        let info = self.table.events.get(name).ok_or("no such event")?;
+        match info.examples.get(n as usize) {
+            Some(example) => Ok(example.clone()),
+            None => self
+                .made(&info.target, seed::derive_nth(self.seed, name, n), "payload")
+                .map_err(|e| reason_of(&e)),
+        }
+    }
+
+    /// A generated value of `target` that passed its validator: the one gate every made value
+    /// goes through before it leaves the plant; a value that fails becomes `-32603`.
+    fn made(&self, target: &Target, seed: u64, what: &str) -> Result<Value, RpcError> {
+        let check =
+            self.contract.validator(target).map_err(|e| RpcError::internal(&e.to_string()))?;
+        let value = check
+            .generate(seed)
+            .map_err(|e| RpcError::internal(&format!("no {what} could be made: {e}")))?;
+        match check.validate(&value) {
+            Ok(()) => Ok(value),
+            Err(errors) => Err(RpcError::internal(&format!(
+                "a generated {what} failed its own validation: {}",
+                errors[0]
+            ))),
+        }
+    }
+
+    /// Validates params and answers a contract method: steered, canned, an example with the
+    /// same params, or a generated value, in that order.
+    async fn contract_call(
+        &self,
+        info: &MethodInfo,
+        params: Option<&Value>,
+        steer: Steer<'_>,
+    ) -> Answer {
+        let params: Cow<'_, Value> = match params {
+            Some(params) => Cow::Borrowed(params),
+            None => Cow::Owned(info.absent_params()),
+        };
+        let check = match self.contract.validator(&info.params) {
+            Ok(check) => check.with_depth_limit(self.limits.depth),
+            Err(error) => return RpcError::internal(&error.to_string()).into(),
+        };
+        if let Err(errors) = check.validate(&params) {
+            return RpcError::invalid_params(&errors).into();
+        }
+        let by_name = info.by_name(Some(&params));
+        match steer {
+            Steer::Example(wanted) => {
+                let found = info.examples.iter().find(|e| match wanted {
+                    ExampleRef::Name(name) => e.name.as_deref() == Some(name.as_str()),
+                    ExampleRef::Index(index) => e.index as u64 == *index,
+                });
+                match found {
+                    Some(example) => Answer::Raw(example.result.clone()),
+                    None => RpcError::invalid_params_at(
+                        "/example",
+                        &format!("an example of {} that has a valid result", info.name),
+                        &match wanted {
+                            ExampleRef::Name(name) => format!("`{name}`"),
+                            ExampleRef::Index(index) => index.to_string(),
+                        },
+                    )
+                    .into(),
+                }
+            }
+            Steer::Error(code) => self.declared_error(info, code, &by_name),
+            Steer::Plain => {
+                if let Some(canned) = self.scenario.iter().find(|c| c.matches(&info.name, &by_name))
+                {
+                    if canned.delay_ms > 0 {
+                        tokio::time::sleep(Duration::from_millis(canned.delay_ms)).await;
+                    }
+                    return match &canned.answer {
+                        CannedAnswer::Result(bytes) => Answer::Raw(bytes.clone()),
+                        CannedAnswer::Error(error) => Answer::Error(error.clone()),
+                    };
+                }
+                if let Some(example) = info.examples.iter().find(|e| e.params == by_name) {
+                    return Answer::Raw(example.result.clone());
+                }
+                self.generated_result(info, &by_name)
+            }
+        }
+    }
+
+    fn seed_for(&self, info: &MethodInfo, salt: &str, by_name: &Value) -> u64 {
+        let name = format!("{}{salt}", info.name);
+        match self.mode {
+            Mode::Stable => {
+                let mut bytes = Vec::with_capacity(64);
+                seed::canonical(by_name, &mut bytes);
+                seed::derive(self.seed, &name, &bytes)
+            }
+            Mode::Sequence => {
+                let n = info.sequence.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                seed::derive_nth(self.seed, &name, n)
+            }
+        }
+    }
+
+    fn generated_result(&self, info: &MethodInfo, by_name: &Value) -> Answer {
+        let seed = self.seed_for(info, "", by_name);
+        match self.made(&info.result, seed, "result") {
+            Ok(value) => Answer::Value(value),
+            Err(error) => error.into(),
+        }
+    }
+
+    fn declared_error(&self, info: &MethodInfo, code: i64, by_name: &Value) -> Answer {
+        let Some(declared) = info.errors.iter().find(|e| e.code == code) else {
+            return RpcError::invalid_params_at(
+                "/error",
+                &format!("an error code {} declares", info.name),
+                &code.to_string(),
+            )
+            .into();
+        };
+        let data = match &declared.data {
+            None => None,
+            Some(target) => {
+                let seed = self.seed_for(info, &format!("#error{code}"), by_name);
+                match self.made(target, seed, "error data") {
+                    Ok(value) => Some(value),
+                    Err(error) => return error.into(),
+                }
+            }
+        };
+        RpcError::declared(code, &declared.message, data).into()
+    }
+}
+
+/// The reason a `-32603` carries, for the log.
+fn reason_of(error: &RpcError) -> String {
+    let reason = error.data.as_ref().and_then(|d| d.get("reason")).and_then(Value::as_str);
+    reason.unwrap_or(&error.message).to_owned()
+}

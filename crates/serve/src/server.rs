@@ -1,0 +1,164 @@
+//! The accept loop: one port, HTTP/1.1 with a header read timeout (hyper's, which axum::serve
+//! does not set), upgrades for the WebSocket, and a graceful shutdown that stops accepting,
+//! lets requests in flight finish and closes WebSockets with "going away".
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use accord_schema_model::Document;
+use axum::Router;
+use axum::routing::post;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinHandle;
+
+use crate::plant::Plant;
+use crate::{Config, Error, http, ws};
+
+/// How long a shutdown waits for requests in flight and WebSockets before it drops them.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// What every connection shares.
+pub(crate) struct Shared {
+    pub(crate) plant: Plant,
+    pub(crate) connections: Arc<Semaphore>,
+    pub(crate) shutdown: watch::Receiver<bool>,
+    pub(crate) read_timeout: Duration,
+}
+
+/// A running plant.
+#[derive(Debug)]
+pub struct Server {
+    addr: SocketAddr,
+    stop: ShutdownHandle,
+    task: JoinHandle<()>,
+}
+
+/// Stops a running plant; cheap to clone (for a signal handler, a test, another task).
+#[derive(Debug, Clone)]
+pub struct ShutdownHandle(Arc<watch::Sender<bool>>);
+
+impl ShutdownHandle {
+    /// Asks the plant to stop: it stops accepting, finishes requests in flight (up to
+    /// [`SHUTDOWN_GRACE`]) and closes WebSockets with 1001 (going away).
+    pub fn shutdown(&self) {
+        self.0.send_replace(true);
+    }
+}
+
+impl Server {
+    /// The address the plant listens on (the port chosen when asked for port 0).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://ADDR/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// `ws://ADDR/`.
+    pub fn ws_url(&self) -> String {
+        format!("ws://{}/", self.addr)
+    }
+
+    /// A handle that stops the plant.
+    pub fn shutdown_handle(&self) -> ShutdownHandle {
+        self.stop.clone()
+    }
+
+    /// Stops the plant and waits until it has stopped.
+    pub async fn shutdown(self) {
+        self.stop.shutdown();
+        self.stopped().await;
+    }
+
+    /// Waits until the plant has stopped (after [`ShutdownHandle::shutdown`]).
+    pub async fn stopped(self) {
+        let _ = self.task.await;
+    }
+}
+
+/// Compiles the contract, binds `config.addr` and serves until shut down.
+///
+/// # Errors
+///
+/// The contract does not compile or has a namespace `rpc`, the scenario does not fit it, the
+/// token is empty, or the address cannot be bound.
+pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
+    let plant = Plant::new(doc, &config)?;
+    let listener = TcpListener::bind(config.addr)
+        .await
+        .map_err(|source| Error::Bind { addr: config.addr, source })?;
+    let addr = listener.local_addr().map_err(|source| Error::Bind { addr: config.addr, source })?;
+    let (tx, rx) = watch::channel(false);
+    let shared = Arc::new(Shared {
+        plant,
+        connections: Arc::new(Semaphore::new(config.limits.connections)),
+        shutdown: rx.clone(),
+        read_timeout: config.read_timeout,
+    });
+    let router =
+        Router::new().route("/", post(http::post).get(ws::upgrade)).with_state(shared.clone());
+    let task = tokio::spawn(accept(listener, router, shared, rx, config));
+    tracing::info!(%addr, "serving");
+    Ok(Server { addr, stop: ShutdownHandle(Arc::new(tx)), task })
+}
+
+async fn accept(
+    listener: TcpListener,
+    router: Router,
+    shared: Arc<Shared>,
+    mut shutdown: watch::Receiver<bool>,
+    config: Config,
+) {
+    // Each connection task holds a receiver; `closed()` resolves when the last one is gone.
+    let (open_tx, open_rx) = watch::channel(());
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(error) => {
+                        // Out of file descriptors and the like: wait a moment rather than spin.
+                        tracing::error!(%error, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let service = TowerToHyperService::new(router.clone());
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(config.read_timeout)
+                    .serve_connection(TokioIo::new(stream), service)
+                    .with_upgrades();
+                let mut stop = shutdown.clone();
+                let open = open_rx.clone();
+                tokio::spawn(async move {
+                    let mut connection = std::pin::pin!(connection);
+                    tokio::select! {
+                        _ = connection.as_mut() => {}
+                        _ = stop.changed() => {
+                            // Finish the request in flight, then close; idle ones close now.
+                            connection.as_mut().graceful_shutdown();
+                            let _ = connection.await;
+                        }
+                    }
+                    drop(open);
+                });
+            }
+            _ = shutdown.changed() => break,
+        }
+    }
+    drop(listener);
+    tracing::info!("shutting down");
+    drop(open_rx);
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, open_tx.closed()).await;
+    let all = u32::try_from(config.limits.connections).unwrap_or(u32::MAX);
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, shared.connections.acquire_many(all)).await;
+    tracing::info!("stopped");
+}

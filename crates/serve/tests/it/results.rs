@@ -1,0 +1,73 @@
+//! Where results come from: examples with matching params, else generated, deterministic in
+//! stable mode (per request) and in sequence mode (per call number); rpc.describe's verdicts.
+
+use accord_serve::{Config, Mode};
+use serde_json::json;
+
+use crate::common::{call, local, pump};
+
+#[tokio::test]
+async fn an_example_with_the_same_params_answers_whichever_way_they_are_sent() {
+    let server = pump(local()).await;
+    let by_name = call(&server, "pump.status", json!({"pump": "P-103"})).await;
+    let by_position = call(&server, "pump.status", json!(["P-103"])).await;
+    assert_eq!(by_name["result"]["state"], "fault", "{by_name}");
+    assert_eq!(by_name, by_position);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn stable_mode_answers_the_same_request_the_same_way() {
+    let server = pump(Config { seed: 7, ..local() }).await;
+    let a = call(&server, "pump.status", json!({"pump": "P-555"})).await;
+    let b = call(&server, "pump.status", json!(["P-555"])).await;
+    let other = call(&server, "pump.status", json!({"pump": "P-556"})).await;
+    assert!(a["result"].is_object(), "{a}");
+    assert_eq!(a, b);
+    assert_ne!(a, other, "another request, another generated value");
+    server.shutdown().await;
+    let again = pump(Config { seed: 7, ..local() }).await;
+    assert_eq!(
+        call(&again, "pump.status", json!({"pump": "P-555"})).await,
+        a,
+        "replayed after a restart"
+    );
+    again.shutdown().await;
+    let reseeded = pump(Config { seed: 8, ..local() }).await;
+    assert_ne!(call(&reseeded, "pump.status", json!({"pump": "P-555"})).await, a);
+    reseeded.shutdown().await;
+}
+
+#[tokio::test]
+async fn sequence_mode_replays_per_method_after_a_restart() {
+    let config = || Config { seed: 3, mode: Mode::Sequence, ..local() };
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        let server = pump(config()).await;
+        let mut answers = Vec::new();
+        for _ in 0..4 {
+            // The same params each time (no example has them): only the call number moves.
+            answers.push(call(&server, "pump.status", json!({"pump": "P-555"})).await);
+        }
+        server.shutdown().await;
+        runs.push(answers);
+    }
+    assert_eq!(runs[0], runs[1]);
+    assert!(runs[0].windows(2).any(|w| w[0] != w[1]), "a sequence, not one value: {:?}", runs[0]);
+}
+
+#[tokio::test]
+async fn describe_derives_compatibility_from_the_served_versions() {
+    let server = pump(local()).await;
+    let answer = call(
+        &server,
+        "rpc.describe",
+        json!({"builtAgainst": {"pump": "2.1.0", "valve": "2.0.0", "tank": "0.4.0", "boiler": "1.0.0"}}),
+    )
+    .await;
+    let mut result = answer["result"].clone();
+    assert!(result["contract"]["namespaces"]["pump"].is_object());
+    result["contract"] = json!("(the served document)");
+    insta::assert_json_snapshot!("describe_full", result);
+    server.shutdown().await;
+}

@@ -1,0 +1,58 @@
+//! The limits of docs/wire.md §9: their names on the wire, and the nesting scan a plant runs
+//! before it parses a body, so that too deep a body is `-32003 depth` and not a parse error.
+
+/// `body-bytes`: an HTTP body or a WebSocket message.
+pub const BODY_BYTES: &str = "body-bytes";
+/// `depth`: JSON nesting.
+pub const DEPTH: &str = "depth";
+/// `batch-length`: requests in one batch.
+pub const BATCH_LENGTH: &str = "batch-length";
+/// `connections`: open WebSockets.
+pub const CONNECTIONS: &str = "connections";
+
+/// Whether `bytes` nest arrays and objects deeper than `max` anywhere, brackets inside strings
+/// not counted. Works on any bytes (JSON or not) without allocating, and stops at the first
+/// level past `max`, so it is cheap to run on every body before parsing it.
+pub fn nests_deeper_than(bytes: &[u8], max: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &byte in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if byte == b'\\' {
+                escaped = true;
+            } else if byte == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nests_deeper_than;
+
+    #[test]
+    fn counts_containers_and_skips_strings() {
+        assert!(!nests_deeper_than(br#"{"a": [1, [2]]}"#, 3));
+        assert!(nests_deeper_than(br#"{"a": [1, [2]]}"#, 2));
+        assert!(!nests_deeper_than(br#"{"a": "[[[[[[\"[[["}"#, 1));
+        assert!(!nests_deeper_than(b"12", 0));
+        assert!(nests_deeper_than(b"[", 0));
+    }
+}
