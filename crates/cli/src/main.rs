@@ -6,12 +6,14 @@
 mod accept;
 mod baseline;
 mod check;
+mod conform;
 mod diagnostic;
 mod diff;
 mod export;
 mod fmt;
 mod input;
 mod inspect;
+mod junit;
 mod output;
 mod rules;
 mod sample;
@@ -53,6 +55,9 @@ enum Command {
     Export(export::Args),
     /// Print generated values of a contract's types, one JSON value per line.
     Sample(sample::Args),
+    /// Hold a live plant to its contract: describe, credentials, safe calls, invalid params,
+    /// envelope probes and events; exit 1 on a failure, 2 when the plant cannot be reached.
+    Conform(conform::Args),
 }
 
 /// How a command reports.
@@ -98,6 +103,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Sample(args) => sample::run(&args),
+        Command::Conform(args) => conform::run(&args),
     };
     outcome.into()
 }

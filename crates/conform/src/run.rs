@@ -409,27 +409,62 @@ impl<'a> Run<'a> {
 
     pub(crate) async fn negative(&mut self) {
         for m in self.called() {
-            let valid = match self.generated(&m, 0) {
-                Ok(v) => v,
-                Err(reason) => {
-                    self.push(
-                        Phase::Negative,
-                        &m.name,
-                        "mutants",
-                        Outcome::Skipped(format!("no valid params to mutate: {reason}")),
-                        Transcript::default(),
-                    );
-                    continue;
+            // Mutants of a few valid values: one value (`{}` for a method without params, say)
+            // may have no invalid neighbour that is still params, another (`[]`) does.
+            let mut valid = Vec::new();
+            for i in 0..MUTANT_SOURCES {
+                match self.generated(&m, i) {
+                    Ok(v) if !valid.contains(&v) => valid.push(v),
+                    Ok(_) => {}
+                    Err(reason) => {
+                        if valid.is_empty() {
+                            self.push(
+                                Phase::Negative,
+                                &m.name,
+                                "mutants",
+                                Outcome::Skipped(format!("no valid params to mutate: {reason}")),
+                                Transcript::default(),
+                            );
+                        }
+                        break;
+                    }
                 }
-            };
+            }
+            if valid.is_empty() {
+                continue;
+            }
             let mut to_send = Vec::new();
             let mut dropped = 0;
             {
                 let Ok(validator) = self.cx.contract.validator(&Run::params_target(&m)) else {
                     continue;
                 };
-                let mutants =
-                    validator.mutants(&valid, seed_for(self.options.seed, &m.name, u64::MAX));
+                let mut mutants = Vec::new();
+                for (i, v) in valid.iter().enumerate() {
+                    let seed = seed_for(self.options.seed, &m.name, u64::MAX - i as u64);
+                    for mutant in validator.mutants(v, seed) {
+                        if !mutants
+                            .iter()
+                            .any(|m: &accord_validate::Mutant| m.value == mutant.value)
+                        {
+                            mutants.push(mutant);
+                        }
+                    }
+                }
+                // Params that are neither an object nor an array are not a request at all
+                // (-32600); the envelope phase probes that once, so the mutants spent here test
+                // the params check. Then one mutant per rule first, so a few calls cover many
+                // rules, not many variants of one.
+                mutants.retain(|m| m.value.is_object() || m.value.is_array());
+                let mut seen = Vec::new();
+                let (first, rest): (Vec<_>, Vec<_>) = mutants.drain(..).partition(|m| {
+                    let new = !seen.contains(&m.rule);
+                    if new {
+                        seen.push(m.rule);
+                    }
+                    new
+                });
+                let mutants = first.into_iter().chain(rest);
                 for mutant in mutants {
                     if to_send.len() == self.options.calls {
                         break;
@@ -458,7 +493,7 @@ impl<'a> Run<'a> {
                     &m.name,
                     "mutants",
                     Outcome::Skipped(
-                        "the generator found no invalid variant of the params".to_owned(),
+                        "the generator found no invalid params that are still an object or an array (the envelope phase probes the rest)".to_owned(),
                     ),
                     Transcript::default(),
                 );
@@ -716,6 +751,9 @@ impl<'a> Run<'a> {
         verdict(problems)
     }
 }
+
+/// How many valid values per method the negative phase takes mutants of.
+const MUTANT_SOURCES: u64 = 4;
 
 /// Sends `sent` on a socket and waits for the response with its id; notifications that
 /// arrive meanwhile are recorded and returned.
