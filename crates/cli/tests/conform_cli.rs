@@ -51,6 +51,21 @@ fn dry_run_prints_only_the_plan() {
 }
 
 #[test]
+fn dry_run_as_json_is_the_plan() {
+    let out =
+        accord(&["conform", PUMP, "--url", "http://127.0.0.1:9/", "--dry-run", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let plan: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let called = plan["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .filter(|m| m["action"] == "call")
+        .count();
+    assert_eq!(called, 6, "{plan}");
+}
+
+#[test]
 fn a_refused_connection_exits_2_naming_the_url() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let url = format!("http://{}/", listener.local_addr().expect("addr"));
@@ -88,6 +103,24 @@ async fn a_healthy_plant_exits_0() {
     let text = stdout(&out);
     assert!(text.starts_with("plan: 13 method(s), 6 called"), "the plan comes first:\n{text}");
     assert!(text.contains("result: the plant conforms"), "{text}");
+    let args = [
+        "conform",
+        PUMP,
+        "--url",
+        &url,
+        "--token-file",
+        &token_file(&dir),
+        "--calls",
+        "1",
+        "--format",
+        "json",
+    ];
+    let out = accord_async(args.iter().map(|s| s.to_string()).collect()).await;
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(report["conforms"], true);
+    assert_eq!(report["totals"]["failed"], 0);
+    assert!(report["totals"]["passed"].as_u64().expect("count") > 30, "{}", report["totals"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
