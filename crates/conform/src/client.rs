@@ -136,7 +136,12 @@ impl Client {
             request.headers_mut().insert("authorization", value);
         }
         let deadline = Instant::now() + self.timeout;
-        match timeout_at(deadline, tokio_tungstenite::connect_async(request)).await {
+        match timeout_at(
+            deadline,
+            tokio_tungstenite::connect_async_with_config(request, None, true),
+        )
+        .await
+        {
             Err(_) => Err(TransportError::Timeout),
             Ok(Ok((ws, _))) => Ok(Ok(Socket { ws, timeout: self.timeout })),
             Ok(Err(tungstenite::Error::Http(response))) => Ok(Err(response.status().as_u16())),

@@ -19,6 +19,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response as HttpResponse};
 use axum::routing::post;
+use axum::serve::ListenerExt;
 use serde_json::{Value, json};
 
 /// The method the result and params faults are put on.
@@ -81,6 +82,11 @@ pub(crate) async fn start(contract: &str, token: Option<&str>, fault: Fault) -> 
     let app = Router::new().route("/", post(http).get(upgrade)).with_state(plant);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let url = format!("http://{}/", listener.local_addr().expect("addr"));
+    // No Nagle: an answer and the notification after it are two small writes, and the
+    // second would otherwise wait for the client's delayed ACK.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
     url
 }
