@@ -187,3 +187,9 @@ async fn a_refused_connection_is_an_error_naming_the_url() {
     assert!(matches!(err, accord_conform::Error::Connect { .. }));
     assert!(err.to_string().contains(&url), "{err}");
 }
+
+#[tokio::test]
+async fn a_declared_error_whose_data_does_not_validate_is_caught() {
+    let report = broken(Fault::DeclaredErrorDataInvalid, Kind::ErrorDataInvalid).await;
+    insta::assert_snapshot!(report.to_text());
+}

@@ -50,7 +50,12 @@ pub(crate) enum Fault {
     EventPayloadInvalid,
     /// Invalid params are refused with -32603 instead of -32602.
     WrongErrorCode,
+    /// `ERRING_METHOD` answers its declared error with `data` of the wrong type.
+    DeclaredErrorDataInvalid,
 }
+
+/// The method the declared-error fault is put on, and the error it answers.
+pub(crate) const ERRING_METHOD: (&str, i64) = ("pump.status", -32004);
 
 struct Plant {
     doc: Document,
@@ -297,6 +302,17 @@ impl Plant {
             } else {
                 RpcError::invalid_params(&errors)
             });
+        }
+        if self.fault == Fault::DeclaredErrorDataInvalid && request.method == ERRING_METHOD.0 {
+            let code = ERRING_METHOD.1;
+            let decl = declared.errors.iter().flatten().find(|e| e.code == code).expect("declared");
+            let target = Target::ErrorData {
+                namespace: namespace.to_owned(),
+                method: method.to_owned(),
+                code,
+            };
+            let data = self.mutant(&target, &self.generate(&target, 1), |r| r == Rule::Type);
+            return Err(RpcError::declared(code, &decl.message, Some(data)));
         }
         let result_target =
             Target::Result { namespace: namespace.to_owned(), method: method.to_owned() };
