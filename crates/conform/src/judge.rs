@@ -421,7 +421,7 @@ impl Cx<'_> {
                 "with the right credential rpc.describe gave the reduced answer",
             )),
             (false, true) => problems.push(Problem::new(
-                Kind::CredentialNotRequired,
+                Kind::RightCredentialRefused,
                 "the plant gave the reduced describe answer, so it wants a credential: pass one (--token-file)",
             )),
             _ => {}

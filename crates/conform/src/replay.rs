@@ -111,19 +111,31 @@ impl Run<'_> {
             }
         }
         let Some(s) = socket.as_mut() else { return (Vec::new(), none) };
+        // A socket opened with a wrong credential is itself the failure (docs/wire.md §8).
+        let mut problems = Vec::new();
+        if credential == Credential::Wrong {
+            problems.push(Problem::new(
+                Kind::WrongCredentialAccepted,
+                "a WebSocket upgrade with a wrong credential must be refused with HTTP 401, and it was upgraded",
+            ));
+        }
         let has_id = serde_json::from_str::<Value>(sent)
             .ok()
             .is_some_and(|v| v.get("id").is_some() || v.is_array());
         if !has_id {
             t.sent(sent);
-            return match s.send(sent).await {
-                Ok(()) => (Vec::new(), none),
-                Err(e) => (vec![Problem::new(Kind::Transport, e.to_string())], none),
-            };
+            if let Err(e) = s.send(sent).await {
+                problems.push(Problem::new(Kind::Transport, e.to_string()));
+            }
+            return (problems, none);
         }
         match ws_call(s, t, sent).await {
+            Ok((reply, _)) if credential == Credential::Wrong => (problems, reply),
             Ok((reply, _)) => (self.cx.exchange(Transport::Ws, credential, sent, &reply), reply),
-            Err(e) => (vec![Problem::new(Kind::Transport, e.to_string())], none),
+            Err(e) => {
+                problems.push(Problem::new(Kind::Transport, e.to_string()));
+                (problems, none)
+            }
         }
     }
 

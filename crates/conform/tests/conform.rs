@@ -193,3 +193,23 @@ async fn a_declared_error_whose_data_does_not_validate_is_caught() {
     let report = broken(Fault::DeclaredErrorDataInvalid, Kind::ErrorDataInvalid).await;
     insta::assert_snapshot!(report.to_text());
 }
+
+#[tokio::test]
+async fn a_websocket_transcript_with_a_wrong_credential_replays() {
+    let report = broken(Fault::WrongCredentialDowngraded, Kind::WrongCredentialDowngraded).await;
+    let failure = report
+        .failures()
+        .find(|c| c.name.contains("over WebSocket"))
+        .expect("the WebSocket upgrade failure");
+    let transcript = Transcript::parse(&failure.transcript.render()).expect("parses");
+    let doc = contract("pump-plant.types.json");
+    let opts = options(&doc, &[], 2);
+    for (fault, fails) in [(Fault::WrongCredentialDowngraded, true), (Fault::None, false)] {
+        let url = plant::start("pump-plant.types.json", Some(TOKEN), fault).await;
+        let plant = Plant { url, token: Some(TOKEN.to_owned()) };
+        let replayed = accord_conform::replay(&doc, &plant, &opts, &transcript, &NoProgress)
+            .await
+            .expect("replay");
+        assert_eq!(!replayed.passed(), fails, "{fault:?}\n{}", replayed.to_text());
+    }
+}
