@@ -753,7 +753,7 @@ impl<'a> Run<'a> {
 }
 
 /// How many valid values per method the negative phase takes mutants of.
-const MUTANT_SOURCES: u64 = 4;
+const MUTANT_SOURCES: u64 = 8;
 
 /// Sends `sent` on a socket and waits for the response with its id; notifications that
 /// arrive meanwhile are recorded and returned.
