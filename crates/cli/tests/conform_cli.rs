@@ -103,6 +103,7 @@ async fn a_healthy_plant_exits_0() {
     let text = stdout(&out);
     assert!(text.starts_with("plan: 13 method(s), 6 called"), "the plan comes first:\n{text}");
     assert!(text.contains("result: the plant conforms"), "{text}");
+    assert_eq!(stderr(&out), "", "no progress bar when stderr is not a terminal");
     let args = [
         "conform",
         PUMP,
