@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use crate::accept::{self, Date, Entry};
 use crate::baseline::{self, Baseline};
 use crate::diff::FailOn;
-use crate::{Outcome, diagnostic, input, output};
+use crate::{Outcome, diagnostic, input, junit, output};
 
 /// Arguments of `accord check`.
 #[derive(Debug, clap::Args)]
@@ -537,60 +537,26 @@ fn github_report(items: &[Item]) -> String {
     out
 }
 
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t') => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 fn junit_report(file: &str, items: &[Item]) -> String {
-    let failures = items.iter().filter(|i| i.fails).count();
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"accord check\" tests=\"{}\" failures=\"{failures}\">",
-        items.len().max(1)
-    );
-    let _ = writeln!(
-        out,
-        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\">",
-        xml(file),
-        items.len().max(1)
-    );
-    if items.is_empty() {
-        let _ = writeln!(out, "    <testcase classname=\"accord\" name=\"check\"/>");
+    let mut cases: Vec<junit::Case> = items
+        .iter()
+        .map(|i| {
+            let place =
+                i.location.as_ref().map_or(String::new(), |(f, l, c)| format!(" at {f}:{l}:{c}"));
+            let name = format!("{}[{}]{place}", i.level, i.rule);
+            let failure = i.fails.then(|| (i.level.to_owned(), i.message.clone(), None));
+            let out = (!i.fails).then(|| i.message.clone());
+            junit::Case { classname: i.rule.to_owned(), name, failure, out, skipped: None }
+        })
+        .collect();
+    if cases.is_empty() {
+        cases.push(junit::Case {
+            classname: "accord".to_owned(),
+            name: "check".to_owned(),
+            failure: None,
+            out: None,
+            skipped: None,
+        });
     }
-    for i in items {
-        let place =
-            i.location.as_ref().map_or(String::new(), |(f, l, c)| format!(" at {f}:{l}:{c}"));
-        let name = xml(&format!("{}[{}]{place}", i.level, i.rule));
-        if i.fails {
-            let _ = writeln!(
-                out,
-                "    <testcase classname=\"{}\" name=\"{name}\">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>",
-                xml(i.rule),
-                i.level,
-                xml(&i.message)
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "    <testcase classname=\"{}\" name=\"{name}\">\n      <system-out>{}</system-out>\n    </testcase>",
-                xml(i.rule),
-                xml(&i.message)
-            );
-        }
-    }
-    out.push_str("  </testsuite>\n</testsuites>\n");
-    out
+    junit::render("accord check", &[junit::Suite { name: file.to_owned(), cases }])
 }

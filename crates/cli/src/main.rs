@@ -6,6 +6,7 @@
 mod accept;
 mod baseline;
 mod check;
+mod conform;
 mod diagnostic;
 mod diff;
 mod export;
@@ -13,6 +14,7 @@ mod fmt;
 mod input;
 mod inspect;
 mod log_writer;
+mod junit;
 mod output;
 mod rules;
 mod sample;
@@ -57,6 +59,9 @@ enum Command {
     Sample(sample::Args),
     /// Serve a fake plant from a contract: JSON-RPC 2.0 over HTTP and WebSocket (docs/serve.md).
     Serve(serve::Args),
+    /// Hold a live plant to its contract: describe, credentials, safe calls, invalid params,
+    /// envelope probes and events; exit 1 on a failure, 2 when the plant cannot be reached.
+    Conform(conform::Args),
 }
 
 /// How a command reports.
@@ -103,6 +108,7 @@ fn main() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Sample(args) => sample::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Conform(args) => conform::run(&args),
     };
     outcome.into()
 }

@@ -1,0 +1,162 @@
+//! `accord conform` end to end: the binary against plants built in the test (the same plant
+//! as accord-conform's own tests, shared by path), its plan, formats, exit codes and replay.
+
+mod common;
+#[path = "../../conform/tests/plant/mod.rs"]
+mod plant;
+
+use std::path::{Path, PathBuf};
+
+use common::{PUMP, accord, stderr, stdout};
+use plant::Fault;
+
+const TOKEN: &str = "s3cret-token";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn token_file(dir: &Path) -> String {
+    let path = dir.join("token");
+    std::fs::write(&path, format!("{TOKEN}\n")).expect("token");
+    path.display().to_string()
+}
+
+/// Runs the binary off the runtime's worker threads, so the plant keeps answering.
+async fn accord_async(args: Vec<String>) -> std::process::Output {
+    tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        accord(&args)
+    })
+    .await
+    .expect("join")
+}
+
+#[test]
+fn dry_run_prints_only_the_plan() {
+    let out = accord(&[
+        "conform",
+        PUMP,
+        "--url",
+        "http://127.0.0.1:9/",
+        "--dry-run",
+        "--allow",
+        "idempotent",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::assert_snapshot!(stdout(&out));
+}
+
+#[test]
+fn dry_run_as_json_is_the_plan() {
+    let out =
+        accord(&["conform", PUMP, "--url", "http://127.0.0.1:9/", "--dry-run", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let plan: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let called = plan["methods"]
+        .as_array()
+        .expect("methods")
+        .iter()
+        .filter(|m| m["action"] == "call")
+        .count();
+    assert_eq!(called, 6, "{plan}");
+}
+
+#[test]
+fn a_refused_connection_exits_2_naming_the_url() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}/", listener.local_addr().expect("addr"));
+    drop(listener);
+    let out = accord(&["conform", PUMP, "--url", &url]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains(&format!("cannot connect to {url}")), "{}", stderr(&out));
+}
+
+#[test]
+fn an_unknown_allow_entry_exits_2() {
+    let out = accord(&["conform", PUMP, "--url", "http://127.0.0.1:9/", "--allow", "pump.nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`--allow pump.nosuch`"), "{}", stderr(&out));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_healthy_plant_exits_0() {
+    let dir = scratch("conform-healthy");
+    let url = plant::start("pump-plant.types.json", Some(TOKEN), Fault::None).await;
+    let args = [
+        "conform",
+        PUMP,
+        "--url",
+        &url,
+        "--token-file",
+        &token_file(&dir),
+        "--calls",
+        "2",
+        "--seed",
+        "3",
+    ];
+    let out = accord_async(args.iter().map(|s| s.to_string()).collect()).await;
+    assert_eq!(out.status.code(), Some(0), "{}\n{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("plan: 13 method(s), 6 called"), "the plan comes first:\n{text}");
+    assert!(text.contains("result: the plant conforms"), "{text}");
+    assert_eq!(stderr(&out), "", "no progress bar when stderr is not a terminal");
+    let args = [
+        "conform",
+        PUMP,
+        "--url",
+        &url,
+        "--token-file",
+        &token_file(&dir),
+        "--calls",
+        "1",
+        "--format",
+        "json",
+    ];
+    let out = accord_async(args.iter().map(|s| s.to_string()).collect()).await;
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(report["conforms"], true);
+    assert_eq!(report["totals"]["failed"], 0);
+    assert!(report["totals"]["passed"].as_u64().expect("count") > 30, "{}", report["totals"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broken_plant_exits_1_and_its_saved_transcript_replays() {
+    let dir = scratch("conform-broken");
+    let token = token_file(&dir);
+    let transcripts = dir.join("transcripts");
+    let broken = plant::start("pump-plant.types.json", Some(TOKEN), Fault::WrongResultType).await;
+    let args = [
+        "conform",
+        PUMP,
+        "--url",
+        &broken,
+        "--token-file",
+        &token,
+        "--calls",
+        "1",
+        "--format",
+        "junit",
+        "--transcripts",
+        &transcripts.display().to_string(),
+    ];
+    let out = accord_async(args.iter().map(|s| s.to_string()).collect()).await;
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    insta::assert_snapshot!(stdout(&out));
+    let mut saved: Vec<PathBuf> =
+        std::fs::read_dir(&transcripts).expect("dir").map(|e| e.expect("entry").path()).collect();
+    saved.sort();
+    assert_eq!(saved.len(), 2, "{saved:?}");
+    let file = saved[0].display().to_string();
+    assert!(file.ends_with("001-result-invalid.io"), "{file}");
+    let healthy = plant::start("pump-plant.types.json", Some(TOKEN), Fault::None).await;
+    for (url, code) in [(&broken, 1), (&healthy, 0)] {
+        let args = ["conform", PUMP, "--url", url, "--token-file", &token, "--replay", &file];
+        let out = accord_async(args.iter().map(|s| s.to_string()).collect()).await;
+        assert_eq!(out.status.code(), Some(code), "{}\n{}", stdout(&out), stderr(&out));
+    }
+}

@@ -1,0 +1,42 @@
+//! The crate's one error type: what stops a run before or outside the checks. A plant that
+//! answers wrongly is never an `Err`: that is a failed check in the [`Report`](crate::Report).
+
+/// What stops a conformance run.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The plant could not be reached at all (refused, unreachable, timed out on connect).
+    #[error("cannot connect to {url}: {reason}")]
+    Connect {
+        /// The URL as given.
+        url: String,
+        /// What the transport said.
+        reason: String,
+    },
+    /// The URL is not an `http://` or `ws://` URL.
+    #[error("`{url}` is not a plant URL: {reason}")]
+    Url {
+        /// The URL as given.
+        url: String,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// The contract does not compile into validators (a dangling ref, a bad pattern).
+    #[error("the contract cannot be checked against: {0}")]
+    Contract(#[from] accord_validate::Error),
+    /// A transcript line that is not a note (`//`), a request (`>>`) or an answer (`<<`).
+    #[error("transcript line {line}: {reason}")]
+    Transcript {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A `--allow` entry that is neither a semantics class nor a method of the contract.
+    #[error("`--allow {entry}`: {reason}")]
+    Allow {
+        /// The entry as given.
+        entry: String,
+        /// Why it was refused.
+        reason: String,
+    },
+}

@@ -1,0 +1,629 @@
+//! The one judge of an exchange: given what was sent (as text), how, and what came back, the
+//! problems with the answer by docs/wire.md and the contract. The phases only choose what to
+//! send; replay re-sends a transcript and asks the same judge, so a replayed failure is judged
+//! exactly as it was found.
+
+use accord_schema_model::{Document, Method, ParamStructure};
+use accord_validate::{Contract, Target};
+use accord_wire::describe::{self, Answer};
+use accord_wire::envelope::Rejected;
+use accord_wire::event::{SUBSCRIBE, UNSUBSCRIBE};
+use accord_wire::{Call, Id, Request, Response, codes};
+use serde_json::Value;
+
+use crate::client::Reply;
+use crate::kind::{Kind, Problem};
+use crate::transcript::{Credential, Transport};
+
+/// What the judge knows: the contract, whether the plant runs with a credential, and the code
+/// invalid params must get.
+pub(crate) struct Cx<'d> {
+    pub(crate) doc: &'d Document,
+    pub(crate) contract: Contract,
+    pub(crate) has_token: bool,
+    pub(crate) invalid_params_code: i64,
+}
+
+/// What one request must get.
+enum Expect {
+    /// A notification: nothing.
+    Nothing,
+    /// A refusal of the envelope with this code and id.
+    Refusal { code: i64, id: Id, what: &'static str },
+    /// A response to this request.
+    Answer(Request),
+}
+
+impl Cx<'_> {
+    /// Every problem with `reply` as the answer to `sent`.
+    pub(crate) fn exchange(
+        &self,
+        transport: Transport,
+        credential: Credential,
+        sent: &str,
+        reply: &Reply,
+    ) -> Vec<Problem> {
+        if credential == Credential::Wrong && transport == Transport::Http {
+            return self.wrong_credential(reply);
+        }
+        let expects = match serde_json::from_str::<Value>(sent) {
+            Err(_) => vec![Expect::Refusal {
+                code: codes::PARSE_ERROR,
+                id: Id::Null,
+                what: "a body that is not JSON",
+            }],
+            Ok(Value::Array(items)) if items.is_empty() => vec![Expect::Refusal {
+                code: codes::INVALID_REQUEST,
+                id: Id::Null,
+                what: "an empty batch",
+            }],
+            Ok(Value::Array(items)) => {
+                let expects: Vec<Expect> = items.into_iter().map(expect).collect();
+                return self.batch(transport, credential, &expects, reply);
+            }
+            Ok(single) => vec![expect(single)],
+        };
+        let expect = &expects[0];
+        if let Expect::Nothing = expect {
+            return nothing(transport, reply);
+        }
+        let Some(response) = read_single(reply) else {
+            return read_problems(reply);
+        };
+        let mut problems = status_problems(transport, reply);
+        problems.extend(self.answer(transport, credential, expect, &response));
+        problems
+    }
+
+    fn wrong_credential(&self, reply: &Reply) -> Vec<Problem> {
+        if reply.status == Some(200) {
+            // Downgraded: answered as a caller without a credential is (the reduced describe,
+            // or -32001 for a method).
+            let reduced = match read_single(reply) {
+                Some(Response::Success { result, .. }) => {
+                    Answer::from_value(&result).is_ok_and(|a| a.reduced)
+                }
+                Some(Response::Failure { error, .. }) => error.code == codes::CREDENTIAL_REQUIRED,
+                None => false,
+            };
+            let lead = "a wrong credential must be refused with HTTP 401 and -32002";
+            return vec![if reduced {
+                Problem::new(
+                    Kind::WrongCredentialDowngraded,
+                    format!(
+                        "{lead}, but it was answered as a caller without a credential is (the reduced describe answer or -32001)"
+                    ),
+                )
+            } else {
+                Problem::new(
+                    Kind::WrongCredentialAccepted,
+                    format!("{lead}, but it was answered with HTTP 200"),
+                )
+            }];
+        }
+        let mut problems = Vec::new();
+        if reply.status != Some(401) {
+            problems.push(Problem::new(
+                Kind::RefusalShape,
+                format!("a wrong credential must get HTTP 401, got {}", status_text(reply)),
+            ));
+        }
+        if !reply.challenge {
+            problems.push(Problem::new(
+                Kind::RefusalShape,
+                "the refusal lacks the `WWW-Authenticate: Bearer` header",
+            ));
+        }
+        match read_single(reply) {
+            Some(Response::Failure { id: Id::Null, error })
+                if error.code == codes::CREDENTIAL_REFUSED => {}
+            Some(Response::Failure { error, .. }) if error.code == codes::CREDENTIAL_REFUSED => {
+                problems.push(Problem::new(
+                    Kind::RefusalShape,
+                    "the -32002 refusal must have `id` null",
+                ))
+            }
+            Some(other) => problems.push(Problem::new(
+                Kind::RefusalShape,
+                format!("the refusal's body must be error -32002, got {}", summary(&other)),
+            )),
+            None => problems.extend(read_problems(reply)),
+        }
+        problems
+    }
+
+    fn batch(
+        &self,
+        transport: Transport,
+        credential: Credential,
+        expects: &[Expect],
+        reply: &Reply,
+    ) -> Vec<Problem> {
+        let answered: Vec<&Expect> =
+            expects.iter().filter(|e| !matches!(e, Expect::Nothing)).collect();
+        if answered.is_empty() {
+            return nothing(transport, reply);
+        }
+        let Some(body) = reply.body.as_deref() else {
+            return vec![Problem::new(Kind::NoAnswer, "a batch with requests got no answer")];
+        };
+        let Ok(Value::Array(items)) = serde_json::from_str::<Value>(body) else {
+            return vec![Problem::new(
+                Kind::Envelope,
+                "a batch must be answered with an array of responses",
+            )];
+        };
+        let mut problems = status_problems(transport, reply);
+        let mut responses = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            match Response::from_value(item, &format!("/{i}")) {
+                Ok(r) => responses.push(r),
+                Err(e) => problems.push(Problem::new(Kind::MalformedResponse, e.to_string())),
+            }
+        }
+        if responses.len() != answered.len() {
+            problems.push(Problem::new(
+                Kind::Envelope,
+                format!(
+                    "the batch has {} member(s) to answer (notifications get nothing), the answer has {}",
+                    answered.len(),
+                    items.len()
+                ),
+            ));
+        }
+        for expect in answered {
+            let id = match expect {
+                Expect::Refusal { id, .. } => id,
+                Expect::Answer(request) => request.id.as_ref().unwrap_or(&Id::Null),
+                Expect::Nothing => continue,
+            };
+            match responses.iter().position(|r| r.id() == id) {
+                Some(at) => {
+                    let response = responses.remove(at);
+                    problems.extend(self.answer(transport, credential, expect, &response));
+                }
+                None => problems.push(Problem::new(
+                    Kind::Envelope,
+                    format!("no response in the batch answers id {}", id.to_value()),
+                )),
+            }
+        }
+        problems
+    }
+
+    fn answer(
+        &self,
+        transport: Transport,
+        credential: Credential,
+        expect: &Expect,
+        response: &Response,
+    ) -> Vec<Problem> {
+        match expect {
+            Expect::Nothing => Vec::new(),
+            Expect::Refusal { code, id, what } => {
+                let mut problems = refusal(response, *code, Kind::Envelope, what);
+                if response.id() != id {
+                    problems.push(wrong_id(id, response.id()));
+                }
+                problems
+            }
+            Expect::Answer(request) => {
+                let id = request.id.as_ref().unwrap_or(&Id::Null);
+                let mut problems = Vec::new();
+                if response.id() != id {
+                    problems.push(wrong_id(id, response.id()));
+                }
+                problems.extend(self.request(transport, credential, request, response));
+                problems
+            }
+        }
+    }
+
+    fn request(
+        &self,
+        transport: Transport,
+        credential: Credential,
+        request: &Request,
+        response: &Response,
+    ) -> Vec<Problem> {
+        let reduced = credential == Credential::None && self.has_token;
+        match request.call() {
+            Call::Protocol("describe") => self.describe(reduced, response),
+            _ if reduced => refusal(
+                response,
+                codes::CREDENTIAL_REQUIRED,
+                Kind::CredentialNotRequired,
+                "a call without a credential (only rpc.describe is open)",
+            ),
+            Call::Protocol(_) if request.method == SUBSCRIBE || request.method == UNSUBSCRIBE => {
+                self.subscription(transport, request, response)
+            }
+            // rpc.fake is accord serve's steering; a real plant answers -32601. Either is fine.
+            Call::Protocol("fake") => Vec::new(),
+            Call::Protocol(_) | Call::Unqualified(_) => refusal(
+                response,
+                codes::METHOD_NOT_FOUND,
+                Kind::Envelope,
+                "a method that does not exist",
+            ),
+            Call::Contract { namespace, method } => {
+                match crate::contract_method(self.doc, &request.method) {
+                    None => refusal(
+                        response,
+                        codes::METHOD_NOT_FOUND,
+                        Kind::Envelope,
+                        "a method the contract does not have",
+                    ),
+                    Some(declared) => {
+                        self.call(namespace, method, declared, request.params.as_ref(), response)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `params` (absent: an empty object or array) are valid for the method.
+    pub(crate) fn params_valid(
+        &self,
+        namespace: &str,
+        method: &str,
+        declared: &Method,
+        params: Option<&Value>,
+    ) -> bool {
+        let target = Target::Params { namespace: namespace.to_owned(), method: method.to_owned() };
+        let Ok(validator) = self.contract.validator(&target) else { return false };
+        match params {
+            Some(p) => validator.is_valid(p),
+            None => {
+                let by_name = declared.param_structure != Some(ParamStructure::ByPosition);
+                let by_position = declared.param_structure != Some(ParamStructure::ByName);
+                (by_name && validator.is_valid(&Value::Object(Default::default())))
+                    || (by_position && validator.is_valid(&Value::Array(Vec::new())))
+            }
+        }
+    }
+
+    fn call(
+        &self,
+        namespace: &str,
+        method: &str,
+        declared: &Method,
+        params: Option<&Value>,
+        response: &Response,
+    ) -> Vec<Problem> {
+        if !self.params_valid(namespace, method, declared, params) {
+            return match response {
+                Response::Success { .. } => vec![Problem::new(
+                    Kind::AcceptedInvalidParams,
+                    format!(
+                        "invalid params were answered with a result instead of error {}",
+                        self.invalid_params_code
+                    ),
+                )],
+                Response::Failure { error, .. } if error.code == self.invalid_params_code => {
+                    Vec::new()
+                }
+                Response::Failure { error, .. } => vec![Problem::new(
+                    Kind::WrongErrorCode,
+                    format!(
+                        "invalid params were refused with {} ({}) instead of {}",
+                        error.code, error.message, self.invalid_params_code
+                    ),
+                )],
+            };
+        }
+        match response {
+            Response::Success { result, .. } => {
+                let target =
+                    Target::Result { namespace: namespace.to_owned(), method: method.to_owned() };
+                validation_problems(
+                    &self.contract,
+                    &target,
+                    result,
+                    Kind::ResultInvalid,
+                    "the result",
+                )
+            }
+            Response::Failure { error, .. } => {
+                if let Some(decl) = declared.errors.iter().flatten().find(|e| e.code == error.code)
+                {
+                    let Some(data) = &error.data else {
+                        return if decl.data.is_some() {
+                            vec![Problem::new(
+                                Kind::ErrorDataInvalid,
+                                format!(
+                                    "declared error {} has a data type, but the answer has no `data`",
+                                    error.code
+                                ),
+                            )]
+                        } else {
+                            Vec::new()
+                        };
+                    };
+                    if decl.data.is_none() {
+                        return Vec::new();
+                    }
+                    let target = Target::ErrorData {
+                        namespace: namespace.to_owned(),
+                        method: method.to_owned(),
+                        code: error.code,
+                    };
+                    return validation_problems(
+                        &self.contract,
+                        &target,
+                        data,
+                        Kind::ErrorDataInvalid,
+                        &format!("the data of error {}", error.code),
+                    );
+                }
+                let (kind, what) = match error.code {
+                    codes::METHOD_NOT_FOUND => {
+                        (Kind::MethodMissing, "the contract's method is not served")
+                    }
+                    codes::INVALID_PARAMS => {
+                        (Kind::ValidParamsRefused, "valid params were refused")
+                    }
+                    codes::CREDENTIAL_REQUIRED | codes::CREDENTIAL_REFUSED => {
+                        (Kind::RightCredentialRefused, "the credential was refused")
+                    }
+                    _ => (
+                        Kind::UndeclaredError,
+                        "valid params got an error the method does not declare",
+                    ),
+                };
+                vec![Problem::new(
+                    kind,
+                    format!("{what}: error {} ({})", error.code, error.message),
+                )]
+            }
+        }
+    }
+
+    fn describe(&self, reduced: bool, response: &Response) -> Vec<Problem> {
+        let result = match response {
+            Response::Success { result, .. } => result,
+            Response::Failure { error, .. } => {
+                let kind =
+                    if matches!(error.code, codes::CREDENTIAL_REQUIRED | codes::CREDENTIAL_REFUSED)
+                    {
+                        Kind::RightCredentialRefused
+                    } else {
+                        Kind::DescribeInvalid
+                    };
+                let lead = if reduced {
+                    "rpc.describe is open without a credential"
+                } else {
+                    "rpc.describe must answer"
+                };
+                return vec![Problem::new(
+                    kind,
+                    format!("{lead}, got error {} ({})", error.code, error.message),
+                )];
+            }
+        };
+        let answer = match Answer::from_value(result) {
+            Ok(answer) => answer,
+            Err(e) => {
+                return vec![Problem::new(
+                    Kind::DescribeInvalid,
+                    format!("not a describe answer: {e}"),
+                )];
+            }
+        };
+        let mut problems = Vec::new();
+        match (reduced, answer.reduced) {
+            (true, false) => problems.push(Problem::new(
+                Kind::CredentialNotRequired,
+                "without a credential rpc.describe must give the reduced answer, and it gave the full one",
+            )),
+            (false, true) if self.has_token => problems.push(Problem::new(
+                Kind::RightCredentialRefused,
+                "with the right credential rpc.describe gave the reduced answer",
+            )),
+            (false, true) => problems.push(Problem::new(
+                Kind::RightCredentialRefused,
+                "the plant gave the reduced describe answer, so it wants a credential: pass one (--token-file)",
+            )),
+            _ => {}
+        }
+        if answer.reduced {
+            if answer.contract.is_some() {
+                problems.push(Problem::new(
+                    Kind::CredentialNotRequired,
+                    "the reduced answer carries the contract",
+                ));
+            }
+            if answer.update.is_none() {
+                problems.push(Problem::new(
+                    Kind::DescribeInvalid,
+                    "the reduced answer has no `update` hint",
+                ));
+            }
+        } else {
+            match &answer.contract {
+                None => problems
+                    .push(Problem::new(Kind::DescribeInvalid, "the full answer has no `contract`")),
+                Some(contract) => {
+                    if let Err(e) = Document::from_value(contract.clone()) {
+                        problems.push(Problem::new(
+                            Kind::DescribeInvalid,
+                            format!("the described contract cannot be read: {e}"),
+                        ));
+                    }
+                }
+            }
+        }
+        problems
+    }
+
+    fn subscription(
+        &self,
+        transport: Transport,
+        request: &Request,
+        response: &Response,
+    ) -> Vec<Problem> {
+        if transport == Transport::Http {
+            return refusal(
+                response,
+                codes::NOT_ON_TRANSPORT,
+                Kind::Envelope,
+                "a subscription over HTTP",
+            );
+        }
+        if request.method == SUBSCRIBE {
+            let event =
+                request.params.as_ref().and_then(|p| p.get("event")).and_then(Value::as_str);
+            let known = event.is_some_and(|e| crate::contract_event(self.doc, e).is_some());
+            if !known {
+                return refusal(
+                    response,
+                    codes::INVALID_PARAMS,
+                    Kind::Subscription,
+                    "a subscription to an event the contract does not have",
+                );
+            }
+            return match response {
+                Response::Success { result: Value::String(_), .. } => Vec::new(),
+                other => vec![Problem::new(
+                    Kind::Subscription,
+                    format!(
+                        "rpc.subscribe must answer a subscription id (a string), got {}",
+                        summary(other)
+                    ),
+                )],
+            };
+        }
+        match response {
+            Response::Success { result: Value::Bool(_), .. } => Vec::new(),
+            other => vec![Problem::new(
+                Kind::Subscription,
+                format!("rpc.unsubscribe must answer true or false, got {}", summary(other)),
+            )],
+        }
+    }
+}
+
+fn expect(value: Value) -> Expect {
+    match Request::from_value(value) {
+        Err(Rejected { id, reason }) => {
+            Expect::Refusal { code: codes::INVALID_REQUEST, id, what: reason }
+        }
+        Ok(request) if request.id.is_none() => Expect::Nothing,
+        Ok(request) => Expect::Answer(request),
+    }
+}
+
+/// The problems of `value` against `target`'s type, one per validation error.
+pub(crate) fn validation_problems(
+    contract: &Contract,
+    target: &Target,
+    value: &Value,
+    kind: Kind,
+    what: &str,
+) -> Vec<Problem> {
+    let validator = match contract.validator(target) {
+        Ok(v) => v,
+        Err(e) => return vec![Problem::new(kind, e.to_string())],
+    };
+    match validator.validate(value) {
+        Ok(()) => Vec::new(),
+        Err(errors) => errors
+            .iter()
+            .map(|e| Problem::new(kind, format!("{what} does not validate: {e}")))
+            .collect(),
+    }
+}
+
+fn nothing(transport: Transport, reply: &Reply) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if let Some(body) = &reply.body {
+        problems.push(Problem::new(
+            Kind::AnsweredNotification,
+            format!("notifications must get no answer, got {} byte(s)", body.len()),
+        ));
+    }
+    if transport == Transport::Http && reply.status != Some(204) {
+        problems.push(Problem::new(
+            Kind::HttpStatus,
+            format!("notifications only must get HTTP 204, got {}", status_text(reply)),
+        ));
+    }
+    problems
+}
+
+fn read_single(reply: &Reply) -> Option<Response> {
+    let value = serde_json::from_str::<Value>(reply.body.as_deref()?).ok()?;
+    Response::from_value(&value, "").ok()
+}
+
+fn read_problems(reply: &Reply) -> Vec<Problem> {
+    let Some(body) = reply.body.as_deref() else {
+        return vec![Problem::new(Kind::NoAnswer, format!("no answer ({})", status_text(reply)))];
+    };
+    match serde_json::from_str::<Value>(body) {
+        Err(e) => {
+            vec![Problem::new(Kind::MalformedResponse, format!("the answer is not JSON: {e}"))]
+        }
+        Ok(value) => match Response::from_value(&value, "") {
+            Err(e) => {
+                vec![Problem::new(Kind::MalformedResponse, format!("not a JSON-RPC response: {e}"))]
+            }
+            Ok(_) => Vec::new(),
+        },
+    }
+}
+
+fn status_problems(transport: Transport, reply: &Reply) -> Vec<Problem> {
+    if transport == Transport::Http && reply.status != Some(200) {
+        return vec![Problem::new(
+            Kind::HttpStatus,
+            format!("a JSON-RPC response must come with HTTP 200, got {}", status_text(reply)),
+        )];
+    }
+    Vec::new()
+}
+
+fn status_text(reply: &Reply) -> String {
+    match reply.status {
+        Some(s) => format!("HTTP {s}"),
+        None => "no HTTP status".to_owned(),
+    }
+}
+
+fn refusal(response: &Response, code: i64, kind: Kind, what: &str) -> Vec<Problem> {
+    match response {
+        Response::Failure { error, .. } if error.code == code => Vec::new(),
+        other => vec![Problem::new(
+            kind,
+            format!("{what} must be refused with {code}, got {}", summary(other)),
+        )],
+    }
+}
+
+fn wrong_id(want: &Id, got: &Id) -> Problem {
+    Problem::new(
+        Kind::WrongId,
+        format!("the response answers id {}, the request had {}", got.to_value(), want.to_value()),
+    )
+}
+
+/// A response in a few words, for messages.
+pub(crate) fn summary(response: &Response) -> String {
+    match response {
+        Response::Success { .. } => "a result".to_owned(),
+        Response::Failure { error, .. } => format!("error {} ({})", error.code, error.message),
+    }
+}
+
+/// The describe params a caller built against `doc` sends.
+pub(crate) fn built_against(doc: &Document) -> Value {
+    let built: describe::BuiltAgainst = doc
+        .namespaces
+        .iter()
+        .flatten()
+        .filter_map(|(name, ns)| {
+            semver::Version::parse(&ns.version).ok().map(|v| (name.clone(), v))
+        })
+        .collect();
+    describe::request_params(&built)
+}

@@ -1,0 +1,107 @@
+//! The kinds of failure, each with a stable id: reports group by them and scripts match on them.
+
+/// What a failed check found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Kind {
+    /// The connection failed or no answer came within the timeout.
+    Transport,
+    /// The body is not a JSON-RPC response (not JSON, no `jsonrpc`, neither `result` nor `error`).
+    MalformedResponse,
+    /// The response answers another id.
+    WrongId,
+    /// The HTTP status is not the one docs/wire.md §1 gives for the answer.
+    HttpStatus,
+    /// A request expected an answer and got none.
+    NoAnswer,
+    /// A notification, which must never be answered, was answered.
+    AnsweredNotification,
+    /// A malformed or invalid request, an unknown method or a batch answered other than
+    /// JSON-RPC 2.0 says.
+    Envelope,
+    /// A method of the contract is not served (`-32601`).
+    MethodMissing,
+    /// A result that does not validate against the method's result type.
+    ResultInvalid,
+    /// A declared error whose `data` does not validate against its type.
+    ErrorDataInvalid,
+    /// An error the method does not declare, for valid params.
+    UndeclaredError,
+    /// Valid params refused with `-32602`.
+    ValidParamsRefused,
+    /// Invalid params answered with a result.
+    AcceptedInvalidParams,
+    /// Invalid params refused, but not with the expected code.
+    WrongErrorCode,
+    /// `rpc.describe` answered something that is not a describe answer.
+    DescribeInvalid,
+    /// The described contract differs from the given one.
+    DescribeDiffers,
+    /// Without a credential the plant gave more than the reduced describe and `-32001`.
+    CredentialNotRequired,
+    /// The right credential was refused.
+    RightCredentialRefused,
+    /// A wrong credential was answered as if no credential had been sent.
+    WrongCredentialDowngraded,
+    /// A wrong credential was answered as if it were right.
+    WrongCredentialAccepted,
+    /// A refusal of a wrong credential without the status, header or body of docs/wire.md §8.
+    RefusalShape,
+    /// A subscription that could not be made or ended.
+    Subscription,
+    /// A notification that is not shaped as docs/wire.md §7 says, or names another event or
+    /// subscription.
+    EventInvalid,
+    /// An event payload that does not validate against the event's payload type.
+    EventPayloadInvalid,
+    /// Events the plant said it emitted never arrived.
+    EventMissing,
+}
+
+impl Kind {
+    /// The stable id.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Transport => "transport",
+            Kind::MalformedResponse => "malformed-response",
+            Kind::WrongId => "wrong-id",
+            Kind::HttpStatus => "http-status",
+            Kind::NoAnswer => "no-answer",
+            Kind::AnsweredNotification => "answered-notification",
+            Kind::Envelope => "envelope",
+            Kind::MethodMissing => "method-missing",
+            Kind::ResultInvalid => "result-invalid",
+            Kind::ErrorDataInvalid => "error-data-invalid",
+            Kind::UndeclaredError => "undeclared-error",
+            Kind::ValidParamsRefused => "valid-params-refused",
+            Kind::AcceptedInvalidParams => "accepted-invalid-params",
+            Kind::WrongErrorCode => "wrong-error-code",
+            Kind::DescribeInvalid => "describe-invalid",
+            Kind::DescribeDiffers => "describe-differs",
+            Kind::CredentialNotRequired => "credential-not-required",
+            Kind::RightCredentialRefused => "right-credential-refused",
+            Kind::WrongCredentialDowngraded => "wrong-credential-downgraded",
+            Kind::WrongCredentialAccepted => "wrong-credential-accepted",
+            Kind::RefusalShape => "refusal-shape",
+            Kind::Subscription => "subscription",
+            Kind::EventInvalid => "event-invalid",
+            Kind::EventPayloadInvalid => "event-payload-invalid",
+            Kind::EventMissing => "event-missing",
+        }
+    }
+}
+
+/// One thing a check found wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// What kind of failure.
+    pub kind: Kind,
+    /// What exactly, in a sentence.
+    pub message: String,
+}
+
+impl Problem {
+    pub(crate) fn new(kind: Kind, message: impl Into<String>) -> Problem {
+        Problem { kind, message: message.into() }
+    }
+}

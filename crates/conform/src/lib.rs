@@ -1,0 +1,206 @@
+//! Conformance of a live plant to its contract: `accord conform`'s engine.
+//!
+//! This layer calls a running plant over the wire of docs/wire.md (HTTP and WebSocket, with a
+//! Bearer credential) and judges every answer against the contract: it sits on
+//! `accord-schema-model` (the contract), `accord-validate` (validators, the generator of valid
+//! params and of mutants), `accord-compat-diff` (the described contract against the given one)
+//! and `accord-wire` (the shapes both ends agree on). It must never depend on serve, mcp or the
+//! cli, and never draws to a terminal: progress goes through the [`Progress`] trait, and the
+//! report is data the caller renders.
+//!
+//! # Overview
+//!
+//! [`plan`] decides from each method's semantics what may be called ([`Policy`]: `read` only by
+//! default) before anything is sent. [`run`] then goes through the phases — describe,
+//! credentials, positive calls, negative calls, envelope probes, events — and returns a
+//! [`Report`] with one [`Check`] per exchange. Every check carries its [`Transcript`]; a failed
+//! one is its reproducer, and [`replay`] re-sends a transcript and re-judges the answers.
+//!
+//! ```no_run
+//! # async fn example() -> Result<(), accord_conform::Error> {
+//! use accord_conform::{Options, Plant, NoProgress};
+//! let doc = accord_schema_model::Document::parse(&std::fs::read_to_string("pump.types.json").unwrap()).unwrap();
+//! let plant = Plant { url: "http://127.0.0.1:8080/".into(), token: Some("s3cret".into()) };
+//! let report = accord_conform::run(&doc, &plant, &Options::default(), &NoProgress).await?;
+//! println!("{}", report.to_text());
+//! # Ok(()) }
+//! ```
+
+mod client;
+mod error;
+mod judge;
+mod kind;
+mod plan;
+mod policy;
+mod replay;
+mod report;
+mod run;
+mod transcript;
+
+use std::time::Duration;
+
+use accord_schema_model::{Document, Event, Method};
+use accord_validate::Contract;
+
+pub use crate::{
+    error::Error,
+    kind::{Kind, Problem},
+    plan::{Plan, PlannedMethod},
+    policy::{Class, Decision, Policy},
+    report::{Check, MethodSummary, Outcome, Phase, Report},
+    transcript::{Credential, Line, Transcript, Transport},
+};
+
+use crate::client::{Client, TransportError};
+use crate::judge::Cx;
+use crate::run::Run;
+
+/// A plant: where it listens, and the token it wants (`None`: it has no credentials).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plant {
+    /// `http://host:port/` (or `ws://…`; the other transport's URL is derived).
+    pub url: String,
+    /// The Bearer token.
+    pub token: Option<String>,
+}
+
+/// How a run goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Generated valid params, and mutants, per called method.
+    pub calls: usize,
+    /// The seed of every generated value.
+    pub seed: u64,
+    /// What may be called.
+    pub policy: Policy,
+    /// How long to wait for one answer, and for events after a subscription.
+    pub timeout: Duration,
+    /// The code invalid params must be refused with.
+    pub invalid_params_code: i64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            calls: 5,
+            seed: 0,
+            policy: Policy::default(),
+            timeout: Duration::from_secs(5),
+            invalid_params_code: accord_wire::codes::INVALID_PARAMS,
+        }
+    }
+}
+
+/// Told how a run advances; the cli draws a bar with it. The library never draws.
+pub trait Progress: Sync {
+    /// About `total` checks are planned.
+    fn start(&self, _total: u64) {}
+    /// One check was done.
+    fn advance(&self, _what: &str) {}
+    /// The run ended.
+    fn finish(&self) {}
+}
+
+/// A [`Progress`] that shows nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {}
+
+/// The plan of a run: what will be called, what skipped and why. Nothing is sent.
+pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Plan {
+    Plan::new(doc, options, plant.token.is_some())
+}
+
+/// Runs every phase against `plant` and reports.
+///
+/// # Errors
+///
+/// [`Error::Connect`] when the plant cannot be reached at all (the first request fails to
+/// connect), [`Error::Url`] for a URL that is not `http://` or `ws://`, [`Error::Contract`] for a
+/// contract that does not compile. A plant that answers wrongly is a failed check, not an error.
+pub async fn run(
+    doc: &Document,
+    plant: &Plant,
+    options: &Options,
+    progress: &dyn Progress,
+) -> Result<Report, Error> {
+    let plan = plan(doc, plant, options);
+    let mut run = start(doc, plant, options, progress).await?;
+    let called = plan.called().count() as u64;
+    let estimate = 4 + 6 + called * (2 * options.calls as u64 + 1) + 12 + plan.events.len() as u64;
+    progress.start(estimate);
+    run.describe().await;
+    run.credentials().await;
+    run.positive().await;
+    run.negative().await;
+    run.envelope().await;
+    run.events().await;
+    progress.finish();
+    Ok(Report { plan, checks: run.checks, notes: run.notes })
+}
+
+/// Re-sends `transcript`'s requests as its notes route them and judges each answer as a run
+/// would.
+///
+/// # Errors
+///
+/// As [`run`].
+pub async fn replay(
+    doc: &Document,
+    plant: &Plant,
+    options: &Options,
+    transcript: &Transcript,
+    progress: &dyn Progress,
+) -> Result<Report, Error> {
+    let plan = plan(doc, plant, options);
+    let mut run = start(doc, plant, options, progress).await?;
+    progress.start(transcript.lines.iter().filter(|l| matches!(l, Line::Sent(_))).count() as u64);
+    run.replay(transcript).await;
+    progress.finish();
+    Ok(Report { plan, checks: run.checks, notes: run.notes })
+}
+
+/// Compiles the contract, makes the client, and makes sure the plant can be reached at all.
+async fn start<'a>(
+    doc: &'a Document,
+    plant: &Plant,
+    options: &'a Options,
+    progress: &'a dyn Progress,
+) -> Result<Run<'a>, Error> {
+    let contract = Contract::compile(doc)?;
+    let client = Client::new(&plant.url, plant.token.as_deref(), options.timeout)?;
+    // A notification of rpc.describe: answered by nothing, and refused by nothing that listens.
+    let probe = r#"{"jsonrpc":"2.0","method":"rpc.describe"}"#;
+    match client.post(probe, Credential::Right).await {
+        Err(TransportError::Connect(reason)) => {
+            return Err(Error::Connect { url: plant.url.clone(), reason });
+        }
+        Err(TransportError::Timeout) => {
+            return Err(Error::Connect {
+                url: plant.url.clone(),
+                reason: "no answer within the timeout".to_owned(),
+            });
+        }
+        _ => {}
+    }
+    let cx = Cx {
+        doc,
+        contract,
+        has_token: plant.token.is_some(),
+        invalid_params_code: options.invalid_params_code,
+    };
+    Ok(Run::new(client, cx, options, progress))
+}
+
+/// The method `namespace.method` of `doc`.
+pub(crate) fn contract_method<'d>(doc: &'d Document, name: &str) -> Option<&'d Method> {
+    let (ns, m) = name.split_once('.')?;
+    doc.namespaces.as_ref()?.get(ns)?.methods.as_ref()?.get(m)
+}
+
+/// The event `namespace.event` of `doc`.
+pub(crate) fn contract_event<'d>(doc: &'d Document, name: &str) -> Option<&'d Event> {
+    let (ns, e) = name.split_once('.')?;
+    doc.namespaces.as_ref()?.get(ns)?.events.as_ref()?.get(e)
+}

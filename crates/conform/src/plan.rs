@@ -1,0 +1,135 @@
+//! The plan: what a run will call, what it skips and why. It is made before anything is sent,
+//! printed first, and is all a dry run gives.
+
+use std::fmt::Write as _;
+
+use accord_schema_model::Document;
+use serde_json::{Value, json};
+
+use crate::Options;
+use crate::policy::{Class, Decision};
+
+/// One contract method in the plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedMethod {
+    /// `namespace.method`.
+    pub name: String,
+    /// Its semantics class.
+    pub class: Class,
+    /// Called, or skipped with the reason.
+    pub decision: Decision,
+    /// How many examples the contract gives (called first).
+    pub examples: usize,
+}
+
+/// What a run will do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// Every contract method, in contract order.
+    pub methods: Vec<PlannedMethod>,
+    /// Every event (`namespace.event`), subscribed in the events phase (a subscription changes
+    /// nothing on the plant, so no policy applies).
+    pub events: Vec<String>,
+    /// Generated valid params and mutants per called method.
+    pub calls: usize,
+    /// The seed of every generated value.
+    pub seed: u64,
+    /// Whether the credential phase runs (a token was given).
+    pub credentials: bool,
+}
+
+impl Plan {
+    /// The plan for `doc` under `options`.
+    pub fn new(doc: &Document, options: &Options, credentials: bool) -> Plan {
+        let mut methods = Vec::new();
+        let mut events = Vec::new();
+        for (ns_name, ns) in doc.namespaces.iter().flatten() {
+            for (m_name, method) in ns.methods.iter().flatten() {
+                let name = format!("{ns_name}.{m_name}");
+                let decision = options.policy.decide(&name, method);
+                let examples = method.examples.as_ref().map_or(0, Vec::len);
+                methods.push(PlannedMethod { name, class: Class::of(method), decision, examples });
+            }
+            for e_name in ns.events.iter().flatten().map(|(n, _)| n) {
+                events.push(format!("{ns_name}.{e_name}"));
+            }
+        }
+        Plan { methods, events, calls: options.calls, seed: options.seed, credentials }
+    }
+
+    /// The methods that will be called.
+    pub fn called(&self) -> impl Iterator<Item = &PlannedMethod> {
+        self.methods.iter().filter(|m| m.decision == Decision::Call)
+    }
+
+    /// The plan as text, for people.
+    pub fn to_text(&self) -> String {
+        let called = self.called().count();
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "plan: {} method(s), {called} called, {} skipped by policy; {} event(s); {} generated call(s) and mutant(s) per method, seed {}",
+            self.methods.len(),
+            self.methods.len() - called,
+            self.events.len(),
+            self.calls,
+            self.seed
+        );
+        let width = self.methods.iter().map(|m| m.name.len()).max().unwrap_or(0);
+        for m in &self.methods {
+            match &m.decision {
+                Decision::Call => {
+                    let examples = match m.examples {
+                        0 => String::new(),
+                        1 => ", 1 example".to_owned(),
+                        n => format!(", {n} examples"),
+                    };
+                    let _ =
+                        writeln!(out, "  call  {:width$}  {}{examples}", m.name, m.class.as_str());
+                }
+                Decision::Skip(reason) => {
+                    let _ = writeln!(out, "  skip  {:width$}  {reason}", m.name);
+                }
+            }
+        }
+        if !self.events.is_empty() {
+            let _ = writeln!(out, "  events: {}", self.events.join(", "));
+        }
+        let _ = writeln!(
+            out,
+            "  credentials: {}",
+            if self.credentials {
+                "none, wrong and right are tried (a token was given)"
+            } else {
+                "not tried (no token: the plant is taken to have no credentials)"
+            }
+        );
+        out
+    }
+
+    /// The plan as JSON.
+    pub fn to_json(&self) -> Value {
+        let methods: Vec<Value> = self
+            .methods
+            .iter()
+            .map(|m| {
+                let mut v = json!({"method": m.name, "semantics": m.class.as_str(), "examples": m.examples});
+                match &m.decision {
+                    Decision::Call => v["action"] = "call".into(),
+                    Decision::Skip(reason) => {
+                        v["action"] = "skip".into();
+                        v["reason"] = reason.clone().into();
+                    }
+                }
+                v
+            })
+            .collect();
+        json!({
+            "methods": methods,
+            "events": self.events,
+            "calls": self.calls,
+            "seed": self.seed,
+            "credentials": self.credentials,
+        })
+    }
+}

@@ -1,0 +1,829 @@
+//! One run: the phases in order, each sending through the [`Client`], recording a transcript
+//! and asking the [`judge`](crate::judge) for the verdict. Contract methods are reached only
+//! through the plan's called methods, so nothing outside the policy is ever sent.
+
+use accord_compat_diff::{Level, Pairing, Source, diff};
+use accord_schema_model::{Document, Method};
+use accord_validate::Target;
+use accord_wire::describe::Answer;
+use accord_wire::event::{NOTIFICATION, Notification, SUBSCRIBE, UNSUBSCRIBE};
+use accord_wire::{Id, Request, Response};
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use crate::client::{Client, Reply, Socket, TransportError};
+use crate::judge::{Cx, built_against, validation_problems};
+use crate::kind::{Kind, Problem};
+use crate::report::{Check, Outcome, Phase};
+use crate::transcript::{Credential, Transcript, Transport};
+use crate::{Options, Progress};
+
+pub(crate) struct Run<'a> {
+    pub(crate) client: Client,
+    pub(crate) cx: Cx<'a>,
+    pub(crate) options: &'a Options,
+    pub(crate) progress: &'a dyn Progress,
+    pub(crate) checks: Vec<Check>,
+    pub(crate) notes: Vec<String>,
+    next_id: u64,
+}
+
+/// A called method: its name, namespace, method name and declaration.
+pub(crate) struct Called<'d> {
+    pub(crate) name: String,
+    namespace: &'d str,
+    method: &'d str,
+    declared: &'d Method,
+}
+
+impl<'a> Run<'a> {
+    pub(crate) fn new(
+        client: Client,
+        cx: Cx<'a>,
+        options: &'a Options,
+        progress: &'a dyn Progress,
+    ) -> Run<'a> {
+        Run { client, cx, options, progress, checks: Vec::new(), notes: Vec::new(), next_id: 0 }
+    }
+
+    fn id(&mut self) -> Id {
+        self.next_id += 1;
+        Id::Number(self.next_id.into())
+    }
+
+    /// A request's text, with a fresh id.
+    fn request(&mut self, method: &str, params: Option<Value>) -> String {
+        let id = self.id();
+        Request { id: Some(id), method: method.to_owned(), params }.to_value().to_string()
+    }
+
+    pub(crate) fn push(
+        &mut self,
+        phase: Phase,
+        subject: &str,
+        name: &str,
+        outcome: Outcome,
+        transcript: Transcript,
+    ) {
+        self.progress.advance(&format!("{} {subject}", phase.as_str()));
+        self.checks.push(Check {
+            phase,
+            subject: subject.to_owned(),
+            name: name.to_owned(),
+            outcome,
+            transcript,
+        });
+    }
+
+    /// Posts `sent`, records it and its answer, and judges the answer; also returns the reply.
+    pub(crate) async fn post(
+        &self,
+        transcript: &mut Transcript,
+        credential: Credential,
+        sent: &str,
+    ) -> (Vec<Problem>, Option<Reply>) {
+        transcript.sent(sent);
+        match self.client.post(sent, credential).await {
+            Ok(reply) => {
+                record(transcript, &reply);
+                (self.cx.exchange(Transport::Http, credential, sent, &reply), Some(reply))
+            }
+            Err(e) => {
+                transcript.note(format!("transport: {e}"));
+                (vec![Problem::new(Kind::Transport, e.to_string())], None)
+            }
+        }
+    }
+
+    /// One HTTP check.
+    async fn http_check(
+        &mut self,
+        phase: Phase,
+        subject: &str,
+        name: &str,
+        credential: Credential,
+        sent: &str,
+    ) {
+        let mut transcript = Transcript::default();
+        transcript.route(Transport::Http, credential);
+        let (problems, _) = self.post(&mut transcript, credential, sent).await;
+        self.push(phase, subject, name, verdict(problems), transcript);
+    }
+
+    /// The contract methods the plan calls, in contract order.
+    pub(crate) fn called(&self) -> Vec<Called<'a>> {
+        let doc: &'a Document = self.cx.doc;
+        let mut out = Vec::new();
+        for (ns_name, ns) in doc.namespaces.iter().flatten() {
+            for (m_name, method) in ns.methods.iter().flatten() {
+                let name = format!("{ns_name}.{m_name}");
+                if self.options.policy.decide(&name, method) == crate::policy::Decision::Call {
+                    out.push(Called { name, namespace: ns_name, method: m_name, declared: method });
+                }
+            }
+        }
+        out
+    }
+
+    fn params_target(m: &Called<'_>) -> Target {
+        Target::Params { namespace: m.namespace.to_owned(), method: m.method.to_owned() }
+    }
+
+    /// Valid params of `m` for the i-th generated call, the same for the same seed.
+    fn generated(&self, m: &Called<'_>, i: u64) -> Result<Value, String> {
+        let validator =
+            self.cx.contract.validator(&Run::params_target(m)).map_err(|e| e.to_string())?;
+        validator.generate(seed_for(self.options.seed, &m.name, i)).map_err(|e| e.to_string())
+    }
+
+    // ---- describe ----
+
+    pub(crate) async fn describe(&mut self) {
+        let subject = accord_wire::describe::METHOD;
+        let sent = self.request(subject, Some(built_against(self.cx.doc)));
+        let mut transcript = Transcript::default();
+        transcript.route(Transport::Http, Credential::Right);
+        let (mut problems, reply) = self.post(&mut transcript, Credential::Right, &sent).await;
+        if problems.is_empty()
+            && let Some(answer) = reply.as_ref().and_then(describe_answer)
+        {
+            problems.extend(self.compare_described(&answer));
+        }
+        let name = if self.client.has_token() {
+            "with the credential"
+        } else {
+            "(no credential configured)"
+        };
+        self.push(Phase::Describe, subject, name, verdict(problems), transcript);
+        if self.client.has_token() {
+            let sent = self.request(subject, Some(built_against(self.cx.doc)));
+            self.http_check(
+                Phase::Describe,
+                subject,
+                "without a credential (the reduced answer)",
+                Credential::None,
+                &sent,
+            )
+            .await;
+        }
+    }
+
+    /// The described contract against the given one: versions and verdicts, then compat-diff.
+    fn compare_described(&self, answer: &Answer) -> Vec<Problem> {
+        let doc = self.cx.doc;
+        let mut problems = Vec::new();
+        if answer.schema != doc.schema {
+            problems.push(Problem::new(
+                Kind::DescribeDiffers,
+                format!(
+                    "the plant serves schema {}, the contract is schema {}",
+                    answer.schema, doc.schema
+                ),
+            ));
+        }
+        for (name, ns) in doc.namespaces.iter().flatten() {
+            match answer.namespaces.iter().find(|e| &e.name == name) {
+                None => problems.push(Problem::new(
+                    Kind::DescribeDiffers,
+                    format!("namespace `{name}` is not described"),
+                )),
+                Some(entry) => {
+                    match &entry.version {
+                        Some(v) if v == &ns.version => {}
+                        Some(v) => problems.push(Problem::new(Kind::DescribeDiffers, format!("namespace `{name}`: the plant serves version {v}, the contract is {}", ns.version))),
+                        None => problems.push(Problem::new(Kind::DescribeDiffers, format!("namespace `{name}` is not served"))),
+                    }
+                    if let Some(Err(reason)) = &entry.verdict {
+                        problems.push(Problem::new(Kind::DescribeDiffers, format!("namespace `{name}`: the plant says a caller built against {} is not compatible: {reason}", ns.version)));
+                    }
+                }
+            }
+        }
+        for entry in &answer.namespaces {
+            if entry.version.is_some()
+                && !doc.namespaces.iter().flatten().any(|(n, _)| n == &entry.name)
+            {
+                problems.push(Problem::new(
+                    Kind::DescribeDiffers,
+                    format!(
+                        "the plant serves namespace `{}`, which the contract does not have",
+                        entry.name
+                    ),
+                ));
+            }
+        }
+        let Some(served) = answer.contract.clone().and_then(|c| Document::from_value(c).ok())
+        else {
+            return problems;
+        };
+        let given = Source::from_document("contract", doc.clone());
+        let served = Source::from_document("described", served);
+        let report = diff(&given, &served);
+        for f in report
+            .findings
+            .iter()
+            .filter(|f| f.pairing == Pairing::OldCallersNewPlant && f.level > Level::None)
+        {
+            problems.push(Problem::new(
+                Kind::DescribeDiffers,
+                format!(
+                    "{} at {} ({} for callers built against the contract): {}",
+                    f.rule,
+                    f.path,
+                    f.level.as_str(),
+                    f.message
+                ),
+            ));
+        }
+        if let Some(s) = &report.schema {
+            problems.push(Problem::new(
+                Kind::DescribeDiffers,
+                format!("the described contract is schema {}, the given one {}", s.new, s.old),
+            ));
+        }
+        problems
+    }
+
+    // ---- credentials ----
+
+    pub(crate) async fn credentials(&mut self) {
+        if !self.client.has_token() {
+            self.push(
+                Phase::Credentials,
+                "credentials",
+                "none, wrong, right",
+                Outcome::Skipped(
+                    "no token given: the plant is taken to have no credentials".to_owned(),
+                ),
+                Transcript::default(),
+            );
+            return;
+        }
+        let describe = accord_wire::describe::METHOD;
+        let first = self.called().into_iter().next();
+        let call = match &first {
+            Some(m) => match self.first_params(m) {
+                Ok(params) => Some((m.name.clone(), params)),
+                Err(_) => None,
+            },
+            None => None,
+        };
+        if let Some((name, params)) = &call {
+            let sent = self.request(name, Some(params.clone()));
+            self.http_check(
+                Phase::Credentials,
+                name,
+                "no credential: -32001",
+                Credential::None,
+                &sent,
+            )
+            .await;
+        }
+        let sent = self.request(describe, None);
+        self.http_check(
+            Phase::Credentials,
+            describe,
+            "wrong credential over HTTP: refused with 401",
+            Credential::Wrong,
+            &sent,
+        )
+        .await;
+        if let Some((name, params)) = &call {
+            let sent = self.request(name, Some(params.clone()));
+            self.http_check(
+                Phase::Credentials,
+                name,
+                "wrong credential over HTTP: refused with 401",
+                Credential::Wrong,
+                &sent,
+            )
+            .await;
+        }
+        self.upgrade(Credential::Wrong).await;
+        self.upgrade(Credential::Right).await;
+    }
+
+    /// A WebSocket upgrade with `credential`: a wrong one must be refused with 401 before the
+    /// upgrade; the right one must give a socket on which rpc.describe answers in full.
+    async fn upgrade(&mut self, credential: Credential) {
+        let describe = accord_wire::describe::METHOD;
+        let mut transcript = Transcript::default();
+        transcript.route(Transport::Ws, credential);
+        let name = match credential {
+            Credential::Wrong => "wrong credential over WebSocket: upgrade refused with 401",
+            _ => "right credential over WebSocket: rpc.describe in full",
+        };
+        let problems = match self.client.socket(credential).await {
+            Err(e) => {
+                transcript.note(format!("transport: {e}"));
+                vec![Problem::new(Kind::Transport, e.to_string())]
+            }
+            Ok(Err(status)) => {
+                transcript.note(format!("upgrade refused with HTTP {status}"));
+                match (credential, status) {
+                    (Credential::Wrong, 401) => Vec::new(),
+                    (Credential::Wrong, s) => vec![Problem::new(
+                        Kind::RefusalShape,
+                        format!(
+                            "a wrong credential must be refused with HTTP 401 at the upgrade, got HTTP {s}"
+                        ),
+                    )],
+                    (_, s) => vec![Problem::new(
+                        Kind::RightCredentialRefused,
+                        format!("the upgrade with the right credential was refused with HTTP {s}"),
+                    )],
+                }
+            }
+            Ok(Ok(mut socket)) => {
+                transcript.note("upgraded");
+                let sent = self.request(describe, None);
+                let answer = ws_call(&mut socket, &mut transcript, &sent).await;
+                socket.close().await;
+                match (credential, answer) {
+                    (_, Err(e)) => vec![Problem::new(Kind::Transport, e.to_string())],
+                    (Credential::Wrong, Ok((reply, _))) => {
+                        let reduced = describe_answer(&reply).is_some_and(|a| a.reduced);
+                        vec![if reduced {
+                            Problem::new(
+                                Kind::WrongCredentialDowngraded,
+                                "a WebSocket upgrade with a wrong credential must be refused with HTTP 401, and it was upgraded and given the reduced describe answer",
+                            )
+                        } else {
+                            Problem::new(
+                                Kind::WrongCredentialAccepted,
+                                "a WebSocket upgrade with a wrong credential must be refused with HTTP 401, and it was upgraded",
+                            )
+                        }]
+                    }
+                    (_, Ok((reply, _))) => {
+                        self.cx.exchange(Transport::Ws, credential, &sent, &reply)
+                    }
+                }
+            }
+        };
+        self.push(Phase::Credentials, describe, name, verdict(problems), transcript);
+    }
+
+    // ---- positive and negative calls ----
+
+    /// The first params a check of `m` sends: its first example's, else generated ones.
+    fn first_params(&self, m: &Called<'_>) -> Result<Value, String> {
+        match m.declared.examples.iter().flatten().next() {
+            Some(example) => Ok(example.params.clone()),
+            None => self.generated(m, 0),
+        }
+    }
+
+    pub(crate) async fn positive(&mut self) {
+        for m in self.called() {
+            for (i, example) in m.declared.examples.iter().flatten().enumerate() {
+                let name = match &example.name {
+                    Some(n) => format!("example \"{n}\""),
+                    None => format!("example {}", i + 1),
+                };
+                let sent = self.request(&m.name, Some(example.params.clone()));
+                self.http_check(Phase::Positive, &m.name, &name, Credential::Right, &sent).await;
+            }
+            for i in 0..self.options.calls as u64 {
+                let name = format!("generated {}", i + 1);
+                match self.generated(&m, i) {
+                    Ok(params) => {
+                        let sent = self.request(&m.name, Some(params));
+                        self.http_check(Phase::Positive, &m.name, &name, Credential::Right, &sent)
+                            .await;
+                    }
+                    Err(reason) => {
+                        self.push(
+                            Phase::Positive,
+                            &m.name,
+                            &name,
+                            Outcome::Skipped(format!("no valid params: {reason}")),
+                            Transcript::default(),
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    pub(crate) async fn negative(&mut self) {
+        for m in self.called() {
+            // Mutants of a few valid values: one value (`{}` for a method without params, say)
+            // may have no invalid neighbour that is still params, another (`[]`) does.
+            let mut valid = Vec::new();
+            for i in 0..MUTANT_SOURCES {
+                match self.generated(&m, i) {
+                    Ok(v) if !valid.contains(&v) => valid.push(v),
+                    Ok(_) => {}
+                    Err(reason) => {
+                        if valid.is_empty() {
+                            self.push(
+                                Phase::Negative,
+                                &m.name,
+                                "mutants",
+                                Outcome::Skipped(format!("no valid params to mutate: {reason}")),
+                                Transcript::default(),
+                            );
+                        }
+                        break;
+                    }
+                }
+            }
+            if valid.is_empty() {
+                continue;
+            }
+            let mut to_send = Vec::new();
+            let mut dropped = 0;
+            {
+                let Ok(validator) = self.cx.contract.validator(&Run::params_target(&m)) else {
+                    continue;
+                };
+                let mut mutants = Vec::new();
+                for (i, v) in valid.iter().enumerate() {
+                    let seed = seed_for(self.options.seed, &m.name, u64::MAX - i as u64);
+                    for mutant in validator.mutants(v, seed) {
+                        if !mutants
+                            .iter()
+                            .any(|m: &accord_validate::Mutant| m.value == mutant.value)
+                        {
+                            mutants.push(mutant);
+                        }
+                    }
+                }
+                // Params that are neither an object nor an array are not a request at all
+                // (-32600); the envelope phase probes that once, so the mutants spent here test
+                // the params check. Then one mutant per rule first, so a few calls cover many
+                // rules, not many variants of one.
+                mutants.retain(|m| m.value.is_object() || m.value.is_array());
+                let mut seen = Vec::new();
+                let (first, rest): (Vec<_>, Vec<_>) = mutants.drain(..).partition(|m| {
+                    let new = !seen.contains(&m.rule);
+                    if new {
+                        seen.push(m.rule);
+                    }
+                    new
+                });
+                let mutants = first.into_iter().chain(rest);
+                for mutant in mutants {
+                    if to_send.len() == self.options.calls {
+                        break;
+                    }
+                    // Re-checked here, not trusted: a mutant the contract accepts would turn a
+                    // correct plant's result into a false "accepted invalid params".
+                    if validator.is_valid(&mutant.value) {
+                        dropped += 1;
+                        continue;
+                    }
+                    let at =
+                        if mutant.pointer.is_empty() { "(root)" } else { mutant.pointer.as_str() };
+                    let name =
+                        format!("mutant {at} [{}]: {}", mutant.rule.id(), mutant.description);
+                    to_send.push((name, mutant.value));
+                }
+            }
+            let sent_count = to_send.len();
+            for (name, value) in to_send {
+                let sent = self.request(&m.name, Some(value));
+                self.http_check(Phase::Negative, &m.name, &name, Credential::Right, &sent).await;
+            }
+            if sent_count == 0 {
+                self.push(
+                    Phase::Negative,
+                    &m.name,
+                    "mutants",
+                    Outcome::Skipped(
+                        "the generator found no invalid params that are still an object or an array (the envelope phase probes the rest)".to_owned(),
+                    ),
+                    Transcript::default(),
+                );
+            }
+            if dropped > 0 {
+                self.notes.push(format!(
+                    "{}: {dropped} mutant(s) dropped because the contract accepts them",
+                    m.name
+                ));
+            }
+        }
+    }
+
+    // ---- envelope ----
+
+    pub(crate) async fn envelope(&mut self) {
+        let describe = accord_wire::describe::METHOD;
+        let unknown = self.unknown_method();
+        let mut probes: Vec<(&str, &str, String)> = vec![
+            (
+                "malformed JSON",
+                "-32700",
+                r#"{"jsonrpc": "2.0", "method": "rpc.describe", "id": 1"#.to_owned(),
+            ),
+            ("not an object", "-32600", "42".to_owned()),
+            (
+                "wrong jsonrpc version",
+                "-32600",
+                json!({"jsonrpc": "1.0", "id": "v", "method": describe}).to_string(),
+            ),
+            (
+                "method not a string",
+                "-32600",
+                json!({"jsonrpc": "2.0", "id": "m", "method": 7}).to_string(),
+            ),
+            (
+                "params neither object nor array",
+                "-32600",
+                json!({"jsonrpc": "2.0", "id": "p", "method": describe, "params": "all"})
+                    .to_string(),
+            ),
+            ("empty batch", "-32600", "[]".to_owned()),
+        ];
+        let unknown_call = self.request(&unknown, None);
+        probes.push(("unknown method", "-32601", unknown_call));
+        let unknown_rpc = self.request("rpc.accordConformNoSuchMethod", None);
+        probes.push(("unknown rpc. method", "-32601", unknown_rpc));
+        let a = self.request(describe, None);
+        let b = self.request(&unknown, None);
+        let batch = format!("[{a},{},{b},1]", json!({"jsonrpc": "2.0", "method": describe}));
+        probes.push((
+            "batch (request, notification, unknown method, invalid member)",
+            "an array of 3 responses",
+            batch,
+        ));
+        probes.push((
+            "notification",
+            "no answer, HTTP 204",
+            json!({"jsonrpc": "2.0", "method": describe}).to_string(),
+        ));
+        let note = json!({"jsonrpc": "2.0", "method": describe});
+        probes.push(("batch of notifications", "no answer, HTTP 204", format!("[{note},{note}]")));
+        if let Some(event) =
+            self.cx.doc.namespaces.iter().flatten().find_map(|(n, ns)| {
+                ns.events.iter().flatten().next().map(|(e, _)| format!("{n}.{e}"))
+            })
+        {
+            let sent = self.request(SUBSCRIBE, Some(json!({"event": event})));
+            probes.push(("rpc.subscribe over HTTP", "-32004", sent));
+        }
+        for (name, expected, sent) in probes {
+            self.http_check(
+                Phase::Envelope,
+                name,
+                &format!("expects {expected}"),
+                Credential::Right,
+                &sent,
+            )
+            .await;
+        }
+    }
+
+    /// A method name in a contract namespace that the contract does not have.
+    fn unknown_method(&self) -> String {
+        let ns =
+            self.cx.doc.namespaces.iter().flatten().next().map_or("accord", |(n, _)| n.as_str());
+        let mut name = format!("{ns}.accordConformNoSuchMethod");
+        while crate::contract_method(self.cx.doc, &name).is_some() {
+            name.push('_');
+        }
+        name
+    }
+
+    // ---- events ----
+
+    pub(crate) async fn events(&mut self) {
+        let events: Vec<(String, String, String)> = self
+            .cx
+            .doc
+            .namespaces
+            .iter()
+            .flatten()
+            .flat_map(|(n, ns)| {
+                ns.events
+                    .iter()
+                    .flatten()
+                    .map(move |(e, _)| (format!("{n}.{e}"), n.clone(), e.clone()))
+            })
+            .collect();
+        for (name, namespace, event) in events {
+            let mut transcript = Transcript::default();
+            transcript.route(Transport::Ws, Credential::Right);
+            let outcome = match self.client.socket(Credential::Right).await {
+                Err(e) => {
+                    transcript.note(format!("transport: {e}"));
+                    verdict(vec![Problem::new(Kind::Transport, e.to_string())])
+                }
+                Ok(Err(status)) => {
+                    transcript.note(format!("upgrade refused with HTTP {status}"));
+                    verdict(vec![Problem::new(
+                        Kind::RightCredentialRefused,
+                        format!("the WebSocket upgrade was refused with HTTP {status}"),
+                    )])
+                }
+                Ok(Ok(mut socket)) => {
+                    let outcome = self
+                        .subscribe(&mut socket, &mut transcript, &name, &namespace, &event)
+                        .await;
+                    socket.close().await;
+                    outcome
+                }
+            };
+            self.push(
+                Phase::Events,
+                &name,
+                "subscribe, collect, validate, unsubscribe",
+                outcome,
+                transcript,
+            );
+        }
+    }
+
+    async fn subscribe(
+        &mut self,
+        socket: &mut Socket,
+        transcript: &mut Transcript,
+        name: &str,
+        namespace: &str,
+        event: &str,
+    ) -> Outcome {
+        let mut problems = Vec::new();
+        let sent = self.request(SUBSCRIBE, Some(json!({"event": name})));
+        let (reply, mut notes) = match ws_call(socket, transcript, &sent).await {
+            Ok(r) => r,
+            Err(e) => return verdict(vec![Problem::new(Kind::Transport, e.to_string())]),
+        };
+        problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
+        let Some(subscription) = read_response(&reply).and_then(|r| match r {
+            Response::Success { result: Value::String(s), .. } => Some(s),
+            _ => None,
+        }) else {
+            if problems.is_empty() {
+                problems.push(Problem::new(Kind::Subscription, "no subscription id"));
+            }
+            return verdict(problems);
+        };
+        // accord serve emits on request (rpc.fake, docs/wire.md §6); a real plant answers -32601
+        // and its events are awaited for the timeout.
+        let sent = self.request("rpc.fake", Some(json!({"emit": name})));
+        let emitted = match ws_call(socket, transcript, &sent).await {
+            Ok((reply, more)) => {
+                notes.extend(more);
+                read_response(&reply).and_then(|r| match r {
+                    Response::Success { result, .. } => {
+                        result.get("emitted").and_then(Value::as_u64)
+                    }
+                    Response::Failure { .. } => None,
+                })
+            }
+            Err(e) => return verdict(vec![Problem::new(Kind::Transport, e.to_string())]),
+        };
+        let want = emitted.map_or(self.options.calls.max(1), |n| n as usize);
+        let deadline = Instant::now() + self.client.timeout;
+        while notes.len() < want {
+            match socket.next(deadline).await {
+                Ok(Some(text)) => {
+                    transcript.received(&text);
+                    notes.push(text);
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    problems.push(Problem::new(Kind::Transport, e.to_string()));
+                    break;
+                }
+            }
+        }
+        let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
+        for text in &notes {
+            let value: Value = match serde_json::from_str(text) {
+                Ok(v) => v,
+                Err(e) => {
+                    problems.push(Problem::new(
+                        Kind::EventInvalid,
+                        format!("a message that is not JSON: {e}"),
+                    ));
+                    continue;
+                }
+            };
+            match Notification::from_value(&value) {
+                Ok(Some(n)) => {
+                    if n.event != name {
+                        problems.push(Problem::new(Kind::EventInvalid, format!("a notification of `{}` on a subscription to `{name}`", n.event)));
+                    } else if n.subscription != subscription {
+                        problems.push(Problem::new(Kind::EventInvalid, format!("a notification for subscription `{}`, not `{subscription}`", n.subscription)));
+                    } else {
+                        problems.extend(validation_problems(&self.cx.contract, &target, &n.payload, Kind::EventPayloadInvalid, "the payload"));
+                    }
+                }
+                Ok(None) => problems.push(Problem::new(Kind::EventInvalid, format!("a message that is neither a response awaited nor an `{NOTIFICATION}` notification"))),
+                Err(e) => problems.push(Problem::new(Kind::EventInvalid, format!("a malformed notification: {e}"))),
+            }
+        }
+        if let Some(n) = emitted
+            && (notes.len() as u64) < n
+        {
+            problems.push(Problem::new(
+                Kind::EventMissing,
+                format!(
+                    "the plant emitted {n} notification(s), {} arrived within the timeout",
+                    notes.len()
+                ),
+            ));
+        }
+        let sent = self.request(UNSUBSCRIBE, Some(json!({"subscription": subscription})));
+        match ws_call(socket, transcript, &sent).await {
+            Ok((reply, _)) => {
+                problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
+                if let Some(Response::Success { result: Value::Bool(false), .. }) =
+                    read_response(&reply)
+                {
+                    problems.push(Problem::new(
+                        Kind::Subscription,
+                        "rpc.unsubscribe answered false for a live subscription",
+                    ));
+                }
+            }
+            Err(e) => problems.push(Problem::new(Kind::Transport, e.to_string())),
+        }
+        if problems.is_empty() && notes.is_empty() {
+            return Outcome::Skipped(format!(
+                "no notification arrived within {} ms; nothing to validate",
+                self.client.timeout.as_millis()
+            ));
+        }
+        verdict(problems)
+    }
+}
+
+/// How many valid values per method the negative phase takes mutants of.
+const MUTANT_SOURCES: u64 = 8;
+
+/// Sends `sent` on a socket and waits for the response with its id; notifications that
+/// arrive meanwhile are recorded and returned.
+pub(crate) async fn ws_call(
+    socket: &mut Socket,
+    transcript: &mut Transcript,
+    sent: &str,
+) -> Result<(Reply, Vec<String>), TransportError> {
+    transcript.sent(sent);
+    socket.send(sent).await?;
+    let want = serde_json::from_str::<Value>(sent).ok().and_then(|v| v.get("id").cloned());
+    let deadline = Instant::now() + socket.timeout;
+    let mut notes = Vec::new();
+    loop {
+        let Some(text) = socket.next(deadline).await? else {
+            transcript.note("no answer within the timeout");
+            return Ok((Reply { status: None, body: None, challenge: false }, notes));
+        };
+        transcript.received(&text);
+        let value = serde_json::from_str::<Value>(&text).ok();
+        let is_note = value.as_ref().and_then(|v| v.get("method")).and_then(Value::as_str)
+            == Some(NOTIFICATION);
+        if is_note {
+            notes.push(text);
+            continue;
+        }
+        if want.is_some()
+            && value.as_ref().and_then(|v| v.get("id")) != want.as_ref()
+            && value.as_ref().is_some_and(Value::is_object)
+        {
+            // An answer to something else: recorded, not ours.
+            continue;
+        }
+        return Ok((Reply { status: None, body: Some(text), challenge: false }, notes));
+    }
+}
+
+fn record(transcript: &mut Transcript, reply: &Reply) {
+    if let Some(status) = reply.status.filter(|s| *s != 200) {
+        transcript.note(format!("http status {status}"));
+    }
+    match &reply.body {
+        Some(body) => transcript.received(body),
+        None => transcript.note("no answer"),
+    }
+}
+
+fn read_response(reply: &Reply) -> Option<Response> {
+    let value = serde_json::from_str::<Value>(reply.body.as_deref()?).ok()?;
+    Response::from_value(&value, "").ok()
+}
+
+fn describe_answer(reply: &Reply) -> Option<Answer> {
+    match read_response(reply)? {
+        Response::Success { result, .. } => Answer::from_value(&result).ok(),
+        Response::Failure { .. } => None,
+    }
+}
+
+pub(crate) fn verdict(problems: Vec<Problem>) -> Outcome {
+    if problems.is_empty() { Outcome::Passed } else { Outcome::Failed(problems) }
+}
+
+/// The seed of the i-th value for a method: the run's seed mixed with the method's name
+/// (FNV-1a, stable across builds), so adding a method does not change another's values.
+fn seed_for(seed: u64, name: &str, i: u64) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
+    for byte in name.bytes().chain(i.to_le_bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
