@@ -3,34 +3,10 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 
 use common::*;
-
-fn spawn(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_accord"))
-        .arg("serve")
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run accord serve")
-}
-
-/// The banner: its first line, and the URL and request body of its curl example.
-fn banner(child: &mut Child) -> (String, String, String) {
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let first = lines.next().unwrap().unwrap();
-    assert_eq!(lines.next().unwrap().unwrap(), "try:");
-    let curl = lines.next().unwrap().unwrap();
-    let url = curl.split_whitespace().nth(2).unwrap().to_owned();
-    let body = curl.split(" -d '").nth(1).unwrap().trim_end_matches('\'').to_owned();
-    (first, url, body)
-}
 
 /// POSTs `body` with a raw HTTP/1.1 request; the response's status line and body.
 fn post(url: &str, body: &str) -> (String, String) {
@@ -48,18 +24,9 @@ fn post(url: &str, body: &str) -> (String, String) {
     (head.lines().next().unwrap().to_owned(), body.to_owned())
 }
 
-fn terminate(child: &mut Child) -> (i32, String) {
-    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    let status = child.wait().unwrap();
-    let mut log = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut log).unwrap();
-    (status.code().unwrap_or(-1), log)
-}
-
 #[test]
 fn the_banner_s_curl_example_works_and_sigterm_stops_the_plant() {
-    let mut child = spawn(&[PUMP, "--addr", "127.0.0.1:0", "--seed", "4"]);
+    let mut child = spawn_serve(&[PUMP, "--addr", "127.0.0.1:0", "--seed", "4"]);
     let (first, url, body) = banner(&mut child);
     assert!(first.starts_with("accord serve: riverside-pumping-station (3 namespaces, 13 methods) on http://127.0.0.1:"), "{first}");
     let (status, answer) = post(&url, &body);
@@ -74,7 +41,7 @@ fn the_banner_s_curl_example_works_and_sigterm_stops_the_plant() {
 
 #[test]
 fn the_json_log_is_one_object_per_line() {
-    let mut child = spawn(&[PUMP, "--addr", "127.0.0.1:0", "--log-format", "json"]);
+    let mut child = spawn_serve(&[PUMP, "--addr", "127.0.0.1:0", "--log-format", "json"]);
     let (_, url, _) = banner(&mut child);
     post(
         &url,

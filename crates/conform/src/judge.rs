@@ -32,7 +32,15 @@ enum Expect {
     Refusal { code: i64, id: Id, what: &'static str },
     /// A response to this request.
     Answer(Request),
+    /// A body nested deeper than JSON parsers read (and than the wire's default depth limit):
+    /// refused as the limit (`-32003`) or as invalid params; the id may be `null`, since such a
+    /// body need not be read to refuse it.
+    TooDeep,
 }
+
+/// The nesting past which a body is [`Expect::TooDeep`]: the wire's default depth limit, which
+/// is also serde_json's recursion limit (a body past it cannot be read here either).
+const DEPTH_LIMIT: usize = 128;
 
 impl Cx<'_> {
     /// Every problem with `reply` as the answer to `sent`.
@@ -47,6 +55,9 @@ impl Cx<'_> {
             return self.wrong_credential(reply);
         }
         let expects = match serde_json::from_str::<Value>(sent) {
+            Err(_) if accord_wire::limits::nests_deeper_than(sent.as_bytes(), DEPTH_LIMIT) => {
+                vec![Expect::TooDeep]
+            }
             Err(_) => vec![Expect::Refusal {
                 code: codes::PARSE_ERROR,
                 id: Id::Null,
@@ -175,7 +186,8 @@ impl Cx<'_> {
             let id = match expect {
                 Expect::Refusal { id, .. } => id,
                 Expect::Answer(request) => request.id.as_ref().unwrap_or(&Id::Null),
-                Expect::Nothing => continue,
+                // A batch is read whole, so no member of one is too deep on its own.
+                Expect::Nothing | Expect::TooDeep => continue,
             };
             match responses.iter().position(|r| r.id() == id) {
                 Some(at) => {
@@ -200,6 +212,23 @@ impl Cx<'_> {
     ) -> Vec<Problem> {
         match expect {
             Expect::Nothing => Vec::new(),
+            Expect::TooDeep => match response {
+                Response::Failure { error, .. }
+                    if error.code == codes::LIMIT_EXCEEDED
+                        || error.code == self.invalid_params_code =>
+                {
+                    Vec::new()
+                }
+                other => vec![Problem::new(
+                    Kind::Envelope,
+                    format!(
+                        "a body nested past {DEPTH_LIMIT} levels must be refused with {} (the depth limit) or {}, got {}",
+                        codes::LIMIT_EXCEEDED,
+                        self.invalid_params_code,
+                        summary(other)
+                    ),
+                )],
+            },
             Expect::Refusal { code, id, what } => {
                 let mut problems = refusal(response, *code, Kind::Envelope, what);
                 if response.id() != id {

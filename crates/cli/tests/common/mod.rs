@@ -3,8 +3,9 @@
 // Each test binary uses its own part of this module.
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The bundled pump plant contract.
 pub(crate) const PUMP: &str = "fixtures/contracts/pump-plant.types.json";
@@ -53,4 +54,38 @@ pub(crate) fn stdout(out: &Output) -> String {
 
 pub(crate) fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `accord serve ARGS` started in the workspace root, stdout and stderr piped.
+pub(crate) fn spawn_serve(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_accord"))
+        .arg("serve")
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run accord serve")
+}
+
+/// The banner: its first line, and the URL and request body of its curl example.
+pub(crate) fn banner(child: &mut Child) -> (String, String, String) {
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert_eq!(lines.next().unwrap().unwrap(), "try:");
+    let curl = lines.next().unwrap().unwrap();
+    let url = curl.split_whitespace().nth(2).unwrap().to_owned();
+    let body = curl.split(" -d '").nth(1).unwrap().trim_end_matches('\'').to_owned();
+    (first, url, body)
+}
+
+/// SIGTERM, then the exit code and everything written to stderr.
+pub(crate) fn terminate(child: &mut Child) -> (i32, String) {
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let status = child.wait().unwrap();
+    let mut log = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut log).unwrap();
+    (status.code().unwrap_or(-1), log)
 }

@@ -1,0 +1,67 @@
+//! `accord conform` against `accord serve`, both as shipped: every bundled contract, served with
+//! and without a credential, passes a conformance run with every semantics allowed.
+
+mod common;
+
+use std::process::Child;
+
+use common::*;
+
+const CONTRACTS: [&str; 2] =
+    ["fixtures/contracts/pump-plant.types.json", "fixtures/contracts/work-queue.types.json"];
+
+/// Stops the plant however the test ends, so no server outlives it.
+struct Plant(Child);
+
+impl Drop for Plant {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn conform_passes_against_accord_serve_for_every_bundled_contract() {
+    let dir = std::env::temp_dir().join(format!("accord-conform-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let token = dir.join("plant.token");
+    std::fs::write(&token, "s3cret-for-the-test\n").unwrap();
+    let token = token.display().to_string();
+    for contract in CONTRACTS {
+        for with_token in [false, true] {
+            let mut args = vec![contract, "--addr", "127.0.0.1:0", "--seed", "3"];
+            if with_token {
+                args.extend(["--token-file", &token]);
+            }
+            let mut plant = Plant(spawn_serve(&args));
+            let (_, url, _) = banner(&mut plant.0);
+            let mut conform = vec![
+                "conform",
+                contract,
+                "--url",
+                &url,
+                "--allow",
+                "idempotent,write,destructive,undeclared",
+                "--calls",
+                "8",
+                "--seed",
+                "11",
+            ];
+            if with_token {
+                conform.extend(["--token-file", &token]);
+            }
+            let out = accord(&conform);
+            let report = stdout(&out);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{contract} (token: {with_token}):\n{report}\n{}",
+                stderr(&out)
+            );
+            assert!(!report.contains("failed:"), "{contract}: {report}");
+            let (code, log) = terminate(&mut plant.0);
+            assert_eq!(code, 0, "{contract}: accord serve did not stop cleanly:\n{log}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
