@@ -37,10 +37,12 @@ pub(crate) fn well_known(path: &str) -> Option<Value> {
         "std::path::PathBuf" | "std::path::Path" => json!({"kind": "string"}),
         "std::time::Duration" => json!({"kind": "object", "fields": {
             "secs": {"type": {"kind": "integer", "min": 0, "max": 18446744073709551615u64}},
-            "nanos": {"type": {"kind": "integer", "min": 0, "max": 4294967295u64}}}, "closed": true}),
+            "nanos": {"type": {"kind": "integer", "min": 0, "max": 999_999_999}}}, "closed": true}),
+        // serde refuses a SystemTime past what the platform holds; the year 9999 bound keeps
+        // every contract value readable.
         "std::time::SystemTime" => json!({"kind": "object", "fields": {
-            "secs_since_epoch": {"type": {"kind": "integer", "min": 0, "max": 18446744073709551615u64}},
-            "nanos_since_epoch": {"type": {"kind": "integer", "min": 0, "max": 4294967295u64}}}, "closed": true}),
+            "secs_since_epoch": {"type": {"kind": "integer", "min": 0, "max": 253_402_300_799u64}},
+            "nanos_since_epoch": {"type": {"kind": "integer", "min": 0, "max": 999_999_999}}}, "closed": true}),
         "std::marker::PhantomData" => json!({"kind": "null"}),
         _ => return None,
     })

@@ -280,7 +280,17 @@ impl<'a> Lowerer<'a> {
                         ..Default::default()
                     }));
                 }
-                "f32" | "f64" => return node(TypeKind::Number(NumberRules::default())),
+                "f64" => return node(TypeKind::Number(NumberRules::default())),
+                // serde_json reads any number into an f32 by rounding; past its range that is
+                // infinity, which serde_json writes back as `null`.
+                "f32" => {
+                    let bound = f64::from(f32::MAX);
+                    return node(TypeKind::Number(NumberRules {
+                        min: Number::from_f64(-bound),
+                        max: Number::from_f64(bound),
+                        ..Default::default()
+                    }));
+                }
                 _ => {}
             }
             if let Some((bits, signed)) = builtin::integer(&joined) {
@@ -434,10 +444,21 @@ impl<'a> Lowerer<'a> {
             }
             Kind::Enum => Some(key),
             Kind::Integer => {
-                let signed = matches!(&resolved.kind, TypeKind::Integer(r) if r.min.as_ref().is_some_and(|m| m.as_i64().is_some_and(|v| v < 0)));
-                let pattern = if signed { "^-?[0-9]+$" } else { "^[0-9]+$" };
+                // Keys are decimal strings; the pattern admits exactly the integer's range.
+                let TypeKind::Integer(r) = &resolved.kind else { unreachable!("kind checked") };
+                let max = r.max.as_ref().and_then(Number::as_u64);
+                let min = r.min.as_ref().and_then(Number::as_i64).unwrap_or(0);
+                let pattern = match max {
+                    Some(max) if min < 0 => format!(
+                        "^({}|-({}))$",
+                        up_to(u128::from(max)),
+                        up_to(min.unsigned_abs().into())
+                    ),
+                    Some(max) => format!("^({})$", up_to(u128::from(max))),
+                    None => "^-?[0-9]+$".to_owned(),
+                };
                 Some(node(TypeKind::String(StringRules {
-                    pattern: Some(pattern.into()),
+                    pattern: Some(pattern),
                     ..Default::default()
                 })))
             }
@@ -1128,9 +1149,90 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+/// A regular expression for the decimal integers 0 to `n`, without leading zeros.
+fn up_to(n: u128) -> String {
+    let digits: Vec<u32> = n.to_string().chars().filter_map(|c| c.to_digit(10)).collect();
+    let len = digits.len();
+    let mut arms = vec!["[0-9]".to_owned()];
+    if len == 1 {
+        return format!("[0-{n}]");
+    }
+    for k in 2..len {
+        arms.push(format!("[1-9][0-9]{{{}}}", k - 1));
+    }
+    for i in 0..len {
+        let low = if i == 0 { 1 } else { 0 };
+        if digits[i] > low {
+            let prefix: String = digits[..i].iter().map(|d| d.to_string()).collect();
+            let rest = len - i - 1;
+            let tail = if rest > 0 { format!("[0-9]{{{rest}}}") } else { String::new() };
+            arms.push(format!("{prefix}[{low}-{}]{tail}", digits[i] - 1));
+        }
+    }
+    arms.push(n.to_string());
+    arms.join("|")
+}
+
 /// `{"name": inner}`, closed: serde's externally tagged form refuses other keys.
 fn single_key(name: &str, inner: TypeNode) -> TypeNode {
     let mut fields = IndexMap::new();
     fields.insert(name.to_owned(), Field::new(inner));
     node(TypeKind::Object(ObjectType { fields: Some(fields), closed: Some(true), reserved: None }))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn up_to_matches_exactly_the_range() {
+        for n in [0u128, 7, 9, 10, 19, 99, 100, 127, 128, 255, 1000, 65535] {
+            let pattern = format!("^({})$", super::up_to(n));
+            let m = regex_lite(&pattern);
+            for v in 0..=70000u128 {
+                assert_eq!(m(&v.to_string()), v <= n, "{v} against 0..={n}");
+            }
+            assert!(!m("01"));
+        }
+    }
+
+    /// A tiny matcher for the patterns `up_to` writes (alternations of classes, literal digits
+    /// and `{k}` repeats), so the test needs no regex crate.
+    fn regex_lite(pattern: &str) -> impl Fn(&str) -> bool {
+        let inner = pattern.trim_start_matches("^(").trim_end_matches(")$").to_owned();
+        let arms: Vec<Vec<(char, char, usize)>> = inner
+            .split('|')
+            .map(|arm| {
+                let mut atoms = Vec::new();
+                let cs: Vec<char> = arm.chars().collect();
+                let mut i = 0;
+                while i < cs.len() {
+                    let (lo, hi) = if cs[i] == '[' {
+                        let r = (cs[i + 1], cs[i + 3]);
+                        i += 5;
+                        r
+                    } else {
+                        i += 1;
+                        (cs[i - 1], cs[i - 1])
+                    };
+                    let mut count = 1;
+                    if i < cs.len() && cs[i] == '{' {
+                        let end = i + cs[i..].iter().position(|&c| c == '}').unwrap();
+                        count = cs[i + 1..end].iter().collect::<String>().parse().unwrap();
+                        i = end + 1;
+                    }
+                    atoms.push((lo, hi, count));
+                }
+                atoms
+            })
+            .collect();
+        move |s: &str| {
+            arms.iter().any(|atoms| {
+                let expanded: Vec<(char, char)> = atoms
+                    .iter()
+                    .flat_map(|&(lo, hi, n)| std::iter::repeat_n((lo, hi), n))
+                    .collect();
+                expanded.len() == s.len()
+                    && s.chars().zip(&expanded).all(|(c, &(lo, hi))| lo <= c && c <= hi)
+            })
+        }
+    }
 }
