@@ -56,7 +56,11 @@ pub(crate) fn setup(config: Option<&Path>, source: Option<&Path>) -> Option<Setu
     };
     let source = source
         .map(Path::to_path_buf)
-        .or_else(|| cfg.source.as_ref().map(|s| base.join(s)))
+        .or_else(|| {
+            cfg.source.as_ref().map(|s| {
+                if s == "." && !base.as_os_str().is_empty() { base.clone() } else { base.join(s) }
+            })
+        })
         .unwrap_or_else(|| PathBuf::from("."));
     let contract = cfg.contract.as_ref().map(|c| base.join(c));
     Some(Setup { config: cfg, source, contract })

@@ -114,3 +114,51 @@ fn a_config_names_source_contract_and_versions_and_bad_config_is_exit_2() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("bad.toml"), "{}", text(&bad.stderr));
 }
+
+#[test]
+fn the_example_plant_contract_is_extracted_from_its_source_and_has_not_drifted() {
+    let check = accord(&[
+        "check",
+        "--config",
+        "examples/pump-plant/accord.toml",
+        "--source",
+        "examples/pump-plant",
+        PUMP,
+    ]);
+    assert_eq!(check.status.code(), Some(0), "{}{}", text(&check.stdout), text(&check.stderr));
+
+    // The extraction alone (no merge) already has every method, event and named type of the
+    // contract, but for the hand-written error data: the merge adds refinements, not shape.
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pump-plant-fresh.types.json");
+    let _ = std::fs::remove_file(&out);
+    let fresh = accord(&[
+        "extract",
+        "--config",
+        "examples/pump-plant/accord.toml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh.stderr));
+    let fresh: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let committed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join(PUMP)).unwrap()).unwrap();
+    let keys = |v: &serde_json::Value, ns: &str, section: &str| -> Vec<String> {
+        let mut k: Vec<String> = v["namespaces"][ns][section]
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        k.sort();
+        k
+    };
+    for ns in ["pump", "valve", "tank"] {
+        for section in ["methods", "events"] {
+            assert_eq!(keys(&fresh, ns, section), keys(&committed, ns, section), "{ns}.{section}");
+        }
+        let mut types = keys(&committed, ns, "types");
+        types.retain(|t| t != "Interlock");
+        assert_eq!(keys(&fresh, ns, "types"), types, "{ns}.types");
+    }
+    assert_eq!(fresh["namespaces"]["pump"]["methods"]["start"]["paramStructure"], "by-name");
+    assert_eq!(fresh["namespaces"]["pump"]["types"]["StartMode"]["discriminator"], "kind");
+}

@@ -88,7 +88,7 @@ fn method(new: &Method, old: &Method) -> Method {
     out.semantics = pick(&new.semantics, &old.semantics);
     out.description = pick(&new.description, &old.description);
     out.deprecated = pick(&new.deprecated, &old.deprecated);
-    out.param_structure = new.param_structure.clone();
+    out.param_structure = new.param_structure;
     out.params = new.params.as_ref().map(|ps| {
         ps.iter()
             .map(|p| match old.params.iter().flatten().find(|o| o.name == p.name) {
@@ -115,7 +115,13 @@ fn field(new: &Field, old: &Field) -> Field {
     out.optional = new.optional;
     out.input_optional = new.input_optional;
     out.output_optional = new.output_optional;
-    out.description = pick(&new.description, &old.description);
+    // A committed file may keep a field's doc on its type instead; the Rust doc is the same text.
+    let on_type = old.description.is_none()
+        && new.description.is_some()
+        && old.ty.description == new.description;
+    if !on_type {
+        out.description = pick(&new.description, &old.description);
+    }
     out.deprecated = pick(&new.deprecated, &old.deprecated);
     out
 }
