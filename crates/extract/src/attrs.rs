@@ -18,11 +18,28 @@ pub(crate) struct RawAttr {
     pub(crate) span: Span,
 }
 
+/// The attributes extract reads; others (`allow`, `cfg`, `inline`, …) are not kept.
+const READ: &[&str] = &[
+    "serde",
+    "doc",
+    "deprecated",
+    "derive",
+    "rpc",
+    "method",
+    "subscription",
+    "argument",
+    "cfg_attr",
+];
+
 /// Every attribute, with `cfg_attr(pred, a, b)` replaced by `a` and `b` (recursively).
 pub(crate) fn flatten(attrs: &[Attribute]) -> Vec<RawAttr> {
     let mut out = Vec::new();
     for attr in attrs {
-        let name = attr.path().segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        let Some(last) = attr.path().segments.last() else { continue };
+        if !READ.iter().any(|r| last.ident == r) {
+            continue;
+        }
+        let name = last.ident.to_string();
         let span = attr.path().segments.first().map_or_else(Span::call_site, |s| s.ident.span());
         match &attr.meta {
             Meta::Path(_) => {

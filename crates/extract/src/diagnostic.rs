@@ -40,7 +40,7 @@ impl fmt::Display for Location {
 }
 
 /// One finding of an extraction.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
@@ -75,6 +75,7 @@ impl fmt::Display for Diagnostic {
 #[derive(Debug, Default)]
 pub(crate) struct Diagnostics {
     pub(crate) all: Vec<Diagnostic>,
+    seen: std::collections::HashSet<Diagnostic>,
 }
 
 impl Diagnostics {
@@ -88,7 +89,7 @@ impl Diagnostics {
     ) {
         let d = Diagnostic { severity, code, message, location, help };
         // One construct reached from several places is reported once.
-        if !self.all.contains(&d) {
+        if self.seen.insert(d.clone()) {
             self.all.push(d);
         }
     }

@@ -226,10 +226,11 @@ impl<'a> Lowerer<'a> {
     fn path(&mut self, path: &syn::Path, scope: &Scope, ns: &str) -> TypeNode {
         let segs = segments(path);
         let last = path.segments.last().expect("a path has a segment");
-        if segs.len() == 1 && path.leading_colon.is_none() {
-            if let Some(bound) = scope.generics.get(&segs[0]).cloned() {
-                return self.lower(&bound.ty, &bound.scope, ns);
-            }
+        if segs.len() == 1
+            && path.leading_colon.is_none()
+            && let Some(bound) = scope.generics.get(&segs[0]).cloned()
+        {
+            return self.lower(&bound.ty, &bound.scope, ns);
         }
         let span = last.ident.span();
         let Some(res) = self.krate.resolve(scope.module, &segs, path.leading_colon.is_some())
@@ -498,10 +499,10 @@ impl<'a> Lowerer<'a> {
             Type::Reference(r) => self.ident_of(&r.elem, scope),
             Type::Path(tp) if tp.qself.is_none() => {
                 let segs = segments(&tp.path);
-                if segs.len() == 1 {
-                    if let Some(b) = scope.generics.get(&segs[0]) {
-                        return self.ident_of(&b.ty, &b.scope);
-                    }
+                if segs.len() == 1
+                    && let Some(b) = scope.generics.get(&segs[0])
+                {
+                    return self.ident_of(&b.ty, &b.scope);
                 }
                 let last = tp.path.segments.last().expect("a path has a segment");
                 let (key, name) = match self.krate.resolve(
@@ -772,7 +773,20 @@ impl<'a> Lowerer<'a> {
 
     /// A field's type, honouring field-level `with` (opaque).
     fn field_type(&mut self, f: &syn::Field, scope: &Scope, ns: &str, file: &str) -> TypeNode {
-        let serde = Serde::read(&attrs::flatten(&f.attrs));
+        let flat = attrs::flatten(&f.attrs);
+        self.field_type_with(f, &flat, &Serde::read(&flat), scope, ns, file)
+    }
+
+    /// [`Self::field_type`] with the field's attributes already read.
+    fn field_type_with(
+        &mut self,
+        f: &syn::Field,
+        flat: &[RawAttr],
+        serde: &Serde,
+        scope: &Scope,
+        ns: &str,
+        file: &str,
+    ) -> TypeNode {
         if let Some(opaque) = serde.opaque.first() {
             let span =
                 f.ident.as_ref().map_or_else(|| syn::spanned::Spanned::span(&f.ty), |i| i.span());
@@ -785,8 +799,10 @@ impl<'a> Lowerer<'a> {
             return node(TypeKind::Any);
         }
         let mut t = self.lower(&f.ty, scope, ns);
-        let docs = attrs::docs(&attrs::flatten(&f.attrs));
-        crate::tag::refine(&mut t, &docs, file, self.diags);
+        let docs = attrs::docs(flat);
+        if !docs.tag.is_empty() {
+            crate::tag::refine(&mut t, &docs, file, self.diags);
+        }
         t
     }
 
@@ -816,7 +832,7 @@ impl<'a> Lowerer<'a> {
             }
             if fs.flatten {
                 flattened = true;
-                let inner = self.field_type(f, scope, ns, file);
+                let inner = self.field_type_with(f, &flat, &fs, scope, ns, file);
                 let (inner, optional) = match &inner.kind {
                     TypeKind::Union(u)
                         if u.variants.len() == 2 && u.variants[1].kind == TypeKind::Null =>
@@ -872,7 +888,7 @@ impl<'a> Lowerer<'a> {
                     None,
                 );
             }
-            let ty = self.field_type(f, scope, ns, file);
+            let ty = self.field_type_with(f, &flat, &fs, scope, ns, file);
             let is_option = self.is_option(&f.ty, scope);
             if is_option
                 && matches!(&ty.kind, TypeKind::Union(u) if u.variants.first().is_some_and(|v| matches!(&v.kind, TypeKind::Union(inner) if inner.variants.len() == 2 && inner.variants[1].kind == TypeKind::Null)))
@@ -907,10 +923,10 @@ impl<'a> Lowerer<'a> {
                 None,
             );
         }
-        if let Some(values) = open_values {
-            if out.is_empty() {
-                return node(TypeKind::Map(MapType { keys: None, values: Box::new(values) }));
-            }
+        if let Some(values) = open_values
+            && out.is_empty()
+        {
+            return node(TypeKind::Map(MapType { keys: None, values: Box::new(values) }));
         }
         node(TypeKind::Object(ObjectType {
             fields: Some(out),
@@ -928,10 +944,10 @@ impl<'a> Lowerer<'a> {
     fn is_option_in(&self, ty: &Type, scope: &Scope, seen: &mut HashSet<ItemId>) -> bool {
         let Type::Path(tp) = ty else { return false };
         let segs = segments(&tp.path);
-        if segs.len() == 1 {
-            if let Some(b) = scope.generics.get(&segs[0]) {
-                return self.is_option_in(&b.ty, &b.scope, seen);
-            }
+        if segs.len() == 1
+            && let Some(b) = scope.generics.get(&segs[0])
+        {
+            return self.is_option_in(&b.ty, &b.scope, seen);
         }
         match self.krate.resolve(scope.module, &segs, tp.path.leading_colon.is_some()) {
             Some(Res::External(p)) => builtin::generic(&p.join("::")) == Some(Generic::Option),
@@ -958,7 +974,7 @@ impl<'a> Lowerer<'a> {
 
     /// The node for the `Ok` side when `ty` is a `Result` (through aliases such as
     /// `RpcResult<T>`), else `None`.
-    pub(crate) fn result_ok<'t>(&self, ty: &'t Type, scope: &Scope) -> Option<(Type, Scope)> {
+    pub(crate) fn result_ok(&self, ty: &Type, scope: &Scope) -> Option<(Type, Scope)> {
         let Type::Path(tp) = ty else { return None };
         let segs = segments(&tp.path);
         let last = tp.path.segments.last()?;

@@ -138,7 +138,7 @@ pub(crate) fn load(loader: &mut dyn SourceLoader, root: &str, diags: &mut Diagno
         let all = attrs::flatten(&file.attrs);
         krate.doc = attrs::docs(&all).description;
         let mut walker = Walker { loader, diags, krate: &mut krate };
-        walker.items(ROOT, root, &dir, true, &file.items);
+        walker.items(ROOT, root, &dir, true, file.items);
     }
     krate
 }
@@ -162,9 +162,9 @@ struct Walker<'a> {
 impl Walker<'_> {
     /// `dir` is where the children of this module live; `owns_dir` says whether the file is a
     /// `mod.rs`/crate root (children in `dir`) or not.
-    fn items(&mut self, module: ModId, file: &str, dir: &str, owns_dir: bool, items: &[Item]) {
+    fn items(&mut self, module: ModId, file: &str, dir: &str, owns_dir: bool, items: Vec<Item>) {
         for item in items {
-            let item_attrs = match item {
+            let item_attrs = match &item {
                 Item::Struct(i) => &i.attrs,
                 Item::Enum(i) => &i.attrs,
                 Item::Type(i) => &i.attrs,
@@ -201,7 +201,7 @@ impl Walker<'_> {
                         if let Some(name @ ("Serialize" | "Deserialize")) = name.as_deref() {
                             self.krate.manual.push(ManualImpl {
                                 module,
-                                self_ty: (*i.self_ty).clone(),
+                                self_ty: *i.self_ty,
                                 trait_name: name.to_owned(),
                                 at: locate(file, i.impl_token.span),
                             });
@@ -221,7 +221,7 @@ impl Walker<'_> {
         self.krate.items.push(ItemDef { name, module, file: file.to_owned(), kind });
     }
 
-    fn module(&mut self, parent: ModId, file: &str, dir: &str, owns_dir: bool, m: &syn::ItemMod) {
+    fn module(&mut self, parent: ModId, file: &str, dir: &str, owns_dir: bool, m: syn::ItemMod) {
         let name = m.ident.to_string();
         let mut path = self.krate.modules[parent].path.clone();
         path.push(name.clone());
@@ -238,7 +238,7 @@ impl Walker<'_> {
         // children are in `a/`.
         let base = if owns_dir { dir.to_owned() } else { join(dir, &file_stem(file)) };
         let explicit = attrs::path_attr(&m.attrs);
-        if let Some((_, content)) = &m.content {
+        if let Some((_, content)) = m.content {
             let child_dir = match &explicit {
                 Some(p) => join(&base, p),
                 None => join(&base, &name),
@@ -259,7 +259,7 @@ impl Walker<'_> {
                 self.krate.lines += text.lines().count();
                 let is_mod_rs = explicit.is_some() || candidate.ends_with("/mod.rs");
                 let child_dir = if is_mod_rs { parent_dir(candidate) } else { base.clone() };
-                self.items(id, candidate, &child_dir, is_mod_rs, &parsed.items);
+                self.items(id, candidate, &child_dir, is_mod_rs, parsed.items);
                 return;
             }
         }

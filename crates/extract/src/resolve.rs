@@ -108,10 +108,10 @@ impl Crate {
             }
         }
         for u in m.uses.iter().filter(|u| u.name.is_none()) {
-            if let Some(Res::Module(target)) = self.resolve_use(module, &u.path, seen) {
-                if let Some(r) = self.lookup(target, name, seen) {
-                    return Some(r);
-                }
+            if let Some(Res::Module(target)) = self.resolve_use(module, &u.path, seen)
+                && let Some(r) = self.lookup(target, name, seen)
+            {
+                return Some(r);
             }
         }
         None
@@ -134,10 +134,10 @@ impl Crate {
 
 /// `core::…` and `alloc::…` are `std::…`.
 fn canonical(mut path: Vec<String>) -> Vec<String> {
-    if let Some(first) = path.first_mut() {
-        if first == "core" || first == "alloc" {
-            *first = "std".into();
-        }
+    if let Some(first) = path.first_mut()
+        && (first == "core" || first == "alloc")
+    {
+        *first = "std".into();
     }
     path
 }

@@ -188,17 +188,17 @@ impl Lowerer<'_> {
                     .get("semantics")
                     .map(str::to_owned)
                     .or_else(|| configured.and_then(|c| c.semantics.get(&name).cloned()));
-                if let Some(s) = &semantics {
-                    if !Semantics::KNOWN.iter().any(|k| k.as_str() == s) {
-                        self.diags.warn(
-                            "unknown-semantics",
-                            fat.clone(),
-                            format!(
-                                "semantics `{s}` is not one of read, idempotent, write, destructive"
-                            ),
-                            None,
-                        );
-                    }
+                if let Some(s) = &semantics
+                    && !Semantics::KNOWN.iter().any(|k| k.as_str() == s)
+                {
+                    self.diags.warn(
+                        "unknown-semantics",
+                        fat.clone(),
+                        format!(
+                            "semantics `{s}` is not one of read, idempotent, write, destructive"
+                        ),
+                        None,
+                    );
                 }
                 let param_structure = match fdocs.get("params") {
                     Some("by-name") => Some(ParamStructure::ByName),
