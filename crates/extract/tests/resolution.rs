@@ -1,0 +1,99 @@
+//! Name resolution and module walking on in-memory sources: the paths the fixtures (compiled
+//! for real inside another crate) cannot use, such as `crate::`, and the places diagnostics
+//! point at.
+
+use std::collections::BTreeMap;
+
+use accord_extract::{Config, Severity, extract};
+use accord_schema_model::{TypeKind, TypeNode};
+
+fn sources(files: &[(&str, &str)]) -> BTreeMap<String, String> {
+    files.iter().map(|(p, t)| ((*p).to_owned(), (*t).to_owned())).collect()
+}
+
+fn types(x: &accord_extract::Extraction, ns: &str) -> Vec<String> {
+    x.document.namespaces.as_ref().unwrap()[ns]
+        .types
+        .iter()
+        .flatten()
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
+fn result(x: &accord_extract::Extraction, ns: &str, method: &str) -> TypeNode {
+    x.document.namespaces.as_ref().unwrap()[ns].methods.as_ref().unwrap()[method].result.clone()
+}
+
+#[test]
+fn crate_super_self_renames_and_reexports_resolve_to_the_right_item() {
+    let mut src = sources(&[
+        (
+            "src/lib.rs",
+            "mod a;\npub mod b { pub mod c; }\npub use a::Thing as Exported;\n\
+             /// accord: namespace = \"n\", version = \"1.0.0\"\n\
+             pub trait Api {\n  fn one(&self) -> crate::Exported;\n  fn two(&self) -> b::c::Other;\n  fn three(&self) -> self::b::c::Again;\n}\n",
+        ),
+        ("src/a.rs", "pub struct Thing { pub x: u8 }\nmod hidden;\n"),
+        ("src/a/hidden.rs", "pub struct Hidden;\n"),
+        (
+            "src/b/c.rs",
+            "use super::super::a::{self as alpha};\npub struct Other { pub t: alpha::Thing }\npub type Again = crate::a::Thing;\n",
+        ),
+    ]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    assert!(x.diagnostics.is_empty(), "{:?}", x.diagnostics);
+    assert_eq!(types(&x, "n"), ["Thing", "Other"]);
+    // The alias is expanded where used: a ref to the same named type.
+    assert!(matches!(&result(&x, "n", "three").kind, TypeKind::Ref(r) if r.name == "Thing"));
+    // Provenance: every element knows where it came from.
+    let at = |p: &str| x.provenance.iter().find(|(q, _)| q == p).map(|(_, l)| l.to_string());
+    assert_eq!(at("/namespaces/n/types/Other").as_deref(), Some("src/b/c.rs:2:12"));
+    assert_eq!(at("/namespaces/n/methods/two").as_deref(), Some("src/lib.rs:7:6"));
+}
+
+#[test]
+fn unresolved_and_missing_are_errors_with_file_line_and_column() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "mod gone;\n/// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api {\n    fn get(&self) -> Nowhere;\n    fn ext(&self) -> somecrate::Widget;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let lines: Vec<String> =
+        x.diagnostics.iter().map(|d| format!("{} {}", d.location, d.code)).collect();
+    assert_eq!(
+        lines,
+        [
+            "src/lib.rs:1:5 missing-module",
+            "src/lib.rs:4:22 unresolved-type",
+            "src/lib.rs:5:33 unresolved-type"
+        ]
+    );
+    assert!(x.diagnostics.iter().all(|d| d.severity == Severity::Error));
+    assert!(x.has_errors());
+}
+
+#[test]
+fn an_override_in_accord_toml_describes_an_external_or_opaque_type() {
+    let config = Config::parse(
+        "[types.\"somecrate::Widget\"]\nkind = \"string\"\nformat = \"widget\"\n\n[types.\"crate::Raw\"]\nkind = \"integer\"\n",
+        "accord.toml",
+    )
+    .unwrap();
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "pub struct Raw(u8);\nimpl serde::Serialize for Raw { }\n/// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api {\n    fn ext(&self) -> somecrate::Widget;\n    fn raw(&self) -> Raw;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &config);
+    assert!(x.diagnostics.is_empty(), "{:?}", x.diagnostics);
+    assert!(
+        matches!(&result(&x, "n", "ext").kind, TypeKind::String(r) if r.format.as_deref() == Some("widget"))
+    );
+    assert!(matches!(&result(&x, "n", "raw").kind, TypeKind::Integer(_)));
+    assert!(Config::parse("[typo]\n", "accord.toml").is_err());
+    assert!(
+        Config::parse("[types.\"x\"]\nkind = \"tensor\"\n", "accord.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("tensor")
+    );
+}
