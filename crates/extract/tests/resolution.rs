@@ -97,3 +97,29 @@ fn an_override_in_accord_toml_describes_an_external_or_opaque_type() {
             .contains("tensor")
     );
 }
+
+#[test]
+fn serde_repr_enums_are_integer_enums_of_their_discriminants() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "#[derive(Serialize_repr, Deserialize_repr)]\n#[repr(u8)]\npub enum Level { Low = 1, Mid, High = 7 }\n\
+         /// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api {\n    fn level(&self) -> Level;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    assert!(x.diagnostics.is_empty(), "{:?}", x.diagnostics);
+    let level = &x.document.namespaces.as_ref().unwrap()["n"].types.as_ref().unwrap()["Level"];
+    let TypeKind::Enum(e) = &level.kind else { panic!("an enum: {level:?}") };
+    assert_eq!(e.values, [serde_json::json!(1), serde_json::json!(2), serde_json::json!(7)]);
+}
+
+#[test]
+fn a_jsonrpsee_trait_without_the_dot_separator_is_warned_about() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "#[rpc(server, namespace = \"eth\")]\npub trait Eth {\n    #[method(name = \"blockNumber\", unknown_key)]\n    fn n(&self) -> u8;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let codes: Vec<&str> = x.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["namespace-separator", "unknown-method-key", "no-version"]);
+    assert!(!x.has_errors());
+}
