@@ -46,8 +46,9 @@ pub(crate) struct Args {
     /// committed CONTRACT is stale.
     #[arg(long, value_name = "DIR")]
     source: Option<PathBuf>,
-    /// The extract configuration for `--source` (default: `accord.toml` when present).
-    #[arg(long, value_name = "FILE", requires = "source")]
+    /// An extract configuration (`accord.toml`): re-extract from its `extract.source` (or
+    /// `--source`) and fail like `--source` when CONTRACT is stale.
+    #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 }
 

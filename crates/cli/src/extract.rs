@@ -148,14 +148,14 @@ pub(crate) fn up_to_date(
     let mut text = format!(
         "{}: stale: the contract extracted from {} differs (- committed, + extracted):\n",
         contract.display(),
-        source.display()
+        setup.source.display()
     );
     text.push_str(
         &diff.unified_diff().context_radius(2).header("committed", "extracted").to_string(),
     );
     text.push_str(&format!(
         "run `accord extract --source {} --out {}` and commit the result\n",
-        source.display(),
+        setup.source.display(),
         contract.display()
     ));
     output::print(&text);
