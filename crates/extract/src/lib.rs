@@ -130,7 +130,15 @@ pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Ex
         f.namespace.types = types.shift_remove(&f.name).filter(|t| !t.is_empty());
         namespaces.insert(f.name, f.namespace);
     }
+    drop_unreached(&mut namespaces);
     for ((ns, name), at) in type_sources {
+        let kept = namespaces
+            .get(&ns)
+            .and_then(|n| n.types.as_ref())
+            .is_some_and(|t| t.contains_key(&name));
+        if !kept {
+            continue;
+        }
         provenance.push((
             format!("/namespaces/{}/types/{}", pointer_escape(&ns), pointer_escape(&name)),
             at,
@@ -143,6 +151,60 @@ pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Ex
         ..Document::default()
     };
     Extraction { document, diagnostics: diags.all, provenance, versions_given, lines: krate.lines }
+}
+
+/// Drops named types nothing refers to: types whose fields were merged into another object
+/// (`flatten`, internally tagged newtype variants) were lowered on the way but are not part of
+/// the contract.
+fn drop_unreached(namespaces: &mut IndexMap<String, accord_schema_model::Namespace>) {
+    use accord_schema_model::{TypeKind, TypeNode};
+    fn refs(n: &TypeNode, here: &str, out: &mut Vec<(String, String)>) {
+        match &n.kind {
+            TypeKind::Ref(r) => {
+                out.push((r.namespace.clone().unwrap_or_else(|| here.to_owned()), r.name.clone()))
+            }
+            TypeKind::Array(a) => refs(&a.items, here, out),
+            TypeKind::Tuple(t) => t.elements.iter().for_each(|e| refs(e, here, out)),
+            TypeKind::Object(o) => {
+                o.fields.iter().flatten().for_each(|(_, f)| refs(&f.ty, here, out))
+            }
+            TypeKind::Map(m) => {
+                m.keys.iter().for_each(|k| refs(k, here, out));
+                refs(&m.values, here, out)
+            }
+            TypeKind::Union(u) => u.variants.iter().for_each(|v| refs(v, here, out)),
+            _ => {}
+        }
+    }
+    let mut todo = Vec::new();
+    for (name, ns) in namespaces.iter() {
+        for m in ns.methods.iter().flatten().map(|(_, m)| m) {
+            m.params.iter().flatten().for_each(|p| refs(&p.field.ty, name, &mut todo));
+            refs(&m.result, name, &mut todo);
+        }
+        for e in ns.events.iter().flatten().map(|(_, e)| e) {
+            refs(&e.payload, name, &mut todo);
+        }
+    }
+    let mut reached = std::collections::HashSet::new();
+    while let Some(key) = todo.pop() {
+        if !reached.insert(key.clone()) {
+            continue;
+        }
+        if let Some(t) =
+            namespaces.get(&key.0).and_then(|n| n.types.as_ref()).and_then(|t| t.get(&key.1))
+        {
+            refs(t, &key.0, &mut todo);
+        }
+    }
+    for (name, ns) in namespaces.iter_mut() {
+        if let Some(types) = &mut ns.types {
+            types.retain(|t, _| reached.contains(&(name.clone(), t.clone())));
+            if types.is_empty() {
+                ns.types = None;
+            }
+        }
+    }
 }
 
 fn pointer_escape(s: &str) -> String {

@@ -45,6 +45,18 @@ impl Scope {
     pub(crate) fn new(module: ModId, file: &str) -> Scope {
         Scope { module, file: file.to_owned(), generics: Rc::new(HashMap::new()) }
     }
+
+    /// A scope where each of `params` stands for `serde_json::Value` (a generic trait's
+    /// parameters, which no use site binds).
+    pub(crate) fn with_any(module: ModId, file: &str, params: &syn::Generics) -> Scope {
+        let base = Scope::new(module, file);
+        let any: Type = syn::parse_quote!(::serde_json::Value);
+        let generics = params
+            .type_params()
+            .map(|p| (p.ident.to_string(), Bound { ty: any.clone(), scope: base.clone() }))
+            .collect();
+        Scope { generics: Rc::new(generics), ..base }
+    }
 }
 
 /// Lowers types for every namespace of one extraction.

@@ -126,9 +126,9 @@ impl Lowerer<'_> {
                 sources: Vec::new(),
             };
             if !t.generics.params.is_empty() {
-                self.diags.warn("generic-trait", at.clone(), format!("trait `{}` is generic; its parameters are read as `serde_json::Value` unless accord.toml's [types] names them", t.ident), None);
+                self.diags.warn("generic-trait", at.clone(), format!("trait `{}` is generic; its type parameters are read as any value (`serde_json::Value`)", t.ident), None);
             }
-            let scope = Scope::new(def.module, &def.file);
+            let scope = Scope::with_any(def.module, &def.file, &t.generics);
             let mut methods = IndexMap::new();
             let mut events = IndexMap::new();
             for item in &t.items {

@@ -123,3 +123,17 @@ fn a_jsonrpsee_trait_without_the_dot_separator_is_warned_about() {
     assert_eq!(codes, ["namespace-separator", "unknown-method-key", "no-version"]);
     assert!(!x.has_errors());
 }
+
+#[test]
+fn a_generic_trait_reads_its_parameters_as_any_value() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "/// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api<T> {\n    fn get(&self, id: u8) -> Vec<T>;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let codes: Vec<&str> = x.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["generic-trait"]);
+    assert!(
+        matches!(&result(&x, "n", "get").kind, TypeKind::Array(a) if a.items.kind == TypeKind::Any)
+    );
+}
