@@ -66,6 +66,12 @@ pub(crate) fn setup(config: Option<&Path>, source: Option<&Path>) -> Option<Setu
     Some(Setup { config: cfg, source, contract })
 }
 
+/// A source location as the user can open it: relative to the current directory.
+fn in_source(setup: &Setup, at: &accord_extract::Location) -> String {
+    let prefix = setup.source.display().to_string();
+    if prefix == "." { at.to_string() } else { format!("{prefix}/{at}") }
+}
+
 /// Extracts and prints the diagnostics; `None` when the crate could not be read or extraction
 /// found errors (the contract would be incomplete).
 pub(crate) fn run_extraction(setup: &Setup) -> Option<Extraction> {
@@ -153,6 +159,22 @@ pub(crate) fn up_to_date(
     text.push_str(
         &diff.unified_diff().context_radius(2).header("committed", "extracted").to_string(),
     );
+    // Where in the Rust source each changed namespace, method, event or type comes from.
+    let (old_v, new_v) = (committed.to_value(), merged.to_value());
+    let differs: Vec<&(String, accord_extract::Location)> =
+        x.provenance.iter().filter(|(p, _)| old_v.pointer(p) != new_v.pointer(p)).collect();
+    // The deepest elements only: a namespace is listed when nothing below it explains the change.
+    let changed: Vec<String> = differs
+        .iter()
+        .filter(|(p, _)| {
+            !differs.iter().any(|(q, _)| q.len() > p.len() && q.starts_with(&format!("{p}/")))
+        })
+        .map(|(pointer, at)| format!("  {pointer} comes from {}\n", in_source(&setup, at)))
+        .collect();
+    if !changed.is_empty() {
+        text.push_str("changed, by their place in the source:\n");
+        text.extend(changed);
+    }
     text.push_str(&format!(
         "run `accord extract --source {} --out {}` and commit the result\n",
         setup.source.display(),

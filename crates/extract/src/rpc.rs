@@ -77,8 +77,15 @@ impl Lowerer<'_> {
             let at = locate(&def.file, t.ident.span());
             let mut ns_name = docs.get("namespace").filter(|s| !s.is_empty()).map(str::to_owned);
             let mut separator = "_".to_owned();
-            if let Some(rpc) = rpc {
-                for (key, value) in chunks(&rpc.args) {
+            if rpc.is_some() {
+                // `#[rpc(server)]` beside `#[cfg_attr(feature = "client", rpc(client, …))]`:
+                // the keys of every `rpc` attribute together.
+                let all: Vec<(String, Vec<TokenTree>, proc_macro2::Span)> = flat
+                    .iter()
+                    .filter(|a| a.name == "rpc")
+                    .flat_map(|a| chunks(&a.args).into_iter().map(move |(k, v)| (k, v, a.span)))
+                    .collect();
+                for (key, value, span) in all {
                     match key.as_str() {
                         "namespace" => {
                             if ns_name.is_none() {
@@ -89,7 +96,7 @@ impl Lowerer<'_> {
                         "server" | "client" | "client_bounds" | "server_bounds" => {}
                         other => self.diags.warn(
                             "unknown-rpc-key",
-                            locate(&def.file, rpc.span),
+                            locate(&def.file, span),
                             format!("`#[rpc]` key `{other}` is not one extract knows"),
                             None,
                         ),

@@ -137,3 +137,20 @@ fn a_generic_trait_reads_its_parameters_as_any_value() {
         matches!(&result(&x, "n", "get").kind, TypeKind::Array(a) if a.items.kind == TypeKind::Any)
     );
 }
+
+#[test]
+fn rpc_attributes_inside_and_outside_cfg_attr_are_read_together() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "/// accord: version = \"1.0.0\"\n#[rpc(server)]\n#[cfg_attr(feature = \"client\", rpc(client, namespace = \"eth\", namespace_separator = \".\"))]\npub trait Eth {\n    #[method(name = \"blockNumber\")]\n    fn n(&self) -> u8;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    assert!(x.diagnostics.is_empty(), "{:?}", x.diagnostics);
+    assert!(
+        x.document.namespaces.as_ref().unwrap()["eth"]
+            .methods
+            .as_ref()
+            .unwrap()
+            .contains_key("blockNumber")
+    );
+}
