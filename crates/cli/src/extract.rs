@@ -118,6 +118,14 @@ pub(crate) fn run(args: &Args) -> Outcome {
     };
     let document = if out.exists() {
         let Some(loaded) = input::load(&out) else { return Outcome::InputError };
+        for name in loaded.document.namespaces.iter().flatten().map(|(n, _)| n) {
+            if !x.document.namespaces.iter().flatten().any(|(m, _)| m == name) {
+                eprintln!(
+                    "note: namespace `{name}` of {} has no trait in the source; it is kept as written",
+                    out.display()
+                );
+            }
+        }
         merge(&x, &loaded.document)
     } else {
         x.document
