@@ -71,6 +71,9 @@ pub(crate) struct Lowerer<'a> {
     assigned: HashMap<String, (String, String)>,
     inline_stack: Vec<ItemId>,
     manual: HashMap<ItemId, Vec<(String, Location)>>,
+    /// The key patterns written for integer-keyed maps, to find them again under buffered
+    /// content (serde#1183).
+    int_keys: HashSet<String>,
 }
 
 /// Whether a field may be absent in input and in output.
@@ -153,6 +156,7 @@ impl<'a> Lowerer<'a> {
             assigned: HashMap::new(),
             inline_stack: Vec::new(),
             manual: HashMap::new(),
+            int_keys: HashSet::new(),
         };
         for imp in &krate.manual {
             if let Type::Path(tp) = &imp.self_ty {
@@ -470,6 +474,7 @@ impl<'a> Lowerer<'a> {
                     Some(max) => format!("^({})$", up_to(u128::from(max))),
                     None => "^-?[0-9]+$".to_owned(),
                 };
+                self.int_keys.insert(pattern.clone());
                 Some(node(TypeKind::String(StringRules {
                     pattern: Some(pattern),
                     ..Default::default()
@@ -484,6 +489,45 @@ impl<'a> Lowerer<'a> {
                 );
                 None
             }
+        }
+    }
+
+    /// Whether `n` holds an integer-keyed map: serde buffers tagged, untagged and flattened
+    /// content, and the buffered keys are strings that no longer deserialize as integers
+    /// (serde#1183).
+    fn buffered_hazard(&self, n: &TypeNode, seen: &mut HashSet<String>) -> bool {
+        match &n.kind {
+            TypeKind::Map(m) => {
+                let int_keys = m.keys.as_ref().is_some_and(|k| {
+                    matches!(&k.kind, TypeKind::String(r) if r.pattern.as_ref().is_some_and(|p| self.int_keys.contains(p)))
+                });
+                int_keys || self.buffered_hazard(&m.values, seen)
+            }
+            TypeKind::Ref(r) => {
+                if !seen.insert(r.name.clone()) {
+                    return false;
+                }
+                let target = self.follow(n);
+                !matches!(target.kind, TypeKind::Ref(_)) && self.buffered_hazard(&target, seen)
+            }
+            TypeKind::Array(a) => self.buffered_hazard(&a.items, seen),
+            TypeKind::Tuple(t) => t.elements.iter().any(|e| self.buffered_hazard(e, seen)),
+            TypeKind::Object(o) => {
+                o.fields.iter().flatten().any(|(_, f)| self.buffered_hazard(&f.ty, seen))
+            }
+            TypeKind::Union(u) => u.variants.iter().any(|v| self.buffered_hazard(v, seen)),
+            _ => false,
+        }
+    }
+
+    fn warn_buffered(&mut self, n: &TypeNode, at: Location, what: &str) {
+        if self.buffered_hazard(n, &mut HashSet::new()) {
+            self.diags.warn(
+                "buffered-map-keys",
+                at,
+                format!("{what} holds a map with integer keys; serde buffers this content and then refuses those keys (serde#1183)"),
+                Some("use string keys here, or an externally tagged representation".into()),
+            );
         }
     }
 
@@ -853,6 +897,11 @@ impl<'a> Lowerer<'a> {
                     }
                     _ => (inner, false),
                 };
+                self.warn_buffered(
+                    &inner,
+                    at.clone(),
+                    &format!("flattened field `{}`", unraw(ident)),
+                );
                 let followed = self.follow(&inner);
                 match followed.kind {
                     TypeKind::Object(o) => {
@@ -1156,6 +1205,9 @@ impl<'a> Lowerer<'a> {
             } else {
                 single_key(&name, content(self))
             };
+            if untagged || serde.tag.is_some() {
+                self.warn_buffered(&arm, at.clone(), &format!("variant `{name}`"));
+            }
             let docs = attrs::docs(vflat);
             if arm.description.is_none() {
                 arm.description = docs.description.clone();

@@ -154,3 +154,19 @@ fn rpc_attributes_inside_and_outside_cfg_attr_are_read_together() {
             .contains_key("blockNumber")
     );
 }
+
+#[test]
+fn integer_keyed_maps_under_buffered_content_are_warned_about() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "use std::collections::HashMap;\n\
+         pub struct Counts { pub by_id: HashMap<u32, u32> }\n\
+         #[serde(tag = \"t\")]\npub enum Event { Counted(Counts), Plain { by_name: HashMap<String, u8> } }\n\
+         pub struct Outer { #[serde(flatten)] pub counts: Counts }\n\
+         /// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api {\n    fn event(&self) -> Event;\n    fn outer(&self) -> Outer;\n    fn counts(&self) -> Counts;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let lines: Vec<String> =
+        x.diagnostics.iter().map(|d| format!("{} {}", d.location, d.code)).collect();
+    assert_eq!(lines, ["src/lib.rs:4:18 buffered-map-keys", "src/lib.rs:5:42 buffered-map-keys"]);
+}
