@@ -97,6 +97,7 @@ pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Ex
     let found = lowerer.namespaces();
     let mut types = std::mem::take(&mut lowerer.types);
     let type_sources = std::mem::take(&mut lowerer.type_sources);
+    let field_sources = std::mem::take(&mut lowerer.field_sources);
     drop(lowerer);
 
     let mut provenance = Vec::new();
@@ -139,10 +140,12 @@ pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Ex
         if !kept {
             continue;
         }
-        provenance.push((
-            format!("/namespaces/{}/types/{}", pointer_escape(&ns), pointer_escape(&name)),
-            at,
-        ));
+        let base = format!("/namespaces/{}/types/{}", pointer_escape(&ns), pointer_escape(&name));
+        provenance.push((base.clone(), at));
+        let fields = field_sources
+            .iter()
+            .filter(|(p, _)| p.strip_prefix(&base).is_some_and(|r| r.starts_with("/fields/")));
+        provenance.extend(fields.cloned());
     }
     let document = Document {
         name: config.name.clone(),
@@ -207,7 +210,7 @@ fn drop_unreached(namespaces: &mut IndexMap<String, accord_schema_model::Namespa
     }
 }
 
-fn pointer_escape(s: &str) -> String {
+pub(crate) fn pointer_escape(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 

@@ -74,6 +74,10 @@ pub(crate) struct Lowerer<'a> {
     /// The key patterns written for integer-keyed maps, to find them again under buffered
     /// content (serde#1183).
     int_keys: HashSet<String>,
+    /// Provenance of the fields of named struct types: JSON Pointer to the field's place.
+    pub(crate) field_sources: Vec<(String, Location)>,
+    /// The pointer of the named type whose body is being lowered, taken by its object.
+    field_pointer: Option<String>,
 }
 
 /// Whether a field may be absent in input and in output.
@@ -157,6 +161,8 @@ impl<'a> Lowerer<'a> {
             inline_stack: Vec::new(),
             manual: HashMap::new(),
             int_keys: HashSet::new(),
+            field_sources: Vec::new(),
+            field_pointer: None,
         };
         for imp in &krate.manual {
             if let Type::Path(tp) = &imp.self_ty {
@@ -712,7 +718,15 @@ impl<'a> Lowerer<'a> {
                     .or_default()
                     .insert(name.clone(), node(TypeKind::Any));
                 self.type_sources.push(((ns.to_owned(), name.clone()), def.location()));
+                if matches!(def.kind, ItemKind::Struct(_)) {
+                    self.field_pointer = Some(format!(
+                        "/namespaces/{}/types/{}",
+                        crate::pointer_escape(ns),
+                        crate::pointer_escape(&name)
+                    ));
+                }
                 let body = self.body(id, &scope, ns);
+                self.field_pointer = None;
                 self.types.entry(ns.to_owned()).or_default().insert(name.clone(), body);
                 node(TypeKind::Ref(RefType { name, namespace: None }))
             }
@@ -877,6 +891,8 @@ impl<'a> Lowerer<'a> {
         let mut out: IndexMap<String, Field> = IndexMap::new();
         let mut open_values: Option<TypeNode> = None;
         let mut flattened = false;
+        // Only the named struct's own object records its fields' places.
+        let pointer = self.field_pointer.take();
         for f in fields {
             let flat = attrs::flatten(&f.attrs);
             let fs = Serde::read(&flat);
@@ -974,6 +990,10 @@ impl<'a> Lowerer<'a> {
             presence.apply(&mut field);
             field.description = docs.description;
             field.deprecated = deprecated_of(&flat);
+            if let Some(p) = &pointer {
+                self.field_sources
+                    .push((format!("{p}/fields/{}", crate::pointer_escape(&ser)), at.clone()));
+            }
             out.insert(ser, field);
         }
         if deny_unknown && flattened {

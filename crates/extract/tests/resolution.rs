@@ -49,6 +49,7 @@ fn crate_super_self_renames_and_reexports_resolve_to_the_right_item() {
     let at = |p: &str| x.provenance.iter().find(|(q, _)| q == p).map(|(_, l)| l.to_string());
     assert_eq!(at("/namespaces/n/types/Other").as_deref(), Some("src/b/c.rs:2:12"));
     assert_eq!(at("/namespaces/n/methods/two").as_deref(), Some("src/lib.rs:7:6"));
+    assert_eq!(at("/namespaces/n/types/Other/fields/t").as_deref(), Some("src/b/c.rs:2:24"));
 }
 
 #[test]
