@@ -42,6 +42,14 @@ pub(crate) struct Args {
     /// expired or unmatched entries do.
     #[arg(long, value_name = "FILE")]
     accept: Option<PathBuf>,
+    /// Re-extract the contract from this crate directory and fail (exit 1) with a diff when the
+    /// committed CONTRACT is stale.
+    #[arg(long, value_name = "DIR")]
+    source: Option<PathBuf>,
+    /// An extract configuration (`accord.toml`): re-extract from its `extract.source` (or
+    /// `--source`) and fail like `--source` when CONTRACT is stale.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
 }
 
 /// The formats of `accord check`.
@@ -165,6 +173,17 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let Some(loaded) = input::load(&args.contract) else {
         return Outcome::InputError;
     };
+    if let Some(source) = &args.source {
+        match crate::extract::up_to_date(
+            args.config.as_deref(),
+            source,
+            &args.contract,
+            &loaded.document,
+        ) {
+            Some(true) => {}
+            Some(false) | None => return Outcome::Problems,
+        }
+    }
     let entries = match &args.accept {
         Some(path) => match accept::load(path) {
             Some(entries) => Some((path.display().to_string(), entries)),

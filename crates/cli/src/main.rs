@@ -10,6 +10,7 @@ mod conform;
 mod diagnostic;
 mod diff;
 mod export;
+mod extract;
 mod fmt;
 mod input;
 mod inspect;
@@ -47,6 +48,8 @@ enum Command {
     Rules(rules::Args),
     /// Print the documentation of one compatibility rule.
     Explain(rules::ExplainArgs),
+    /// Extract the contract from a plant's Rust source (merging into --out when it exists).
+    Extract(extract::Args),
     /// Rewrite documents in canonical form, losslessly (unknown members are kept).
     Fmt(fmt::Args),
     /// Summarise a document: schema number, namespaces, contract versions, methods by semantics.
@@ -99,6 +102,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Extract(args) => extract::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::Rules(args) => rules::run(&args),
         Command::Explain(args) => rules::explain(&args),

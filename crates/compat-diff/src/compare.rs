@@ -142,8 +142,20 @@ fn shape(node: &TypeNode) -> TypeNode {
     n
 }
 
+/// Whether a field or param may be absent in the direction being compared: params and what
+/// callers write read `inputOptional`, what the plant writes reads `outputOptional`; both fall
+/// back to `optional` (docs/format.md, section 14).
+fn present_optional(f: &Field, polarity: Polarity) -> bool {
+    match polarity {
+        Polarity::Input => f.is_optional_in(),
+        Polarity::Output => f.is_optional_out(),
+    }
+}
+
 fn same_field_shape(a: &Field, b: &Field) -> bool {
-    a.is_optional() == b.is_optional() && shape(&a.ty) == shape(&b.ty)
+    a.is_optional_in() == b.is_optional_in()
+        && a.is_optional_out() == b.is_optional_out()
+        && shape(&a.ty) == shape(&b.ty)
 }
 
 impl<'a> Cx<'a> {
@@ -547,7 +559,10 @@ impl<'a> Cx<'a> {
                             format!("param `{}` moved from position {i} to {j}", opar.name),
                         );
                     }
-                    match (opar.field.is_optional(), npar.field.is_optional()) {
+                    match (
+                        present_optional(&opar.field, here.polarity),
+                        present_optional(&npar.field, here.polarity),
+                    ) {
                         (true, false) => self.emit_with(
                             &here,
                             "param-became-required",
@@ -597,7 +612,7 @@ impl<'a> Cx<'a> {
             }
             let js = j.to_string();
             let here = p_at.down(&format!(".{}", npar.name), &[], &["params", &js]);
-            if npar.field.is_optional() {
+            if present_optional(&npar.field, here.polarity) {
                 self.emit(
                     &here,
                     "param-added-optional",
@@ -1461,7 +1476,10 @@ impl<'a> Cx<'a> {
             match nf.get(name) {
                 Some(nfield) => {
                     let here = at.down(&format!(".{name}"), &["fields", name], &["fields", name]);
-                    match (ofield.is_optional(), nfield.is_optional()) {
+                    match (
+                        present_optional(ofield, here.polarity),
+                        present_optional(nfield, here.polarity),
+                    ) {
                         (true, false) => self.emit_with(
                             &here,
                             "field-became-required",
@@ -1489,7 +1507,7 @@ impl<'a> Cx<'a> {
                 }
                 None => {
                     let here = at.down(&format!(".{name}"), &["fields", name], &[]);
-                    let id = if ofield.is_optional() {
+                    let id = if present_optional(ofield, here.polarity) {
                         "optional-field-removed"
                     } else {
                         "required-field-removed"
@@ -1500,7 +1518,11 @@ impl<'a> Cx<'a> {
                         true,
                         format!(
                             "{} field `{}` removed",
-                            if ofield.is_optional() { "optional" } else { "required" },
+                            if present_optional(ofield, here.polarity) {
+                                "optional"
+                            } else {
+                                "required"
+                            },
                             here.path
                         ),
                         w.clone(),
@@ -1526,15 +1548,18 @@ impl<'a> Cx<'a> {
         }
         for (name, nfield) in nf.iter().filter(|(k, _)| !of.contains_key(*k)) {
             let here = at.down(&format!(".{name}"), &[], &["fields", name]);
-            let id =
-                if nfield.is_optional() { "optional-field-added" } else { "required-field-added" };
+            let id = if present_optional(nfield, here.polarity) {
+                "optional-field-added"
+            } else {
+                "required-field-added"
+            };
             self.emit_with(
                 &here,
                 id,
                 false,
                 format!(
                     "{} field `{}` added",
-                    if nfield.is_optional() { "optional" } else { "required" },
+                    if present_optional(nfield, here.polarity) { "optional" } else { "required" },
                     here.path
                 ),
                 w.clone(),

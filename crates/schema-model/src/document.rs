@@ -117,6 +117,12 @@ pub struct Field {
     pub ty: TypeNode,
     /// Whether the field may be absent; absent: `false` (the field is required).
     pub optional: Option<bool>,
+    /// Whether the field may be absent in input (what a caller sends: params, and types
+    /// reached from them); absent: what `optional` says.
+    pub input_optional: Option<bool>,
+    /// Whether the field may be absent in output (what the plant sends: results, events and
+    /// error data); absent: what `optional` says.
+    pub output_optional: Option<bool>,
     /// What the field means.
     pub description: Option<String>,
     /// Whether (and why) the field is deprecated.
@@ -128,12 +134,31 @@ pub struct Field {
 impl Field {
     /// A required field of type `ty`, with nothing else said.
     pub fn new(ty: TypeNode) -> Self {
-        Field { ty, optional: None, description: None, deprecated: None, unknown: Unknown::new() }
+        Field {
+            ty,
+            optional: None,
+            input_optional: None,
+            output_optional: None,
+            description: None,
+            deprecated: None,
+            unknown: Unknown::new(),
+        }
     }
 
-    /// Whether the field may be absent (`optional` read with its absent meaning).
+    /// Whether the field may be absent (`optional` read with its absent meaning). Readers that
+    /// do not tell input from output use this.
     pub fn is_optional(&self) -> bool {
         self.optional.unwrap_or(false)
+    }
+
+    /// Whether the field may be absent in input: `inputOptional`, else `optional`.
+    pub fn is_optional_in(&self) -> bool {
+        self.input_optional.unwrap_or_else(|| self.is_optional())
+    }
+
+    /// Whether the field may be absent in output: `outputOptional`, else `optional`.
+    pub fn is_optional_out(&self) -> bool {
+        self.output_optional.unwrap_or_else(|| self.is_optional())
     }
 }
 

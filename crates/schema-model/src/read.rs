@@ -295,6 +295,8 @@ fn field_members(mut f: Record) -> R<Field> {
     Ok(Field {
         ty: type_node(ty, &ty_at)?,
         optional: f.boolean("optional")?,
+        input_optional: f.boolean("inputOptional")?,
+        output_optional: f.boolean("outputOptional")?,
         description: f.string("description")?,
         deprecated: f.deprecated()?,
         unknown: f.unknown(),

@@ -121,6 +121,8 @@ fn field(f: &Field) -> Value {
 fn field_members(mut out: Out, f: &Field) -> Value {
     out.put("type", type_node(&f.ty))
         .opt("optional", f.optional)
+        .opt("inputOptional", f.input_optional)
+        .opt("outputOptional", f.output_optional)
         .opt("description", f.description.clone())
         .deprecated(&f.deprecated);
     out.finish(&f.unknown)

@@ -104,3 +104,27 @@ fn deep_nesting_then_invalid_utf8_is_refused_in_linear_time() {
     assert!(matches!(*e.kind, ErrorKind::InvalidUtf8), "{e}");
     assert!(e.pointer.as_str().starts_with("/x/0/0"));
 }
+
+#[test]
+fn presence_per_direction_is_read_written_in_order_and_falls_back_to_optional() {
+    let text = r#"{"schema": 1, "namespaces": {"p": {"version": "1.0.0", "types": {"T": {"kind": "object", "fields": {
+      "a": {"outputOptional": false, "optional": true, "type": {"kind": "null"}},
+      "b": {"type": {"kind": "null"}, "inputOptional": true},
+      "c": {"type": {"kind": "null"}, "optional": true}}}}}}}"#;
+    let doc = Document::parse(text).unwrap();
+    let ty = &doc.namespaces.as_ref().unwrap()["p"].types.as_ref().unwrap()["T"];
+    let accord_schema_model::TypeKind::Object(o) = &ty.kind else { panic!("object") };
+    let f = o.fields.as_ref().unwrap();
+    assert!(f["a"].is_optional_in() && !f["a"].is_optional_out());
+    assert!(f["b"].is_optional_in() && !f["b"].is_optional_out() && !f["b"].is_optional());
+    assert!(f["c"].is_optional_in() && f["c"].is_optional_out());
+    let out = doc.to_canonical_string();
+    let a = out.find("\"optional\": true").unwrap();
+    let b = out.find("\"outputOptional\": false").unwrap();
+    assert!(a < b, "{out}");
+    assert_eq!(Document::parse(&out).unwrap(), doc);
+    assert!(
+        Document::parse(r#"{"schema": 1, "namespaces": {"p": {"version": "1.0.0", "types": {"T": {"kind": "object", "fields": {"a": {"type": {"kind": "null"}, "inputOptional": 1}}}}}}}"#)
+            .is_err()
+    );
+}

@@ -1,0 +1,193 @@
+//! `accord extract`: the contract a plant's Rust source implies, written with the canonical
+//! writer; merged into the output file when it exists (what extract does not produce is kept).
+//! Also the staleness check behind `accord check --source`.
+
+use std::path::{Path, PathBuf};
+
+use accord_extract::{Config, Extraction, Severity, extract_dir, merge};
+use accord_schema_model::Document;
+
+use crate::{Outcome, input, output};
+
+/// Arguments of `accord extract`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The configuration (default: `accord.toml` in the current directory, when there is one).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The crate directory (default: the configuration's `extract.source`, else `.`).
+    #[arg(long, value_name = "DIR")]
+    source: Option<PathBuf>,
+    /// The contract to write, merging into it when it exists (default: the configuration's
+    /// `extract.contract`, else stdout).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// The configuration, its directory, and the crate directory and contract it names.
+pub(crate) struct Setup {
+    pub(crate) config: Config,
+    pub(crate) source: PathBuf,
+    pub(crate) contract: Option<PathBuf>,
+}
+
+/// Reads the configuration; `None` after printing why it could not be read.
+pub(crate) fn setup(config: Option<&Path>, source: Option<&Path>) -> Option<Setup> {
+    let default = Path::new("accord.toml");
+    let file = config.or(default.is_file().then_some(default));
+    let (cfg, base) = match file {
+        Some(f) => {
+            let text = match std::fs::read_to_string(f) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", f.display());
+                    return None;
+                }
+            };
+            match Config::parse(&text, &f.display().to_string()) {
+                Ok(c) => (c, f.parent().map(Path::to_path_buf).unwrap_or_default()),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return None;
+                }
+            }
+        }
+        None => (Config::default(), PathBuf::new()),
+    };
+    let source = source
+        .map(Path::to_path_buf)
+        .or_else(|| {
+            cfg.source.as_ref().map(|s| {
+                if s == "." && !base.as_os_str().is_empty() { base.clone() } else { base.join(s) }
+            })
+        })
+        .unwrap_or_else(|| PathBuf::from("."));
+    let contract = cfg.contract.as_ref().map(|c| base.join(c));
+    Some(Setup { config: cfg, source, contract })
+}
+
+/// A source location as the user can open it: relative to the current directory.
+fn in_source(setup: &Setup, at: &accord_extract::Location) -> String {
+    let prefix = setup.source.display().to_string();
+    if prefix == "." { at.to_string() } else { format!("{prefix}/{at}") }
+}
+
+/// Extracts and prints the diagnostics; `None` when the crate could not be read or extraction
+/// found errors (the contract would be incomplete).
+pub(crate) fn run_extraction(setup: &Setup) -> Option<Extraction> {
+    let x = match extract_dir(&setup.source, &setup.config) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return None;
+        }
+    };
+    let prefix = setup.source.display().to_string();
+    for d in &x.diagnostics {
+        let place =
+            if prefix == "." { d.location.to_string() } else { format!("{prefix}/{}", d.location) };
+        eprintln!("{place}: {}[{}]: {}", d.severity.as_str(), d.code, d.message);
+        if let Some(help) = &d.help {
+            eprintln!("  help: {help}");
+        }
+    }
+    if x.has_errors() {
+        let n = x.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+        eprintln!(
+            "extract: {n} error(s); no contract written (describe the types above in accord.toml's [types])"
+        );
+        return None;
+    }
+    Some(x)
+}
+
+pub(crate) fn run(args: &Args) -> Outcome {
+    let Some(setup) = setup(args.config.as_deref(), args.source.as_deref()) else {
+        return Outcome::InputError;
+    };
+    let Some(x) = run_extraction(&setup) else {
+        return Outcome::Problems;
+    };
+    let out = args.out.clone().or_else(|| setup.contract.clone());
+    let Some(out) = out else {
+        return if output::print(&x.document.to_canonical_string()) {
+            Outcome::Success
+        } else {
+            Outcome::InputError
+        };
+    };
+    let document = if out.exists() {
+        let Some(loaded) = input::load(&out) else { return Outcome::InputError };
+        for name in loaded.document.namespaces.iter().flatten().map(|(n, _)| n) {
+            if !x.document.namespaces.iter().flatten().any(|(m, _)| m == name) {
+                eprintln!(
+                    "note: namespace `{name}` of {} has no trait in the source; it is kept as written",
+                    out.display()
+                );
+            }
+        }
+        merge(&x, &loaded.document)
+    } else {
+        x.document
+    };
+    match std::fs::write(&out, document.to_canonical_string()) {
+        Ok(()) => {
+            eprintln!("wrote {}", out.display());
+            Outcome::Success
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            Outcome::InputError
+        }
+    }
+}
+
+/// What `accord check --source` adds: re-extract, merge into the committed contract and compare.
+/// `Some(true)` when the committed contract is up to date; the diff is printed when it is not.
+pub(crate) fn up_to_date(
+    config: Option<&Path>,
+    source: &Path,
+    contract: &Path,
+    committed: &Document,
+) -> Option<bool> {
+    let setup = setup(config, Some(source))?;
+    let x = run_extraction(&setup)?;
+    let merged = merge(&x, committed);
+    if &merged == committed {
+        return Some(true);
+    }
+    let old = committed.to_canonical_string();
+    let new = merged.to_canonical_string();
+    let diff = similar::TextDiff::from_lines(&old, &new);
+    let mut text = format!(
+        "{}: stale: the contract extracted from {} differs (- committed, + extracted):\n",
+        contract.display(),
+        setup.source.display()
+    );
+    text.push_str(
+        &diff.unified_diff().context_radius(2).header("committed", "extracted").to_string(),
+    );
+    // Where in the Rust source each changed namespace, method, event or type comes from.
+    let (old_v, new_v) = (committed.to_value(), merged.to_value());
+    let differs: Vec<&(String, accord_extract::Location)> =
+        x.provenance.iter().filter(|(p, _)| old_v.pointer(p) != new_v.pointer(p)).collect();
+    // The deepest elements only: a namespace is listed when nothing below it explains the change.
+    let changed: Vec<String> = differs
+        .iter()
+        .filter(|(p, _)| {
+            !differs.iter().any(|(q, _)| q.len() > p.len() && q.starts_with(&format!("{p}/")))
+        })
+        .map(|(pointer, at)| format!("  {pointer} comes from {}\n", in_source(&setup, at)))
+        .collect();
+    if !changed.is_empty() {
+        text.push_str("changed, by their place in the source:\n");
+        text.extend(changed);
+    }
+    text.push_str(&format!(
+        "run `accord extract --source {} --out {}` and commit the result\n",
+        setup.source.display(),
+        contract.display()
+    ));
+    output::print(&text);
+    Some(false)
+}

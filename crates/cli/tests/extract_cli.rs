@@ -1,0 +1,158 @@
+//! `accord extract` and `accord check --source`: extraction written with the canonical writer,
+//! merges that keep what extract does not produce, and stale contracts caught with a diff.
+
+mod common;
+
+use common::*;
+
+use std::path::{Path, PathBuf};
+
+/// A scratch copy of a fixture crate.
+fn crate_copy(name: &str, fixture: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let from = root().join("fixtures/extract").join(fixture).join("src/lib.rs");
+    std::fs::copy(from, dir.join("src/lib.rs")).unwrap();
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn extract_writes_the_canonical_document_and_the_merge_keeps_what_it_does_not_produce() {
+    let dir = crate_copy("extract-merge", "docs-deprecated");
+    let out = dir.join("tank.types.json");
+    let run = accord_in(&dir, &["extract", "--source", ".", "--out", "tank.types.json"]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let first = std::fs::read_to_string(&out).unwrap();
+    let expected = std::fs::read_to_string(
+        root().join("fixtures/extract/docs-deprecated/expected.types.json"),
+    )
+    .unwrap();
+    assert_eq!(first, expected, "the same writer as fmt, the same document as the fixture");
+
+    // Hand-written parts: a component, an error, an example, a unit, an unknown member, a note.
+    let mut doc: serde_json::Value = serde_json::from_str(&first).unwrap();
+    let tank = &mut doc["namespaces"]["tank"];
+    tank["component"] = serde_json::json!({"name": "tank-monitor"});
+    tank["x-owner"] = serde_json::json!("ops");
+    tank["methods"]["drain"]["errors"] =
+        serde_json::json!([{"code": -32031, "message": "pumps running"}]);
+    tank["methods"]["level"]["examples"] = serde_json::json!([{"params": {}, "result": {"volume": 1.0, "litres": 1.0, "spare": 0, "name": "a"}}]);
+    tank["types"]["Level"]["fields"]["spare"]["type"]["unit"] = serde_json::json!("count");
+    tank["reserved"] = serde_json::json!([{"name": "fill", "note": "removed in 0.3.0"}]);
+    std::fs::write(&out, serde_json::to_string(&doc).unwrap()).unwrap();
+
+    let again = accord_in(&dir, &["extract", "--source", ".", "--out", "tank.types.json"]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    let merged: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(merged, doc, "nothing hand-written is lost, nothing extracted changed");
+
+    // The source changes: a field is added. The merge takes it and keeps the rest.
+    let src = dir.join("src/lib.rs");
+    let code = std::fs::read_to_string(&src).unwrap();
+    std::fs::write(&src, code.replace("    pub spare: u8,", "    pub spare: u8,\n    /// Sensor health.\n    #[serde(skip_serializing_if = \"Option::is_none\")]\n    pub healthy: Option<bool>,")).unwrap();
+    let stale = accord_in(&dir, &["check", "--source", ".", "tank.types.json"]);
+    assert_eq!(stale.status.code(), Some(1), "{}", text(&stale.stderr));
+    insta::assert_snapshot!("check_source_stale", text(&stale.stdout));
+
+    let third = accord_in(&dir, &["extract", "--source", ".", "--out", "tank.types.json"]);
+    assert_eq!(third.status.code(), Some(0));
+    let merged: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(
+        merged["namespaces"]["tank"]["types"]["Level"]["fields"]["healthy"]["optional"],
+        true
+    );
+    assert_eq!(
+        merged["namespaces"]["tank"]["types"]["Level"]["fields"]["spare"]["type"]["unit"],
+        "count"
+    );
+    assert_eq!(merged["namespaces"]["tank"]["component"]["name"], "tank-monitor");
+    let fresh = accord_in(&dir, &["check", "--source", ".", "tank.types.json"]);
+    assert_eq!(fresh.status.code(), Some(0), "{}{}", text(&fresh.stdout), text(&fresh.stderr));
+}
+
+#[test]
+fn extraction_errors_write_nothing_and_exit_1() {
+    let dir = crate_copy("extract-errors", "unresolved");
+    let run = accord_in(&dir, &["extract", "--out", "ids.types.json"]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(!dir.join("ids.types.json").exists());
+    insta::assert_snapshot!("extract_unresolved_stderr", text(&run.stderr));
+}
+
+#[test]
+fn a_config_names_source_contract_and_versions_and_bad_config_is_exit_2() {
+    let dir = crate_copy("extract-config", "struct-shapes");
+    std::fs::write(
+        dir.join("accord.toml"),
+        "[extract]\nsource = \".\"\ncontract = \"shapes.types.json\"\nname = \"shapes-plant\"\n\n[namespaces.shapes]\nversion = \"2.0.0\"\nsemantics = { all = \"read\" }\n",
+    )
+    .unwrap();
+    let code = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
+    std::fs::write(
+        dir.join("src/lib.rs"),
+        code.replace("version = \"1.0.0\"", "").replace("/// accord: semantics = read\n", ""),
+    )
+    .unwrap();
+    let run = accord_in(&dir, &["extract"]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("shapes.types.json")).unwrap())
+            .unwrap();
+    assert_eq!(doc["name"], "shapes-plant");
+    assert_eq!(doc["namespaces"]["shapes"]["version"], "2.0.0");
+    assert_eq!(doc["namespaces"]["shapes"]["methods"]["all"]["semantics"], "read");
+
+    std::fs::write(dir.join("bad.toml"), "[extract\n").unwrap();
+    let bad = accord_in(&dir, &["extract", "--config", "bad.toml"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("bad.toml"), "{}", text(&bad.stderr));
+}
+
+#[test]
+fn the_example_plant_contract_is_extracted_from_its_source_and_has_not_drifted() {
+    // The crate directory comes from the configuration's `extract.source`.
+    let check = accord(&["check", "--config", "examples/pump-plant/accord.toml", PUMP]);
+    assert_eq!(check.status.code(), Some(0), "{}{}", text(&check.stdout), text(&check.stderr));
+
+    // The extraction alone (no merge) already has every method, event and named type of the
+    // contract, but for the hand-written error data: the merge adds refinements, not shape.
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pump-plant-fresh.types.json");
+    let _ = std::fs::remove_file(&out);
+    let fresh = accord(&[
+        "extract",
+        "--config",
+        "examples/pump-plant/accord.toml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh.stderr));
+    let fresh: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let committed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join(PUMP)).unwrap()).unwrap();
+    let keys = |v: &serde_json::Value, ns: &str, section: &str| -> Vec<String> {
+        let mut k: Vec<String> = v["namespaces"][ns][section]
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        k.sort();
+        k
+    };
+    for ns in ["pump", "valve", "tank"] {
+        for section in ["methods", "events"] {
+            assert_eq!(keys(&fresh, ns, section), keys(&committed, ns, section), "{ns}.{section}");
+        }
+        let mut types = keys(&committed, ns, "types");
+        types.retain(|t| t != "Interlock");
+        assert_eq!(keys(&fresh, ns, "types"), types, "{ns}.types");
+    }
+    assert_eq!(fresh["namespaces"]["pump"]["methods"]["start"]["paramStructure"], "by-name");
+    assert_eq!(fresh["namespaces"]["pump"]["types"]["StartMode"]["discriminator"], "kind");
+}

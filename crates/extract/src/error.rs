@@ -1,0 +1,30 @@
+//! The crate's one error type: what stops an extraction before it starts (configuration and the
+//! crate's files). Problems in the Rust source itself are diagnostics, not errors.
+
+/// Why an extraction could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// `accord.toml` is not valid TOML or has a member of the wrong type.
+    #[error("{file}: {message}")]
+    Config {
+        /// The configuration file.
+        file: String,
+        /// What is wrong, with its line and column when TOML names them.
+        message: String,
+    },
+    /// The crate has neither `src/lib.rs` nor `src/main.rs`.
+    #[error("{dir}: no src/lib.rs or src/main.rs: not a crate directory")]
+    NoCrateRoot {
+        /// The directory given.
+        dir: String,
+    },
+    /// A file of the crate could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}

@@ -1,0 +1,248 @@
+//! Rust source to accord contract, statically: extract reads the source of a plant — without
+//! compiling it — and produces the [`Document`] its code implies, with serde's exact wire
+//! shapes, plus [`Diagnostic`]s (each at file:line:column) for what it cannot describe.
+//!
+//! This layer sits on `accord-schema-model` alone and must never depend on another workspace
+//! crate (validate, compat-diff, serve, the cli): the cli compares and checks what it returns.
+//! The core takes sources through a [`SourceLoader`] (a map of path to text in tests);
+//! [`FsLoader`] and [`extract_dir`] at the edge read a crate directory.
+//!
+//! # Overview
+//!
+//! - `modules.rs` walks the crate from its root along `mod` declarations (`x.rs`, `x/mod.rs`,
+//!   `#[path]`) into a module tree; `resolve.rs` resolves paths through it and `use`;
+//! - `rpc.rs` finds namespaces: jsonrpsee `#[rpc]` traits and traits tagged
+//!   `accord: namespace = "…"` (see `tag.rs` for the doc tag);
+//! - `lower.rs` turns Rust types into type nodes with serde's rules (`attrs.rs` reads the
+//!   attributes, `case.rs` the `rename_all` rules, `builtin.rs` the well-known external types);
+//! - `merge.rs` merges an extraction into the committed contract, keeping what extract does not
+//!   produce.
+//!
+//! # Example
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//! use accord_extract::{Config, extract};
+//!
+//! let mut sources = BTreeMap::new();
+//! sources.insert("src/lib.rs".to_owned(), r#"
+//!     /// The pump.
+//!     /// accord: namespace = "pump", version = "1.0.0"
+//!     pub trait Pump {
+//!         /// accord: semantics = read
+//!         fn speed(&self, pump: String) -> u16;
+//!     }
+//! "#.to_owned());
+//! let x = extract(&mut sources, "src/lib.rs", &Config::default());
+//! assert!(x.diagnostics.is_empty());
+//! let pump = &x.document.namespaces.as_ref().unwrap()["pump"];
+//! assert_eq!(pump.version, "1.0.0");
+//! assert!(pump.methods.as_ref().unwrap().contains_key("speed"));
+//! ```
+
+mod attrs;
+mod builtin;
+mod case;
+mod config;
+mod diagnostic;
+mod error;
+mod lower;
+mod merge;
+mod modules;
+mod resolve;
+mod rpc;
+mod tag;
+
+use std::path::{Path, PathBuf};
+
+use accord_schema_model::Document;
+use indexmap::IndexMap;
+
+pub use crate::{
+    config::{Config, NamespaceConfig},
+    diagnostic::{Diagnostic, Location, Severity},
+    error::Error,
+    merge::merge,
+    modules::SourceLoader,
+};
+
+/// What one extraction produced.
+#[derive(Debug, Clone)]
+pub struct Extraction {
+    /// The contract the code implies.
+    pub document: Document,
+    /// Every problem found, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Where each namespace, method, event and named type comes from: JSON Pointer to place.
+    pub provenance: Vec<(String, Location)>,
+    /// Namespaces whose version the source or accord.toml gave (else a merge keeps the
+    /// committed version).
+    pub versions_given: Vec<String>,
+    /// Lines of Rust read.
+    pub lines: usize,
+}
+
+impl Extraction {
+    /// Whether any diagnostic is an error: the contract is then incomplete.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Extracts the contract of the crate whose root file is `root` (`src/lib.rs`).
+pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Extraction {
+    let mut diags = diagnostic::Diagnostics::default();
+    let krate = modules::load(loader, root, &mut diags);
+    let mut lowerer = lower::Lowerer::new(&krate, config, &mut diags);
+    let found = lowerer.namespaces();
+    let mut types = std::mem::take(&mut lowerer.types);
+    let type_sources = std::mem::take(&mut lowerer.type_sources);
+    let field_sources = std::mem::take(&mut lowerer.field_sources);
+    drop(lowerer);
+
+    let mut provenance = Vec::new();
+    let mut versions_given = Vec::new();
+    let mut namespaces = IndexMap::new();
+    for mut f in found {
+        if !f.version_given {
+            diags.warn(
+                "no-version",
+                f.at.clone(),
+                format!("namespace `{}` has no contract version", f.name),
+                Some(format!("add `accord: version = \"1.0.0\"` to the trait's doc, or `[namespaces.{}] version = …` to accord.toml", f.name)),
+            );
+        } else {
+            versions_given.push(f.name.clone());
+        }
+        if namespaces.contains_key(&f.name) {
+            diags.error(
+                "duplicate-namespace",
+                f.at.clone(),
+                format!("namespace `{}` is declared by two traits", f.name),
+                None,
+            );
+            continue;
+        }
+        let base = format!("/namespaces/{}", pointer_escape(&f.name));
+        provenance.push((base.clone(), f.at.clone()));
+        for ((section, name), at) in f.sources {
+            provenance.push((format!("{base}/{section}/{}", pointer_escape(&name)), at));
+        }
+        f.namespace.types = types.shift_remove(&f.name).filter(|t| !t.is_empty());
+        namespaces.insert(f.name, f.namespace);
+    }
+    drop_unreached(&mut namespaces);
+    for ((ns, name), at) in type_sources {
+        let kept = namespaces
+            .get(&ns)
+            .and_then(|n| n.types.as_ref())
+            .is_some_and(|t| t.contains_key(&name));
+        if !kept {
+            continue;
+        }
+        let base = format!("/namespaces/{}/types/{}", pointer_escape(&ns), pointer_escape(&name));
+        provenance.push((base.clone(), at));
+        let fields = field_sources
+            .iter()
+            .filter(|(p, _)| p.strip_prefix(&base).is_some_and(|r| r.starts_with("/fields/")));
+        provenance.extend(fields.cloned());
+    }
+    let document = Document {
+        name: config.name.clone(),
+        description: config.description.clone().or(krate.doc.clone()),
+        namespaces: (!namespaces.is_empty()).then_some(namespaces),
+        ..Document::default()
+    };
+    Extraction { document, diagnostics: diags.all, provenance, versions_given, lines: krate.lines }
+}
+
+/// Drops named types nothing refers to: types whose fields were merged into another object
+/// (`flatten`, internally tagged newtype variants) were lowered on the way but are not part of
+/// the contract.
+fn drop_unreached(namespaces: &mut IndexMap<String, accord_schema_model::Namespace>) {
+    use accord_schema_model::{TypeKind, TypeNode};
+    fn refs(n: &TypeNode, here: &str, out: &mut Vec<(String, String)>) {
+        match &n.kind {
+            TypeKind::Ref(r) => {
+                out.push((r.namespace.clone().unwrap_or_else(|| here.to_owned()), r.name.clone()))
+            }
+            TypeKind::Array(a) => refs(&a.items, here, out),
+            TypeKind::Tuple(t) => t.elements.iter().for_each(|e| refs(e, here, out)),
+            TypeKind::Object(o) => {
+                o.fields.iter().flatten().for_each(|(_, f)| refs(&f.ty, here, out))
+            }
+            TypeKind::Map(m) => {
+                m.keys.iter().for_each(|k| refs(k, here, out));
+                refs(&m.values, here, out)
+            }
+            TypeKind::Union(u) => u.variants.iter().for_each(|v| refs(v, here, out)),
+            _ => {}
+        }
+    }
+    let mut todo = Vec::new();
+    for (name, ns) in namespaces.iter() {
+        for m in ns.methods.iter().flatten().map(|(_, m)| m) {
+            m.params.iter().flatten().for_each(|p| refs(&p.field.ty, name, &mut todo));
+            refs(&m.result, name, &mut todo);
+        }
+        for e in ns.events.iter().flatten().map(|(_, e)| e) {
+            refs(&e.payload, name, &mut todo);
+        }
+    }
+    let mut reached = std::collections::HashSet::new();
+    while let Some(key) = todo.pop() {
+        if !reached.insert(key.clone()) {
+            continue;
+        }
+        if let Some(t) =
+            namespaces.get(&key.0).and_then(|n| n.types.as_ref()).and_then(|t| t.get(&key.1))
+        {
+            refs(t, &key.0, &mut todo);
+        }
+    }
+    for (name, ns) in namespaces.iter_mut() {
+        if let Some(types) = &mut ns.types {
+            types.retain(|t, _| reached.contains(&(name.clone(), t.clone())));
+            if types.is_empty() {
+                ns.types = None;
+            }
+        }
+    }
+}
+
+pub(crate) fn pointer_escape(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
+/// Reads a crate's files from a directory; paths are relative to it (`src/lib.rs`).
+#[derive(Debug, Clone)]
+pub struct FsLoader {
+    root: PathBuf,
+}
+
+impl FsLoader {
+    /// A loader for the crate in `root`.
+    pub fn new(root: impl Into<PathBuf>) -> FsLoader {
+        FsLoader { root: root.into() }
+    }
+}
+
+impl SourceLoader for FsLoader {
+    fn read(&mut self, path: &str) -> Option<String> {
+        std::fs::read_to_string(self.root.join(path)).ok()
+    }
+}
+
+/// Extracts the crate in `dir`, from `src/lib.rs` or else `src/main.rs`.
+///
+/// # Errors
+///
+/// [`Error::NoCrateRoot`] when the directory has neither file.
+pub fn extract_dir(dir: &Path, config: &Config) -> Result<Extraction, Error> {
+    let root = ["src/lib.rs", "src/main.rs"]
+        .into_iter()
+        .find(|r| dir.join(r).is_file())
+        .ok_or_else(|| Error::NoCrateRoot { dir: dir.display().to_string() })?;
+    let mut loader = FsLoader::new(dir);
+    Ok(extract(&mut loader, root, config))
+}

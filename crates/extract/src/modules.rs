@@ -1,0 +1,338 @@
+//! The crate as a module tree: files found along `mod` declarations (`x.rs`, `x/mod.rs`,
+//! `#[path]`), the items each module declares, its `use` declarations, and the types that have a
+//! hand-written `impl Serialize` or `impl Deserialize`.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::{Item, UseTree};
+
+use crate::{
+    attrs,
+    diagnostic::{Diagnostics, Location, locate},
+};
+
+/// Reads the files of a crate by path (`src/lib.rs`, `src/pump/mod.rs`). The core takes any
+/// loader; [`FsLoader`](crate::FsLoader) reads a directory, a map serves in-memory sources.
+pub trait SourceLoader {
+    /// The text of `path`, or `None` when there is no such file.
+    fn read(&mut self, path: &str) -> Option<String>;
+}
+
+impl<S: std::hash::BuildHasher> SourceLoader for HashMap<String, String, S> {
+    fn read(&mut self, path: &str) -> Option<String> {
+        self.get(path).cloned()
+    }
+}
+
+impl SourceLoader for std::collections::BTreeMap<String, String> {
+    fn read(&mut self, path: &str) -> Option<String> {
+        self.get(path).cloned()
+    }
+}
+
+pub(crate) type ModId = usize;
+pub(crate) type ItemId = usize;
+
+#[derive(Debug)]
+pub(crate) struct Module {
+    /// `["crate", "a", "b"]`.
+    pub(crate) path: Vec<String>,
+    pub(crate) parent: Option<ModId>,
+    pub(crate) children: HashMap<String, ModId>,
+    pub(crate) items: HashMap<String, ItemId>,
+    pub(crate) uses: Vec<UseDecl>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct UseDecl {
+    /// The name the `use` binds (`None` for a glob).
+    pub(crate) name: Option<String>,
+    pub(crate) path: Vec<String>,
+}
+
+#[derive(Debug)]
+pub(crate) enum ItemKind {
+    Struct(syn::ItemStruct),
+    Enum(syn::ItemEnum),
+    Alias(syn::ItemType),
+    Trait(syn::ItemTrait),
+}
+
+#[derive(Debug)]
+pub(crate) struct ItemDef {
+    pub(crate) name: String,
+    pub(crate) module: ModId,
+    pub(crate) file: String,
+    pub(crate) kind: ItemKind,
+}
+
+impl ItemDef {
+    pub(crate) fn attrs(&self) -> &[syn::Attribute] {
+        match &self.kind {
+            ItemKind::Struct(s) => &s.attrs,
+            ItemKind::Enum(e) => &e.attrs,
+            ItemKind::Alias(a) => &a.attrs,
+            ItemKind::Trait(t) => &t.attrs,
+        }
+    }
+
+    pub(crate) fn span(&self) -> Span {
+        match &self.kind {
+            ItemKind::Struct(s) => s.ident.span(),
+            ItemKind::Enum(e) => e.ident.span(),
+            ItemKind::Alias(a) => a.ident.span(),
+            ItemKind::Trait(t) => t.ident.span(),
+        }
+    }
+
+    pub(crate) fn location(&self) -> Location {
+        locate(&self.file, self.span())
+    }
+}
+
+/// A hand-written `impl Serialize for T` or `impl Deserialize for T`.
+#[derive(Debug)]
+pub(crate) struct ManualImpl {
+    pub(crate) module: ModId,
+    pub(crate) self_ty: syn::Type,
+    pub(crate) trait_name: String,
+    pub(crate) at: Location,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Crate {
+    pub(crate) modules: Vec<Module>,
+    pub(crate) items: Vec<ItemDef>,
+    pub(crate) manual: Vec<ManualImpl>,
+    /// The crate-level doc (`//!` of the root file).
+    pub(crate) doc: Option<String>,
+    /// Lines of source read, for the benchmark's rate.
+    pub(crate) lines: usize,
+}
+
+pub(crate) const ROOT: ModId = 0;
+
+/// Reads the crate from `root` (`src/lib.rs` or `src/main.rs`).
+pub(crate) fn load(loader: &mut dyn SourceLoader, root: &str, diags: &mut Diagnostics) -> Crate {
+    let mut krate = Crate::default();
+    krate.modules.push(Module {
+        path: vec!["crate".into()],
+        parent: None,
+        children: HashMap::new(),
+        items: HashMap::new(),
+        uses: Vec::new(),
+    });
+    let Some(text) = loader.read(root) else {
+        diags.error(
+            "missing-file",
+            Location { file: root.into(), line: 1, column: 1 },
+            format!("`{root}` could not be read"),
+            None,
+        );
+        return krate;
+    };
+    let dir = parent_dir(root);
+    if let Some(file) = parse(root, &text, diags) {
+        krate.lines += text.lines().count();
+        let all = attrs::flatten(&file.attrs);
+        krate.doc = attrs::docs(&all).description;
+        let mut walker = Walker { loader, diags, krate: &mut krate };
+        walker.items(ROOT, root, &dir, true, file.items);
+    }
+    krate
+}
+
+fn parse(path: &str, text: &str, diags: &mut Diagnostics) -> Option<syn::File> {
+    match syn::parse_file(text) {
+        Ok(f) => Some(f),
+        Err(e) => {
+            diags.error("syntax", locate(path, e.span()), format!("not valid Rust: {e}"), None);
+            None
+        }
+    }
+}
+
+struct Walker<'a> {
+    loader: &'a mut dyn SourceLoader,
+    diags: &'a mut Diagnostics,
+    krate: &'a mut Crate,
+}
+
+impl Walker<'_> {
+    /// `dir` is where the children of this module live; `owns_dir` says whether the file is a
+    /// `mod.rs`/crate root (children in `dir`) or not.
+    fn items(&mut self, module: ModId, file: &str, dir: &str, owns_dir: bool, items: Vec<Item>) {
+        for item in items {
+            let item_attrs = match &item {
+                Item::Struct(i) => &i.attrs,
+                Item::Enum(i) => &i.attrs,
+                Item::Type(i) => &i.attrs,
+                Item::Trait(i) => &i.attrs,
+                Item::Mod(i) => &i.attrs,
+                Item::Use(i) => &i.attrs,
+                Item::Impl(i) => &i.attrs,
+                _ => continue,
+            };
+            if attrs::is_cfg_test(item_attrs) {
+                continue;
+            }
+            match item {
+                Item::Struct(s) => {
+                    self.add(module, file, s.ident.to_string(), ItemKind::Struct(s.clone()))
+                }
+                Item::Enum(e) => {
+                    self.add(module, file, e.ident.to_string(), ItemKind::Enum(e.clone()))
+                }
+                Item::Type(t) => {
+                    self.add(module, file, t.ident.to_string(), ItemKind::Alias(t.clone()))
+                }
+                Item::Trait(t) => {
+                    self.add(module, file, t.ident.to_string(), ItemKind::Trait(t.clone()))
+                }
+                Item::Use(u) => {
+                    let mut out = Vec::new();
+                    use_tree(&u.tree, Vec::new(), &mut out);
+                    self.krate.modules[module].uses.extend(out);
+                }
+                Item::Impl(i) => {
+                    if let Some((_, path, _)) = &i.trait_ {
+                        let name = path.segments.last().map(|s| s.ident.to_string());
+                        if let Some(name @ ("Serialize" | "Deserialize")) = name.as_deref() {
+                            self.krate.manual.push(ManualImpl {
+                                module,
+                                self_ty: *i.self_ty,
+                                trait_name: name.to_owned(),
+                                at: locate(file, i.impl_token.span),
+                            });
+                        }
+                    }
+                }
+                Item::Mod(m) => self.module(module, file, dir, owns_dir, m),
+                _ => {}
+            }
+        }
+    }
+
+    fn add(&mut self, module: ModId, file: &str, name: String, kind: ItemKind) {
+        let id = self.krate.items.len();
+        // With `#[cfg]` alternatives the first declaration wins (extract reads the union).
+        self.krate.modules[module].items.entry(name.clone()).or_insert(id);
+        self.krate.items.push(ItemDef { name, module, file: file.to_owned(), kind });
+    }
+
+    fn module(&mut self, parent: ModId, file: &str, dir: &str, owns_dir: bool, m: syn::ItemMod) {
+        let name = m.ident.to_string();
+        let mut path = self.krate.modules[parent].path.clone();
+        path.push(name.clone());
+        let id = self.krate.modules.len();
+        self.krate.modules.push(Module {
+            path,
+            parent: Some(parent),
+            children: HashMap::new(),
+            items: HashMap::new(),
+            uses: Vec::new(),
+        });
+        self.krate.modules[parent].children.insert(name.clone(), id);
+        // Where this module's own children live, for a file that is not a mod.rs: `a.rs`'s
+        // children are in `a/`.
+        let base = if owns_dir { dir.to_owned() } else { join(dir, &file_stem(file)) };
+        let explicit = attrs::path_attr(&m.attrs);
+        if let Some((_, content)) = m.content {
+            let child_dir = match &explicit {
+                Some(p) => join(&base, p),
+                None => join(&base, &name),
+            };
+            self.items(id, file, &child_dir, true, content);
+            return;
+        }
+        let candidates = match &explicit {
+            // `#[path]` outside inline modules is relative to the declaring file's directory.
+            Some(p) => vec![normalize(&join(&parent_dir(file), p))],
+            None => {
+                vec![join(&base, &format!("{name}.rs")), join(&base, &format!("{name}/mod.rs"))]
+            }
+        };
+        for candidate in &candidates {
+            if let Some(text) = self.loader.read(candidate) {
+                let Some(parsed) = parse(candidate, &text, self.diags) else { return };
+                self.krate.lines += text.lines().count();
+                let is_mod_rs = explicit.is_some() || candidate.ends_with("/mod.rs");
+                let child_dir = if is_mod_rs { parent_dir(candidate) } else { base.clone() };
+                self.items(id, candidate, &child_dir, is_mod_rs, parsed.items);
+                return;
+            }
+        }
+        self.diags.error(
+            "missing-module",
+            locate(file, m.ident.span()),
+            format!("module `{name}` has no file: looked for {}", candidates.join(" and ")),
+            None,
+        );
+    }
+}
+
+fn use_tree(tree: &UseTree, prefix: Vec<String>, out: &mut Vec<UseDecl>) {
+    match tree {
+        UseTree::Path(p) => {
+            let mut next = prefix;
+            next.push(p.ident.to_string());
+            use_tree(&p.tree, next, out);
+        }
+        UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            let mut path = prefix;
+            if name == "self" {
+                let bound = path.last().cloned();
+                out.push(UseDecl { name: bound, path });
+            } else {
+                path.push(name.clone());
+                out.push(UseDecl { name: Some(name), path });
+            }
+        }
+        UseTree::Rename(r) => {
+            let mut path = prefix;
+            if r.ident != "self" {
+                path.push(r.ident.to_string());
+            }
+            out.push(UseDecl { name: Some(r.rename.to_string()), path });
+        }
+        UseTree::Glob(_) => out.push(UseDecl { name: None, path: prefix }),
+        UseTree::Group(g) => {
+            for t in &g.items {
+                use_tree(t, prefix.clone(), out);
+            }
+        }
+    }
+}
+
+fn parent_dir(path: &str) -> String {
+    match path.rfind('/') {
+        Some(i) => path[..i].to_owned(),
+        None => String::new(),
+    }
+}
+
+fn file_stem(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.strip_suffix(".rs").unwrap_or(name).to_owned()
+}
+
+fn join(dir: &str, rest: &str) -> String {
+    if dir.is_empty() { rest.to_owned() } else { format!("{dir}/{rest}") }
+}
+
+/// `src/a/../b.rs` → `src/b.rs`.
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}

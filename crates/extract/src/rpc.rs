@@ -1,0 +1,381 @@
+//! Namespaces from traits: jsonrpsee `#[rpc]` traits (also inside `cfg_attr`) with their
+//! `#[method]` and `#[subscription]` items, read at token level; and plain traits marked with
+//! the `accord: namespace = "…"` doc tag.
+
+use accord_schema_model::{
+    Event, Field, Method, Namespace, Param, ParamStructure, Semantics, TypeKind, TypeNode, Unknown,
+};
+use indexmap::IndexMap;
+use proc_macro2::{TokenStream, TokenTree};
+use syn::{FnArg, Pat, ReturnType, TraitItem};
+
+use crate::{
+    attrs::{self, RawAttr, split_commas},
+    diagnostic::{Location, locate},
+    lower::{Lowerer, Presence, Scope, deprecated_of, node, unraw},
+    modules::{ItemKind, ModId},
+};
+
+/// What one namespace trait gave, before the types are attached.
+pub(crate) struct Found {
+    pub(crate) name: String,
+    pub(crate) namespace: Namespace,
+    /// Whether the version came from the source or the configuration (else the merge keeps
+    /// the committed one).
+    pub(crate) version_given: bool,
+    pub(crate) at: Location,
+    /// Provenance of methods and events: (`methods`|`events`, name) → place.
+    pub(crate) sources: Vec<((&'static str, String), Location)>,
+}
+
+/// The `key = value` chunks of an attribute's tokens, at token level.
+fn chunks(tokens: &TokenStream) -> Vec<(String, Vec<TokenTree>)> {
+    split_commas(tokens.clone())
+        .into_iter()
+        .map(|chunk| {
+            let key = match chunk.first() {
+                Some(TokenTree::Ident(i)) => i.to_string(),
+                _ => String::new(),
+            };
+            let value: Vec<TokenTree> = match chunk.get(1) {
+                Some(TokenTree::Punct(p)) if p.as_char() == '=' => chunk[2..].to_vec(),
+                Some(TokenTree::Group(g)) => vec![TokenTree::Group(g.clone())],
+                _ => Vec::new(),
+            };
+            (key, value)
+        })
+        .collect()
+}
+
+fn lit(tokens: &[TokenTree]) -> Option<String> {
+    attrs::lit_str(&tokens.iter().cloned().collect())
+}
+
+/// `["a", "b"]`.
+fn lit_list(tokens: &[TokenTree]) -> Vec<String> {
+    match tokens.first() {
+        Some(TokenTree::Group(g)) => {
+            split_commas(g.stream()).iter().filter_map(|c| lit(c)).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+impl Lowerer<'_> {
+    /// Every namespace trait of the crate, in source order.
+    pub(crate) fn namespaces(&mut self) -> Vec<Found> {
+        let krate = self.krate;
+        let mut out = Vec::new();
+        for def in &krate.items {
+            let ItemKind::Trait(t) = &def.kind else { continue };
+            let flat = attrs::flatten(&t.attrs);
+            let docs = attrs::docs(&flat);
+            let rpc = flat.iter().find(|a| a.name == "rpc");
+            if rpc.is_none() && !docs.has("namespace") {
+                continue;
+            }
+            let at = locate(&def.file, t.ident.span());
+            let mut ns_name = docs.get("namespace").filter(|s| !s.is_empty()).map(str::to_owned);
+            let mut separator = "_".to_owned();
+            if rpc.is_some() {
+                // `#[rpc(server)]` beside `#[cfg_attr(feature = "client", rpc(client, …))]`:
+                // the keys of every `rpc` attribute together.
+                let all: Vec<(String, Vec<TokenTree>, proc_macro2::Span)> = flat
+                    .iter()
+                    .filter(|a| a.name == "rpc")
+                    .flat_map(|a| chunks(&a.args).into_iter().map(move |(k, v)| (k, v, a.span)))
+                    .collect();
+                for (key, value, span) in all {
+                    match key.as_str() {
+                        "namespace" => {
+                            if ns_name.is_none() {
+                                ns_name = lit(&value);
+                            }
+                        }
+                        "namespace_separator" => separator = lit(&value).unwrap_or(separator),
+                        "server" | "client" | "client_bounds" | "server_bounds" => {}
+                        other => self.diags.warn(
+                            "unknown-rpc-key",
+                            locate(&def.file, span),
+                            format!("`#[rpc]` key `{other}` is not one extract knows"),
+                            None,
+                        ),
+                    }
+                }
+                if separator != "." {
+                    self.diags.warn(
+                        "namespace-separator",
+                        at.clone(),
+                        format!("jsonrpsee serves these methods as `namespace{separator}method`; accord's wire calls `namespace.method`"),
+                        Some("add `namespace_separator = \".\"` to `#[rpc]`".into()),
+                    );
+                }
+            }
+            let Some(ns_name) = ns_name else {
+                self.diags.error("no-namespace", at, format!("trait `{}` has no namespace", t.ident), Some("add `namespace = \"…\"` to `#[rpc]`, or `accord: namespace = \"…\"` to its doc".into()));
+                continue;
+            };
+            let configured = self.config.namespaces.get(&ns_name);
+            let version = docs
+                .get("version")
+                .map(str::to_owned)
+                .or_else(|| configured.and_then(|c| c.version.clone()));
+            let mut found = Found {
+                name: ns_name.clone(),
+                namespace: Namespace {
+                    version: version.clone().unwrap_or_else(|| "0.0.0".into()),
+                    description: docs.description.clone(),
+                    deprecated: deprecated_of(&flat),
+                    ..Default::default()
+                },
+                version_given: version.is_some(),
+                at: at.clone(),
+                sources: Vec::new(),
+            };
+            if !t.generics.params.is_empty() {
+                self.diags.warn("generic-trait", at.clone(), format!("trait `{}` is generic; its type parameters are read as any value (`serde_json::Value`)", t.ident), None);
+            }
+            let scope = Scope::with_any(def.module, &def.file, &t.generics);
+            let mut methods = IndexMap::new();
+            let mut events = IndexMap::new();
+            for item in &t.items {
+                let TraitItem::Fn(f) = item else { continue };
+                let fflat = attrs::flatten(&f.attrs);
+                let fdocs = attrs::docs(&fflat);
+                if fdocs.has("skip") {
+                    continue;
+                }
+                let fat = locate(&def.file, f.sig.ident.span());
+                if let Some(sub) = fflat.iter().find(|a| a.name == "subscription") {
+                    if let Some((name, event)) =
+                        self.subscription(sub, f, &fflat, &scope, &ns_name, def.module)
+                    {
+                        found.sources.push((("events", name.clone()), fat));
+                        events.insert(name, event);
+                    }
+                    continue;
+                }
+                let method_attr = fflat.iter().find(|a| a.name == "method");
+                if rpc.is_some() && method_attr.is_none() {
+                    continue;
+                }
+                let mut name = unraw(&f.sig.ident);
+                if let Some(m) = method_attr {
+                    for (key, value) in chunks(&m.args) {
+                        match key.as_str() {
+                            "name" => name = lit(&value).unwrap_or(name),
+                            "aliases" => {
+                                let aliases = lit_list(&value);
+                                if !aliases.is_empty() {
+                                    self.diags.warn("method-aliases", fat.clone(), format!("method `{name}` is also served as {} (verbatim, not namespaced); the contract lists its main name only", aliases.join(", ")), None);
+                                }
+                            }
+                            "param_kind" | "blocking" | "with_extensions" => {}
+                            other => self.diags.warn(
+                                "unknown-method-key",
+                                fat.clone(),
+                                format!("`#[method]` key `{other}` is not one extract knows"),
+                                None,
+                            ),
+                        }
+                    }
+                }
+                if let Some(n) = fdocs.get("name") {
+                    name = n.to_owned();
+                }
+                let params = self.params(&f.sig, &scope, &ns_name, &def.file);
+                let result = match &f.sig.output {
+                    ReturnType::Default => node(TypeKind::Null),
+                    ReturnType::Type(_, ty) => match self.result_ok(ty, &scope) {
+                        Some((ok, s)) => self.lower(&ok, &s, &ns_name),
+                        None => self.lower(ty, &scope, &ns_name),
+                    },
+                };
+                let semantics = fdocs
+                    .get("semantics")
+                    .map(str::to_owned)
+                    .or_else(|| configured.and_then(|c| c.semantics.get(&name).cloned()));
+                if let Some(s) = &semantics
+                    && !Semantics::KNOWN.iter().any(|k| k.as_str() == s)
+                {
+                    self.diags.warn(
+                        "unknown-semantics",
+                        fat.clone(),
+                        format!(
+                            "semantics `{s}` is not one of read, idempotent, write, destructive"
+                        ),
+                        None,
+                    );
+                }
+                let param_structure = match fdocs.get("params") {
+                    Some("by-name") => Some(ParamStructure::ByName),
+                    Some("by-position") => Some(ParamStructure::ByPosition),
+                    Some("either") | None => None,
+                    Some(other) => {
+                        self.diags.warn(
+                            "misplaced-tag",
+                            fat.clone(),
+                            format!("`params = {other}` is not by-name, by-position or either"),
+                            None,
+                        );
+                        None
+                    }
+                };
+                let method = Method {
+                    semantics: semantics.map(|s| Semantics::from_text(&s)),
+                    description: fdocs.description.clone(),
+                    deprecated: deprecated_of(&fflat),
+                    param_structure,
+                    params: (!params.is_empty()).then_some(params),
+                    result,
+                    errors: None,
+                    examples: None,
+                    unknown: Unknown::new(),
+                };
+                found.sources.push((("methods", name.clone()), fat));
+                methods.insert(name, method);
+            }
+            found.namespace.methods = (!methods.is_empty()).then_some(methods);
+            found.namespace.events = (!events.is_empty()).then_some(events);
+            out.push(found);
+        }
+        out
+    }
+
+    fn params(&mut self, sig: &syn::Signature, scope: &Scope, ns: &str, file: &str) -> Vec<Param> {
+        let mut params = Vec::new();
+        let typed: Vec<&syn::PatType> = sig
+            .inputs
+            .iter()
+            .filter_map(|a| match a {
+                FnArg::Typed(t) => Some(t),
+                FnArg::Receiver(_) => None,
+            })
+            .collect();
+        // jsonrpsee reads missing trailing `Option` params as `None`.
+        let mut trailing_optional = typed.len();
+        while trailing_optional > 0 && self.is_option(&typed[trailing_optional - 1].ty, scope) {
+            trailing_optional -= 1;
+        }
+        for (i, p) in typed.iter().enumerate() {
+            let pflat = attrs::flatten(&p.attrs);
+            let pdocs = attrs::docs(&pflat);
+            let mut name = match &*p.pat {
+                Pat::Ident(id) => unraw(&id.ident),
+                other => {
+                    let span = syn::spanned::Spanned::span(other);
+                    self.diags.error(
+                        "param-pattern",
+                        locate(file, span),
+                        "a param without a plain name (`_` or a pattern) has no name on the wire"
+                            .into(),
+                        Some("name the param".into()),
+                    );
+                    continue;
+                }
+            };
+            for a in pflat.iter().filter(|a| a.name == "argument") {
+                for (key, value) in chunks(&a.args) {
+                    if key == "rename" {
+                        name = lit(&value).unwrap_or(name);
+                    }
+                }
+            }
+            let optional = i >= trailing_optional;
+            // An optional param is described by its inner type: leaving it out is the form
+            // every caller can send (the plant also reads `null` as absent).
+            let ty = if optional {
+                match self.lower(&p.ty, scope, ns).kind {
+                    TypeKind::Union(u) if u.variants.len() == 2 => {
+                        u.variants.into_iter().next().unwrap_or_else(|| node(TypeKind::Any))
+                    }
+                    other => TypeNode::new(other),
+                }
+            } else {
+                self.lower(&p.ty, scope, ns)
+            };
+            let mut ty = ty;
+            crate::tag::refine(&mut ty, &pdocs, file, self.diags);
+            let mut field = Field::new(ty);
+            Presence { input: optional, output: optional }.apply(&mut field);
+            field.description = pdocs.description;
+            field.deprecated = deprecated_of(&pflat);
+            params.push(Param { name, field });
+        }
+        params
+    }
+
+    fn subscription(
+        &mut self,
+        sub: &RawAttr,
+        f: &syn::TraitItemFn,
+        fflat: &[RawAttr],
+        scope: &Scope,
+        ns: &str,
+        _module: ModId,
+    ) -> Option<(String, Event)> {
+        let at = locate(&scope.file, f.sig.ident.span());
+        let mut notification = None;
+        let mut item = None;
+        for (key, value) in chunks(&sub.args) {
+            match key.as_str() {
+                "name" => {
+                    // `name = "subscribe" => "notification"`: the part after `=>` names the
+                    // notifications; without it they carry the subscribe name.
+                    let strings: Vec<String> =
+                        value.iter().filter_map(|t| lit(std::slice::from_ref(t))).collect();
+                    notification = strings.get(1).or(strings.first()).cloned();
+                }
+                "item" => {
+                    let tokens: TokenStream = value.iter().cloned().collect();
+                    match syn::parse2::<syn::Type>(tokens) {
+                        Ok(t) => item = Some(t),
+                        Err(e) => self.diags.error(
+                            "subscription-item",
+                            at.clone(),
+                            format!("`item` is not a type: {e}"),
+                            None,
+                        ),
+                    }
+                }
+                "unsubscribe" | "aliases" | "unsubscribe_aliases" | "param_kind" => {}
+                other => self.diags.warn(
+                    "unknown-subscription-key",
+                    at.clone(),
+                    format!("`#[subscription]` key `{other}` is not one extract knows"),
+                    None,
+                ),
+            }
+        }
+        let Some(name) = notification else {
+            self.diags.error(
+                "subscription-name",
+                at,
+                "`#[subscription]` has no `name`".into(),
+                None,
+            );
+            return None;
+        };
+        let Some(item) = item else {
+            self.diags.error(
+                "subscription-item",
+                at,
+                format!("subscription `{name}` has no `item` type"),
+                None,
+            );
+            return None;
+        };
+        let payload = self.lower(&item, scope, ns);
+        let docs = attrs::docs(fflat);
+        Some((
+            name,
+            Event {
+                description: docs.description,
+                deprecated: deprecated_of(fflat),
+                payload,
+                examples: None,
+                unknown: Unknown::new(),
+            },
+        ))
+    }
+}

@@ -1,0 +1,173 @@
+//! Name resolution and module walking on in-memory sources: the paths the fixtures (compiled
+//! for real inside another crate) cannot use, such as `crate::`, and the places diagnostics
+//! point at.
+
+use std::collections::BTreeMap;
+
+use accord_extract::{Config, Severity, extract};
+use accord_schema_model::{TypeKind, TypeNode};
+
+fn sources(files: &[(&str, &str)]) -> BTreeMap<String, String> {
+    files.iter().map(|(p, t)| ((*p).to_owned(), (*t).to_owned())).collect()
+}
+
+fn types(x: &accord_extract::Extraction, ns: &str) -> Vec<String> {
+    x.document.namespaces.as_ref().unwrap()[ns]
+        .types
+        .iter()
+        .flatten()
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
+fn result(x: &accord_extract::Extraction, ns: &str, method: &str) -> TypeNode {
+    x.document.namespaces.as_ref().unwrap()[ns].methods.as_ref().unwrap()[method].result.clone()
+}
+
+#[test]
+fn crate_super_self_renames_and_reexports_resolve_to_the_right_item() {
+    let mut src = sources(&[
+        (
+            "src/lib.rs",
+            "mod a;\npub mod b { pub mod c; }\npub use a::Thing as Exported;\n\
+             /// accord: namespace = \"n\", version = \"1.0.0\"\n\
+             pub trait Api {\n  fn one(&self) -> crate::Exported;\n  fn two(&self) -> b::c::Other;\n  fn three(&self) -> self::b::c::Again;\n}\n",
+        ),
+        ("src/a.rs", "pub struct Thing { pub x: u8 }\nmod hidden;\n"),
+        ("src/a/hidden.rs", "pub struct Hidden;\n"),
+        (
+            "src/b/c.rs",
+            "use super::super::a::{self as alpha};\npub struct Other { pub t: alpha::Thing }\npub type Again = crate::a::Thing;\n",
+        ),
+    ]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    assert!(x.diagnostics.is_empty(), "{:?}", x.diagnostics);
+    assert_eq!(types(&x, "n"), ["Thing", "Other"]);
+    // The alias is expanded where used: a ref to the same named type.
+    assert!(matches!(&result(&x, "n", "three").kind, TypeKind::Ref(r) if r.name == "Thing"));
+    // Provenance: every element knows where it came from.
+    let at = |p: &str| x.provenance.iter().find(|(q, _)| q == p).map(|(_, l)| l.to_string());
+    assert_eq!(at("/namespaces/n/types/Other").as_deref(), Some("src/b/c.rs:2:12"));
+    assert_eq!(at("/namespaces/n/methods/two").as_deref(), Some("src/lib.rs:7:6"));
+    assert_eq!(at("/namespaces/n/types/Other/fields/t").as_deref(), Some("src/b/c.rs:2:24"));
+}
+
+#[test]
+fn unresolved_and_missing_are_errors_with_file_line_and_column() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "mod gone;\n/// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api {\n    fn get(&self) -> Nowhere;\n    fn ext(&self) -> somecrate::Widget;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let lines: Vec<String> =
+        x.diagnostics.iter().map(|d| format!("{} {}", d.location, d.code)).collect();
+    assert_eq!(
+        lines,
+        [
+            "src/lib.rs:1:5 missing-module",
+            "src/lib.rs:4:22 unresolved-type",
+            "src/lib.rs:5:33 unresolved-type"
+        ]
+    );
+    assert!(x.diagnostics.iter().all(|d| d.severity == Severity::Error));
+    assert!(x.has_errors());
+}
+
+#[test]
+fn an_override_in_accord_toml_describes_an_external_or_opaque_type() {
+    let config = Config::parse(
+        "[types.\"somecrate::Widget\"]\nkind = \"string\"\nformat = \"widget\"\n\n[types.\"crate::Raw\"]\nkind = \"integer\"\n",
+        "accord.toml",
+    )
+    .unwrap();
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "pub struct Raw(u8);\nimpl serde::Serialize for Raw { }\n/// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api {\n    fn ext(&self) -> somecrate::Widget;\n    fn raw(&self) -> Raw;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &config);
+    assert!(x.diagnostics.is_empty(), "{:?}", x.diagnostics);
+    assert!(
+        matches!(&result(&x, "n", "ext").kind, TypeKind::String(r) if r.format.as_deref() == Some("widget"))
+    );
+    assert!(matches!(&result(&x, "n", "raw").kind, TypeKind::Integer(_)));
+    assert!(Config::parse("[typo]\n", "accord.toml").is_err());
+    assert!(
+        Config::parse("[types.\"x\"]\nkind = \"tensor\"\n", "accord.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("tensor")
+    );
+}
+
+#[test]
+fn serde_repr_enums_are_integer_enums_of_their_discriminants() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "#[derive(Serialize_repr, Deserialize_repr)]\n#[repr(u8)]\npub enum Level { Low = 1, Mid, High = 7 }\n\
+         /// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api {\n    fn level(&self) -> Level;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    assert!(x.diagnostics.is_empty(), "{:?}", x.diagnostics);
+    let level = &x.document.namespaces.as_ref().unwrap()["n"].types.as_ref().unwrap()["Level"];
+    let TypeKind::Enum(e) = &level.kind else { panic!("an enum: {level:?}") };
+    assert_eq!(e.values, [serde_json::json!(1), serde_json::json!(2), serde_json::json!(7)]);
+}
+
+#[test]
+fn a_jsonrpsee_trait_without_the_dot_separator_is_warned_about() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "#[rpc(server, namespace = \"eth\")]\npub trait Eth {\n    #[method(name = \"blockNumber\", unknown_key)]\n    fn n(&self) -> u8;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let codes: Vec<&str> = x.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["namespace-separator", "unknown-method-key", "no-version"]);
+    assert!(!x.has_errors());
+}
+
+#[test]
+fn a_generic_trait_reads_its_parameters_as_any_value() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "/// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api<T> {\n    fn get(&self, id: u8) -> Vec<T>;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let codes: Vec<&str> = x.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["generic-trait"]);
+    assert!(
+        matches!(&result(&x, "n", "get").kind, TypeKind::Array(a) if a.items.kind == TypeKind::Any)
+    );
+}
+
+#[test]
+fn rpc_attributes_inside_and_outside_cfg_attr_are_read_together() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "/// accord: version = \"1.0.0\"\n#[rpc(server)]\n#[cfg_attr(feature = \"client\", rpc(client, namespace = \"eth\", namespace_separator = \".\"))]\npub trait Eth {\n    #[method(name = \"blockNumber\")]\n    fn n(&self) -> u8;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    assert!(x.diagnostics.is_empty(), "{:?}", x.diagnostics);
+    assert!(
+        x.document.namespaces.as_ref().unwrap()["eth"]
+            .methods
+            .as_ref()
+            .unwrap()
+            .contains_key("blockNumber")
+    );
+}
+
+#[test]
+fn integer_keyed_maps_under_buffered_content_are_warned_about() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "use std::collections::HashMap;\n\
+         pub struct Counts { pub by_id: HashMap<u32, u32> }\n\
+         #[serde(tag = \"t\")]\npub enum Event { Counted(Counts), Plain { by_name: HashMap<String, u8> } }\n\
+         pub struct Outer { #[serde(flatten)] pub counts: Counts }\n\
+         /// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api {\n    fn event(&self) -> Event;\n    fn outer(&self) -> Outer;\n    fn counts(&self) -> Counts;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let lines: Vec<String> =
+        x.diagnostics.iter().map(|d| format!("{} {}", d.location, d.code)).collect();
+    assert_eq!(lines, ["src/lib.rs:4:18 buffered-map-keys", "src/lib.rs:5:42 buffered-map-keys"]);
+}
