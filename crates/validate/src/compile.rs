@@ -60,10 +60,64 @@ pub(crate) struct Compiled {
     pub(crate) targets: HashMap<Target, NodeId>,
 }
 
+/// How a field's presence is read while a target is compiled (docs/format.md §14): params are
+/// read as input, results, event payloads and error data as output, a named type on its own by
+/// `optional` alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Reading {
+    /// `optional`.
+    Plain,
+    /// `inputOptional`, else `optional`.
+    Input,
+    /// `outputOptional`, else `optional`.
+    Output,
+}
+
+impl Reading {
+    pub(crate) fn required(self, field: &accord_schema_model::Field) -> bool {
+        !match self {
+            Reading::Plain => field.is_optional(),
+            Reading::Input => field.is_optional_in(),
+            Reading::Output => field.is_optional_out(),
+        }
+    }
+}
+
+/// Whether any field or param of `doc` says its presence per direction; when none does, every
+/// reading is the plain one and each named type is compiled once.
+pub(crate) fn reads_by_direction(doc: &Document) -> bool {
+    fn field(f: &accord_schema_model::Field) -> bool {
+        f.input_optional.is_some() || f.output_optional.is_some() || node(&f.ty)
+    }
+    fn node(t: &TypeNode) -> bool {
+        match &t.kind {
+            TypeKind::Object(o) => o.fields.iter().flatten().any(|(_, f)| field(f)),
+            TypeKind::Array(a) => node(&a.items),
+            TypeKind::Tuple(t) => t.elements.iter().any(node),
+            TypeKind::Map(m) => node(&m.values) || m.keys.as_deref().is_some_and(node),
+            TypeKind::Union(u) => u.variants.iter().any(node),
+            _ => false,
+        }
+    }
+    doc.namespaces.iter().flatten().any(|(_, ns)| {
+        ns.types.iter().flatten().any(|(_, t)| node(t))
+            || ns.events.iter().flatten().any(|(_, e)| node(&e.payload))
+            || ns.methods.iter().flatten().any(|(_, m)| {
+                m.params.iter().flatten().any(|p| field(&p.field))
+                    || node(&m.result)
+                    || m.errors.iter().flatten().any(|e| e.data.as_ref().is_some_and(node))
+            })
+    })
+}
+
 struct Compiler<'d> {
     doc: &'d Document,
     program: Program,
-    named: HashMap<(String, String), NodeId>,
+    /// How presence is read for the target being compiled.
+    reading: Reading,
+    /// Whether the document reads presence by direction at all (else always [`Reading::Plain`]).
+    directional: bool,
+    named: HashMap<(String, String, Reading), NodeId>,
     /// Named types by node, for messages about cycles.
     names: HashMap<NodeId, (String, String)>,
     /// Unions with a discriminator, tabulated once every node exists.
@@ -74,6 +128,8 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
     let mut c = Compiler {
         doc,
         program: Program::default(),
+        reading: Reading::Plain,
+        directional: reads_by_direction(doc),
         named: HashMap::new(),
         names: HashMap::new(),
         discriminated: Vec::new(),
@@ -83,16 +139,19 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
     for (ns_name, ns) in doc.namespaces.iter().flatten() {
         let ns_at = ns_root.key(ns_name);
         for name in ns.types.iter().flatten().map(|(n, _)| n) {
+            c.read_as(Reading::Plain);
             let id = c.named(ns_name, name, &ns_at)?;
             targets.insert(Target::Type { namespace: ns_name.clone(), name: name.clone() }, id);
         }
         for (m_name, method) in ns.methods.iter().flatten() {
             let at = ns_at.key("methods").key(m_name);
+            c.read_as(Reading::Input);
             let params = c.params(ns_name, method, &at)?;
             targets.insert(
                 Target::Params { namespace: ns_name.clone(), method: m_name.clone() },
                 params,
             );
+            c.read_as(Reading::Output);
             let result = c.node(ns_name, &method.result, &at.key("result"))?;
             targets.insert(
                 Target::Result { namespace: ns_name.clone(), method: m_name.clone() },
@@ -110,6 +169,7 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
                 }
             }
         }
+        c.read_as(Reading::Output);
         for (e_name, event) in ns.events.iter().flatten() {
             let at = ns_at.key("events").key(e_name).key("payload");
             let id = c.node(ns_name, &event.payload, &at)?;
@@ -122,6 +182,11 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
 }
 
 impl Compiler<'_> {
+    /// Reads presence as `reading` from here on (as plain when the document never says more).
+    fn read_as(&mut self, reading: Reading) {
+        self.reading = if self.directional { reading } else { Reading::Plain };
+    }
+
     fn push(&mut self, node: Node) -> NodeId {
         self.program.nodes.push(node);
         (self.program.nodes.len() - 1) as NodeId
@@ -129,7 +194,8 @@ impl Compiler<'_> {
 
     /// The node of named type `namespace.name`, compiling it on first use.
     fn named(&mut self, namespace: &str, name: &str, from: &Pointer) -> Result<NodeId, Error> {
-        if let Some(&id) = self.named.get(&(namespace.to_owned(), name.to_owned())) {
+        let key = (namespace.to_owned(), name.to_owned(), self.reading);
+        if let Some(&id) = self.named.get(&key) {
             return Ok(id);
         }
         let doc = self.doc;
@@ -147,7 +213,7 @@ impl Compiler<'_> {
         let at = Pointer::root().key("namespaces").key(namespace).key("types").key(name);
         // Reserve the slot first, so that recursive references find it.
         let id = self.push(Node::Any);
-        self.named.insert((namespace.to_owned(), name.to_owned()), id);
+        self.named.insert(key, id);
         self.names.insert(id, (namespace.to_owned(), name.to_owned()));
         let node = match &ty.kind {
             TypeKind::Ref(r) => {
@@ -229,7 +295,7 @@ impl Compiler<'_> {
                     list.push(Member {
                         name: name.as_str().into(),
                         node,
-                        required: !field.is_optional(),
+                        required: self.reading.required(field),
                     });
                 }
                 Node::Object(Record {
@@ -265,7 +331,7 @@ impl Compiler<'_> {
             list.push(Member {
                 name: p.name.as_str().into(),
                 node,
-                required: !p.field.is_optional(),
+                required: self.reading.required(&p.field),
             });
         }
         let structure = method.param_structure.unwrap_or(ParamStructure::Either);

@@ -7,6 +7,7 @@
 //! enums tell `1` from `1.0`, patterns are in the `regex` crate's dialect, and accord's depth limit
 //! has no JSON Schema counterpart.
 
+use crate::compile::{Reading, reads_by_direction};
 use std::collections::BTreeSet;
 
 use accord_schema_model::{Document, Method, ParamStructure, TypeKind, TypeNode};
@@ -25,7 +26,14 @@ pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/sch
 /// [`Error::NotFound`] for a target the contract does not have, [`Error::DanglingRef`] for a
 /// ref to a type that does not exist.
 pub fn json_schema(doc: &Document, target: &Target) -> Result<Value, Error> {
-    let mut export = Export { doc, defs: Map::new(), pending: Vec::new(), done: BTreeSet::new() };
+    let mut export = Export::new(doc);
+    // One target, one reading of presence: its `$defs` keep their plain names.
+    export.reading = match target {
+        Target::Type { .. } => Reading::Plain,
+        Target::Params { .. } => Reading::Input,
+        _ => Reading::Output,
+    };
+    export.directional = false;
     let root = match target {
         Target::Type { namespace, name } => {
             let node =
@@ -75,16 +83,20 @@ pub fn json_schema(doc: &Document, target: &Target) -> Result<Value, Error> {
 ///
 /// [`Error::DanglingRef`] for a ref to a type that does not exist.
 pub fn json_schema_of_contract(doc: &Document) -> Result<Value, Error> {
-    let mut export = Export { doc, defs: Map::new(), pending: Vec::new(), done: BTreeSet::new() };
+    let mut export = Export::new(doc);
     let mut entries = Vec::new();
     for (ns_name, ns) in doc.namespaces.iter().flatten() {
+        export.reading = Reading::Plain;
         for name in ns.types.iter().flatten().map(|(n, _)| n) {
             export.reference(ns_name, name)?;
         }
         for (m_name, m) in ns.methods.iter().flatten() {
+            export.reading = Reading::Input;
             entries.push((format!("{ns_name}.{m_name}.params"), export.params(ns_name, m)?));
+            export.reading = Reading::Output;
             entries.push((format!("{ns_name}.{m_name}.result"), export.node(ns_name, &m.result)?));
         }
+        export.reading = Reading::Output;
         for (e_name, e) in ns.events.iter().flatten() {
             entries
                 .push((format!("{ns_name}.{e_name}.payload"), export.node(ns_name, &e.payload)?));
@@ -124,21 +136,49 @@ fn named<'d>(doc: &'d Document, namespace: &str, name: &str) -> Option<&'d TypeN
 struct Export<'d> {
     doc: &'d Document,
     defs: Map<String, Value>,
-    /// Named types referenced and not yet written.
-    pending: Vec<(String, String)>,
-    done: BTreeSet<(String, String)>,
+    /// Named types referenced and not yet written, with the reading they are referenced under.
+    pending: Vec<(String, String, Reading)>,
+    done: BTreeSet<(String, String, Reading)>,
+    /// How presence is read where the export stands (docs/format.md §14).
+    reading: Reading,
+    /// Whether one export holds several readings of a named type (the whole contract, when it
+    /// says presence per direction): then the input and output readings get `$defs` of their own,
+    /// `ns.Name.input` and `ns.Name.output`.
+    directional: bool,
 }
 
-impl Export<'_> {
+impl<'d> Export<'d> {
+    fn new(doc: &'d Document) -> Export<'d> {
+        Export {
+            doc,
+            defs: Map::new(),
+            pending: Vec::new(),
+            done: BTreeSet::new(),
+            reading: Reading::Plain,
+            directional: reads_by_direction(doc),
+        }
+    }
+
+    /// The `$defs` key of named type `ns.name` under `reading`.
+    fn def_key(&self, ns: &str, name: &str, reading: Reading) -> String {
+        match (self.directional, reading) {
+            (true, Reading::Input) => format!("{ns}.{name}.input"),
+            (true, Reading::Output) => format!("{ns}.{name}.output"),
+            _ => format!("{ns}.{name}"),
+        }
+    }
+
     fn finish(mut self, root: Value) -> Result<Value, Error> {
-        while let Some((ns, name)) = self.pending.pop() {
+        while let Some((ns, name, reading)) = self.pending.pop() {
             let node = named(self.doc, &ns, &name).ok_or_else(|| Error::DanglingRef {
                 at: accord_schema_model::Pointer::root(),
                 namespace: ns.clone(),
                 name: name.clone(),
             })?;
+            self.reading = reading;
             let schema = self.node(&ns, node)?;
-            self.defs.insert(format!("{ns}.{name}"), schema);
+            let key = self.def_key(&ns, &name, reading);
+            self.defs.insert(key, schema);
         }
         let mut out = Map::new();
         out.insert("$schema".to_owned(), json!(JSON_SCHEMA_DIALECT));
@@ -168,11 +208,12 @@ impl Export<'_> {
                 name: name.to_owned(),
             });
         }
-        let key = (namespace.to_owned(), name.to_owned());
+        let key = (namespace.to_owned(), name.to_owned(), self.reading);
         if self.done.insert(key.clone()) {
             self.pending.push(key);
         }
-        Ok(json!({"$ref": format!("#/$defs/{}", pointer_escape(&format!("{namespace}.{name}")))}))
+        let def = self.def_key(namespace, name, self.reading);
+        Ok(json!({"$ref": format!("#/$defs/{}", pointer_escape(&def))}))
     }
 
     fn node(&mut self, ns: &str, t: &TypeNode) -> Result<Value, Error> {
@@ -249,7 +290,7 @@ impl Export<'_> {
                         field.deprecated.as_ref().is_some_and(|d| d.is_deprecated()),
                     );
                     properties.insert(name.clone(), schema);
-                    if !field.is_optional() {
+                    if self.reading.required(field) {
                         required.push(json!(name));
                     }
                 }
@@ -317,7 +358,7 @@ impl Export<'_> {
                 annotate(&mut schema, p.field.description.as_deref(), deprecated);
                 properties.insert(p.name.clone(), schema);
 
-                if !p.field.is_optional() {
+                if self.reading.required(&p.field) {
                     required.push(json!(p.name));
                 }
             }
@@ -334,7 +375,8 @@ impl Export<'_> {
             }
             // Optional params are left out from the end only: every param up to the last
             // required one must be there.
-            let least = params.iter().rposition(|p| !p.field.is_optional()).map_or(0, |i| i + 1);
+            let least =
+                params.iter().rposition(|p| self.reading.required(&p.field)).map_or(0, |i| i + 1);
             arms.push(if prefix.is_empty() {
                 json!({"type": "array", "maxItems": 0})
             } else {

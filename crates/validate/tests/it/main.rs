@@ -4,3 +4,4 @@ mod differential;
 mod generate;
 mod lint;
 mod paths;
+mod presence;
