@@ -143,8 +143,13 @@ pub(crate) fn load(path: &Path) -> Option<Vec<Entry>> {
 
 /// Reads an accept file's text; the error names the file, line, column and what is wrong.
 pub(crate) fn parse(file: &str, text: &str) -> Result<Vec<Entry>, String> {
-    let value: Value = serde_json::from_str(text).map_err(|err| {
-        format!("{file}:{}:{}: the accept file is not JSON: {err}", err.line(), err.column())
+    // The model's strict JSON: a duplicate key would silently drop an entry or its expiry.
+    let value: Value = accord_schema_model::parse_json(text).map_err(|err| {
+        let (line, column) = err.position.map_or((1, 1), |p| (p.line, p.column));
+        format!(
+            "{file}:{line}:{column}: the accept file is not JSON as accord reads it: {}",
+            err.kind
+        )
     })?;
     let map = SourceMap::new(text);
     let at = |pointer: &Pointer| -> (usize, usize) {
@@ -315,5 +320,9 @@ mod tests {
         assert!(err.starts_with("a.json:2:4: accept entry 0: `no-such`"), "{err}");
         let err = parse("a.json", "{\"version\": 1,").unwrap_err();
         assert!(err.starts_with("a.json:1:"), "{err}");
+        // A second `expires` would silently replace the first with a plain JSON parser.
+        let text = "{\"version\": 1, \"accept\": [\n  {\"rule\": \"bound-tightened\", \"path\": \"a\", \"reason\": \"r\", \"expires\": \"2027-01-01\", \"expires\": \"2099-01-01\"}]}";
+        let err = parse("a.json", text).unwrap_err();
+        assert!(err.starts_with("a.json:2:") && err.contains("duplicate key `expires`"), "{err}");
     }
 }

@@ -71,6 +71,18 @@ pub use crate::{
     version::{READABLE_SCHEMAS, SCHEMA_VERSION, is_newer_than_readable, reads_schema},
 };
 
+/// Reads `text` as one JSON value under the reader's JSON rules (docs/format.md §2): duplicate
+/// keys, integer literals past 64 bits and nesting past [`DEPTH_LIMIT`] are refused, with the
+/// place. For files that travel beside contracts (serve's scenarios, check's accept files), so
+/// that none of them loses a value to a duplicate key the way a plain JSON parser would.
+///
+/// # Errors
+///
+/// The JSON errors of [`Document::parse`], with pointer, span and position.
+pub fn parse_json(text: &str) -> Result<serde_json::Value, Error> {
+    json::parse_value(text)
+}
+
 /// The nesting limit of the reader: JSON deeper than this is refused with [`ErrorKind::TooDeep`].
 pub const DEPTH_LIMIT: usize = json::DEPTH_LIMIT;
 

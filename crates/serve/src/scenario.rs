@@ -90,15 +90,14 @@ pub(crate) fn load(
     contract: &Contract,
 ) -> Result<Vec<Canned>, Error> {
     let reader = Reader { file: &source.file, map: SourceMap::new(&source.text) };
-    let value: Value = serde_json::from_str(&source.text).map_err(|err| {
-        // serde_json counts bytes from column 0 at a line's start; report characters from 1.
-        let offset = reader.map.offset_of_line_byte_column(err.line(), err.column().max(1));
-        let position = reader.map.position(offset);
+    // The model's strict JSON: a duplicate key would silently lose one canned answer.
+    let value: Value = accord_schema_model::parse_json(&source.text).map_err(|err| {
+        let (line, column) = err.position.map_or((1, 1), |p| (p.line, p.column));
         Error::Scenario {
             file: source.file.clone(),
-            line: position.line,
-            column: position.column,
-            reason: format!("not JSON: {err}"),
+            line,
+            column,
+            reason: format!("not JSON as accord reads it: {}", err.kind),
         }
     })?;
     let root = Pointer::root();

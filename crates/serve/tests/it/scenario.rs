@@ -42,6 +42,10 @@ async fn canned_answers_match_by_method_and_params() {
 async fn a_bad_scenario_is_refused_where_it_is_wrong() {
     let cases = [
         ("not_json", "{\n  \"scenario\": 1,\n  \"answers\": [\n"),
+        (
+            "duplicate_key",
+            "{\"scenario\": 1, \"answers\": [\n  {\"method\": \"pump.getSpeed\", \"result\": 1, \"result\": 2}\n]}",
+        ),
         ("unknown_format", "{\"scenario\": 2, \"answers\": []}"),
         (
             "unknown_method",
