@@ -62,6 +62,9 @@ struct Case {
     checks: Vec<Check>,
     /// Types whose shape extract reports it cannot know (an error diagnostic): not checked.
     unknowable: Vec<&'static str>,
+    /// Types whose contract extract warns is wrong for one direction (a warning names what the
+    /// format cannot say): checked, and the check must fail, so a fixed extraction shows here.
+    known_wrong: Vec<&'static str>,
 }
 
 macro_rules! checks {
@@ -76,16 +79,19 @@ fn cases() -> Vec<Case> {
             dir: "collections",
             checks: checks!["Collections" => collections::Collections, "Axis" => collections::Axis],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "docs-deprecated",
             checks: checks!["Level" => docs_deprecated::Level],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "enum-external",
             checks: checks!["Shape" => enum_external::Shape, "Inner" => enum_external::Inner],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "generics-aliases",
@@ -95,8 +101,14 @@ fn cases() -> Vec<Case> {
                 "Page<BlockNumber>" => generics_aliases::Page<generics_aliases::ids::BlockNumber>,
             ],
             unknowable: vec![],
+            known_wrong: vec![],
         },
-        Case { dir: "impl-serialize", checks: checks![], unknowable: vec!["Reading", "Celsius"] },
+        Case {
+            dir: "impl-serialize",
+            checks: checks![],
+            unknowable: vec!["Reading", "Celsius"],
+            known_wrong: vec![],
+        },
         Case {
             dir: "modules",
             checks: checks![
@@ -108,22 +120,31 @@ fn cases() -> Vec<Case> {
                 "Deep" => modules::pump::inner::Deep,
             ],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "presence",
             checks: checks!["Reading" => presence::Reading],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "rpc-jsonrpsee",
             checks: checks!["Block" => rpc_jsonrpsee::Block, "Head" => rpc_jsonrpsee::Head],
             unknowable: vec![],
+            known_wrong: vec![],
         },
-        Case { dir: "scalars", checks: checks!["Scalars" => scalars::Scalars], unknowable: vec![] },
+        Case {
+            dir: "scalars",
+            checks: checks!["Scalars" => scalars::Scalars],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
         Case {
             dir: "serde-alias",
             checks: checks!["Reading" => serde_alias::Reading],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-default",
@@ -131,27 +152,37 @@ fn cases() -> Vec<Case> {
                 "Reading" => serde_default::Reading, "Settings" => serde_default::Settings,
             ],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-deny-unknown-fields",
             checks: checks!["Strict" => serde_deny_unknown_fields::Strict],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-flatten",
             checks: checks!["Request" => serde_flatten::Request, "Labels" => serde_flatten::Labels],
             unknowable: vec![],
+            known_wrong: vec![],
         },
-        Case { dir: "serde-from-into", checks: checks![], unknowable: vec!["Level", "Percent"] },
+        Case {
+            dir: "serde-from-into",
+            checks: checks![],
+            unknowable: vec!["Level", "Percent"],
+            known_wrong: vec![],
+        },
         Case {
             dir: "serde-other",
             checks: checks!["Severity" => serde_other::Severity],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-rename",
             checks: checks!["Original" => serde_rename::Original],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-rename-all",
@@ -160,61 +191,90 @@ fn cases() -> Vec<Case> {
                 "Pascal" => serde_rename_all::Pascal, "Command" => serde_rename_all::Command,
             ],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-rename-all-fields",
             checks: checks!["Command" => serde_rename_all_fields::Command],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-rename-per-direction",
-            checks: checks!["Reading" => serde_rename_per_direction::Reading],
+            checks: checks![
+                "Reading" => serde_rename_per_direction::Reading,
+                "Mode" => serde_rename_per_direction::Mode,
+            ],
             unknowable: vec![],
+            known_wrong: vec!["Mode"],
         },
-        Case { dir: "serde-serialize-with", checks: checks![], unknowable: vec!["Register"] },
+        Case {
+            dir: "serde-serialize-with",
+            checks: checks![],
+            unknowable: vec!["Register"],
+            known_wrong: vec![],
+        },
         Case {
             dir: "serde-skip",
             checks: checks!["Reading" => serde_skip::Reading],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-skip-deserializing",
             checks: checks!["Reading" => serde_skip_deserializing::Reading],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-skip-serializing",
             checks: checks!["Credentials" => serde_skip_serializing::Credentials],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-skip-serializing-if",
             checks: checks!["Reading" => serde_skip_serializing_if::Reading],
             unknowable: vec![],
+            known_wrong: vec![],
         },
-        Case { dir: "serde-tag", checks: checks!["Mode" => serde_tag::Mode], unknowable: vec![] },
+        Case {
+            dir: "serde-tag",
+            checks: checks!["Mode" => serde_tag::Mode],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
         Case {
             dir: "serde-tag-content",
             checks: checks!["Message" => serde_tag_content::Message],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-transparent",
             checks: checks!["Tag" => serde_transparent::Tag],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "serde-untagged",
             checks: checks!["Value" => serde_untagged::Value, "Reading" => serde_untagged::Reading],
             unknowable: vec![],
+            known_wrong: vec![],
         },
-        Case { dir: "serde-with", checks: checks![], unknowable: vec!["Counter"] },
+        Case {
+            dir: "serde-with",
+            checks: checks![],
+            unknowable: vec!["Counter"],
+            known_wrong: vec![],
+        },
         Case {
             dir: "smart-pointers",
             checks: checks![
                 "Pointers" => smart_pointers::Pointers, "Inner" => smart_pointers::Inner,
             ],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "struct-shapes",
@@ -223,18 +283,31 @@ fn cases() -> Vec<Case> {
                 "Pair" => struct_shapes::Pair, "Point" => struct_shapes::Point,
             ],
             unknowable: vec![],
+            known_wrong: vec![],
         },
-        Case { dir: "unit-enum", checks: checks!["State" => unit_enum::State], unknowable: vec![] },
-        Case { dir: "unresolved", checks: checks![], unknowable: vec!["Holder"] },
+        Case {
+            dir: "unit-enum",
+            checks: checks!["State" => unit_enum::State],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "unresolved",
+            checks: checks![],
+            unknowable: vec!["Holder"],
+            known_wrong: vec![],
+        },
         Case {
             dir: "well-known",
             checks: checks!["Known" => well_known::Known],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "well-known-crates",
             checks: checks!["Stamped" => well_known_crates::Stamped],
             unknowable: vec![],
+            known_wrong: vec![],
         },
     ]
 }
@@ -332,8 +405,17 @@ fn every_fixture_agrees_with_serde() {
                 }
                 match case.checks.iter().find(|(n, _)| n == type_name) {
                     Some((_, f)) => {
-                        if let Err(e) = f(&input, &output, ns_name, type_name) {
-                            failures.push(format!("{}: {ns_name}.{type_name}: {e}", case.dir));
+                        let result = f(&input, &output, ns_name, type_name);
+                        let wrong = case.known_wrong.contains(&type_name.as_str());
+                        match result {
+                            Err(e) if !wrong => {
+                                failures.push(format!("{}: {ns_name}.{type_name}: {e}", case.dir))
+                            }
+                            Ok(()) if wrong => failures.push(format!(
+                                "{}: {ns_name}.{type_name} is listed as known wrong but agrees with serde",
+                                case.dir
+                            )),
+                            _ => {}
                         }
                     }
                     None => failures.push(format!(

@@ -1148,6 +1148,21 @@ impl<'a> Lowerer<'a> {
                 .or_else(|| serde.rename_all.ser.map(|r| r.apply_to_variant(&raw)))
                 .unwrap_or(raw)
         };
+        // A variant has one name in the contract: unlike a field it cannot be listed twice
+        // (the reader would then admit the written name), so the serialize name is used.
+        for (v, s, _) in &variants {
+            let raw = unraw(&v.ident);
+            let ser = variant_name(v, s);
+            let de = s
+                .rename
+                .de
+                .clone()
+                .or_else(|| serde.rename_all.de.map(|r| r.apply_to_variant(&raw)))
+                .unwrap_or(raw);
+            if ser != de {
+                self.diags.warn("rename-per-direction", locate(file, v.ident.span()), format!("variant `{}` is written as `{ser}` and read as `{de}`; the contract names it `{ser}`, so callers that send it are refused", v.ident), None);
+            }
+        }
         let all_unit =
             variants.iter().all(|(v, s, _)| matches!(v.fields, syn::Fields::Unit) && !s.untagged);
         if all_unit && serde.tag.is_none() && !serde.untagged {
