@@ -6,63 +6,53 @@ use accord_schema_model::{Document, Field, TypeKind, TypeNode};
 use accord_validate::{Contract, Target};
 use serde::{Serialize, de::DeserializeOwned};
 
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/collections/src/lib.rs"]
-mod collections;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/docs-deprecated/src/lib.rs"]
-mod docs_deprecated;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/enum-adjacent/src/lib.rs"]
-mod enum_adjacent;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/enum-external/src/lib.rs"]
-mod enum_external;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/enum-internal/src/lib.rs"]
-mod enum_internal;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/enum-untagged/src/lib.rs"]
-mod enum_untagged;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/flatten/src/lib.rs"]
-mod flatten;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/generics-aliases/src/lib.rs"]
-mod generics_aliases;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/modules/src/lib.rs"]
-mod modules;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/opaque/src/lib.rs"]
-mod opaque;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/presence/src/lib.rs"]
-mod presence;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/rename/src/lib.rs"]
-mod rename;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/rpc-jsonrpsee/src/lib.rs"]
-mod rpc_jsonrpsee;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/scalars/src/lib.rs"]
-mod scalars;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/struct-shapes/src/lib.rs"]
-mod struct_shapes;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/transparent-closed/src/lib.rs"]
-mod transparent_closed;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/unit-enum/src/lib.rs"]
-mod unit_enum;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/unresolved/src/lib.rs"]
-mod unresolved;
-#[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
-#[path = "../../../fixtures/extract/well-known/src/lib.rs"]
-mod well_known;
+/// Compiles `fixtures/extract/<case>/src/lib.rs` as module `$name` (fixture code is plain crate
+/// code, not held to this workspace's lints).
+macro_rules! fixture {
+    ($($name:ident => $path:literal),* $(,)?) => {$(
+        #[allow(unreachable_pub, dead_code, unexpected_cfgs, deprecated, missing_docs, clippy::all)]
+        #[path = $path]
+        mod $name;
+    )*};
+}
+
+fixture! {
+    collections => "../../../fixtures/extract/collections/src/lib.rs",
+    docs_deprecated => "../../../fixtures/extract/docs-deprecated/src/lib.rs",
+    enum_external => "../../../fixtures/extract/enum-external/src/lib.rs",
+    generics_aliases => "../../../fixtures/extract/generics-aliases/src/lib.rs",
+    impl_serialize => "../../../fixtures/extract/impl-serialize/src/lib.rs",
+    modules => "../../../fixtures/extract/modules/src/lib.rs",
+    presence => "../../../fixtures/extract/presence/src/lib.rs",
+    rpc_jsonrpsee => "../../../fixtures/extract/rpc-jsonrpsee/src/lib.rs",
+    scalars => "../../../fixtures/extract/scalars/src/lib.rs",
+    serde_alias => "../../../fixtures/extract/serde-alias/src/lib.rs",
+    serde_default => "../../../fixtures/extract/serde-default/src/lib.rs",
+    serde_deny_unknown_fields => "../../../fixtures/extract/serde-deny-unknown-fields/src/lib.rs",
+    serde_flatten => "../../../fixtures/extract/serde-flatten/src/lib.rs",
+    serde_from_into => "../../../fixtures/extract/serde-from-into/src/lib.rs",
+    serde_other => "../../../fixtures/extract/serde-other/src/lib.rs",
+    serde_rename => "../../../fixtures/extract/serde-rename/src/lib.rs",
+    serde_rename_all => "../../../fixtures/extract/serde-rename-all/src/lib.rs",
+    serde_rename_all_fields => "../../../fixtures/extract/serde-rename-all-fields/src/lib.rs",
+    serde_rename_per_direction => "../../../fixtures/extract/serde-rename-per-direction/src/lib.rs",
+    serde_serialize_with => "../../../fixtures/extract/serde-serialize-with/src/lib.rs",
+    serde_skip => "../../../fixtures/extract/serde-skip/src/lib.rs",
+    serde_skip_deserializing => "../../../fixtures/extract/serde-skip-deserializing/src/lib.rs",
+    serde_skip_serializing => "../../../fixtures/extract/serde-skip-serializing/src/lib.rs",
+    serde_skip_serializing_if => "../../../fixtures/extract/serde-skip-serializing-if/src/lib.rs",
+    serde_tag => "../../../fixtures/extract/serde-tag/src/lib.rs",
+    serde_tag_content => "../../../fixtures/extract/serde-tag-content/src/lib.rs",
+    serde_transparent => "../../../fixtures/extract/serde-transparent/src/lib.rs",
+    serde_untagged => "../../../fixtures/extract/serde-untagged/src/lib.rs",
+    serde_with => "../../../fixtures/extract/serde-with/src/lib.rs",
+    smart_pointers => "../../../fixtures/extract/smart-pointers/src/lib.rs",
+    struct_shapes => "../../../fixtures/extract/struct-shapes/src/lib.rs",
+    unit_enum => "../../../fixtures/extract/unit-enum/src/lib.rs",
+    unresolved => "../../../fixtures/extract/unresolved/src/lib.rs",
+    well_known => "../../../fixtures/extract/well-known/src/lib.rs",
+    well_known_crates => "../../../fixtures/extract/well-known-crates/src/lib.rs",
+}
 
 /// Checks one type: `(contract name, check)`.
 type Check = (&'static str, fn(&Contract, &Contract, &str, &str) -> Result<(), String>);
@@ -72,6 +62,9 @@ struct Case {
     checks: Vec<Check>,
     /// Types whose shape extract reports it cannot know (an error diagnostic): not checked.
     unknowable: Vec<&'static str>,
+    /// Types whose contract extract warns is wrong for one direction (a warning names what the
+    /// format cannot say): checked, and the check must fail, so a fixed extraction shows here.
+    known_wrong: Vec<&'static str>,
 }
 
 macro_rules! checks {
@@ -86,36 +79,19 @@ fn cases() -> Vec<Case> {
             dir: "collections",
             checks: checks!["Collections" => collections::Collections, "Axis" => collections::Axis],
             unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "docs-deprecated",
             checks: checks!["Level" => docs_deprecated::Level],
             unknowable: vec![],
-        },
-        Case {
-            dir: "enum-adjacent",
-            checks: checks!["Message" => enum_adjacent::Message],
-            unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "enum-external",
             checks: checks!["Shape" => enum_external::Shape, "Inner" => enum_external::Inner],
             unknowable: vec![],
-        },
-        Case {
-            dir: "enum-internal",
-            checks: checks!["Mode" => enum_internal::Mode],
-            unknowable: vec![],
-        },
-        Case {
-            dir: "enum-untagged",
-            checks: checks!["Value" => enum_untagged::Value, "Reading" => enum_untagged::Reading],
-            unknowable: vec![],
-        },
-        Case {
-            dir: "flatten",
-            checks: checks!["Request" => flatten::Request, "Labels" => flatten::Labels],
-            unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "generics-aliases",
@@ -125,6 +101,13 @@ fn cases() -> Vec<Case> {
                 "Page<BlockNumber>" => generics_aliases::Page<generics_aliases::ids::BlockNumber>,
             ],
             unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "impl-serialize",
+            checks: checks![],
+            unknowable: vec!["Reading", "Celsius"],
+            known_wrong: vec![],
         },
         Case {
             dir: "modules",
@@ -137,27 +120,162 @@ fn cases() -> Vec<Case> {
                 "Deep" => modules::pump::inner::Deep,
             ],
             unknowable: vec![],
+            known_wrong: vec![],
         },
-        Case { dir: "opaque", checks: checks![], unknowable: vec!["Reading", "Celsius"] },
         Case {
             dir: "presence",
-            checks: checks!["Reading" => presence::Reading, "Settings" => presence::Settings],
+            checks: checks!["Reading" => presence::Reading],
             unknowable: vec![],
-        },
-        Case {
-            dir: "rename",
-            checks: checks![
-                "Camel" => rename::Camel, "Screaming" => rename::Screaming, "Pascal" => rename::Pascal,
-                "Command" => rename::Command, "Original" => rename::Original,
-            ],
-            unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "rpc-jsonrpsee",
             checks: checks!["Block" => rpc_jsonrpsee::Block, "Head" => rpc_jsonrpsee::Head],
             unknowable: vec![],
+            known_wrong: vec![],
         },
-        Case { dir: "scalars", checks: checks!["Scalars" => scalars::Scalars], unknowable: vec![] },
+        Case {
+            dir: "scalars",
+            checks: checks!["Scalars" => scalars::Scalars],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-alias",
+            checks: checks!["Reading" => serde_alias::Reading],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-default",
+            checks: checks![
+                "Reading" => serde_default::Reading, "Settings" => serde_default::Settings,
+            ],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-deny-unknown-fields",
+            checks: checks!["Strict" => serde_deny_unknown_fields::Strict],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-flatten",
+            checks: checks!["Request" => serde_flatten::Request, "Labels" => serde_flatten::Labels],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-from-into",
+            checks: checks![],
+            unknowable: vec!["Level", "Percent"],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-other",
+            checks: checks!["Severity" => serde_other::Severity],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-rename",
+            checks: checks!["Original" => serde_rename::Original],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-rename-all",
+            checks: checks![
+                "Camel" => serde_rename_all::Camel, "Screaming" => serde_rename_all::Screaming,
+                "Pascal" => serde_rename_all::Pascal, "Command" => serde_rename_all::Command,
+            ],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-rename-all-fields",
+            checks: checks!["Command" => serde_rename_all_fields::Command],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-rename-per-direction",
+            checks: checks![
+                "Reading" => serde_rename_per_direction::Reading,
+                "Mode" => serde_rename_per_direction::Mode,
+            ],
+            unknowable: vec![],
+            known_wrong: vec!["Mode"],
+        },
+        Case {
+            dir: "serde-serialize-with",
+            checks: checks![],
+            unknowable: vec!["Register"],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-skip",
+            checks: checks!["Reading" => serde_skip::Reading],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-skip-deserializing",
+            checks: checks!["Reading" => serde_skip_deserializing::Reading],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-skip-serializing",
+            checks: checks!["Credentials" => serde_skip_serializing::Credentials],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-skip-serializing-if",
+            checks: checks!["Reading" => serde_skip_serializing_if::Reading],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-tag",
+            checks: checks!["Mode" => serde_tag::Mode],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-tag-content",
+            checks: checks!["Message" => serde_tag_content::Message],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-transparent",
+            checks: checks!["Tag" => serde_transparent::Tag],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-untagged",
+            checks: checks!["Value" => serde_untagged::Value, "Reading" => serde_untagged::Reading],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "serde-with",
+            checks: checks![],
+            unknowable: vec!["Counter"],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "smart-pointers",
+            checks: checks![
+                "Pointers" => smart_pointers::Pointers, "Inner" => smart_pointers::Inner,
+            ],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
         Case {
             dir: "struct-shapes",
             checks: checks![
@@ -165,22 +283,31 @@ fn cases() -> Vec<Case> {
                 "Pair" => struct_shapes::Pair, "Point" => struct_shapes::Point,
             ],
             unknowable: vec![],
-        },
-        Case {
-            dir: "transparent-closed",
-            checks: checks!["Strict" => transparent_closed::Strict, "Tag" => transparent_closed::Tag],
-            unknowable: vec![],
+            known_wrong: vec![],
         },
         Case {
             dir: "unit-enum",
-            checks: checks!["State" => unit_enum::State, "Severity" => unit_enum::Severity],
+            checks: checks!["State" => unit_enum::State],
             unknowable: vec![],
+            known_wrong: vec![],
         },
-        Case { dir: "unresolved", checks: checks![], unknowable: vec!["Holder"] },
+        Case {
+            dir: "unresolved",
+            checks: checks![],
+            unknowable: vec!["Holder"],
+            known_wrong: vec![],
+        },
         Case {
             dir: "well-known",
             checks: checks!["Known" => well_known::Known],
             unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "well-known-crates",
+            checks: checks!["Stamped" => well_known_crates::Stamped],
+            unknowable: vec![],
+            known_wrong: vec![],
         },
     ]
 }
@@ -278,8 +405,17 @@ fn every_fixture_agrees_with_serde() {
                 }
                 match case.checks.iter().find(|(n, _)| n == type_name) {
                     Some((_, f)) => {
-                        if let Err(e) = f(&input, &output, ns_name, type_name) {
-                            failures.push(format!("{}: {ns_name}.{type_name}: {e}", case.dir));
+                        let result = f(&input, &output, ns_name, type_name);
+                        let wrong = case.known_wrong.contains(&type_name.as_str());
+                        match result {
+                            Err(e) if !wrong => {
+                                failures.push(format!("{}: {ns_name}.{type_name}: {e}", case.dir))
+                            }
+                            Ok(()) if wrong => failures.push(format!(
+                                "{}: {ns_name}.{type_name} is listed as known wrong but agrees with serde",
+                                case.dir
+                            )),
+                            _ => {}
                         }
                     }
                     None => failures.push(format!(

@@ -3,6 +3,16 @@
 
 use serde_json::{Value, json};
 
+/// A date that exists, four-digit years (chrono writes other years with a sign, which the
+/// contract does not admit): 1–28 in every month, 29–30 but in February, 31 in the long months,
+/// February 29 in leap years.
+const NAIVE_DATE: &str = "([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])\
+|[0-9]{4}-(0[13-9]|1[0-2])-(29|30)|[0-9]{4}-(0[13578]|1[02])-31\
+|([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29)";
+
+/// chrono's naive time: seconds up to a leap second `60`, up to nine fraction digits.
+const NAIVE_TIME: &str = "([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?";
+
 /// The node for an external path that is a plain value (no type arguments that matter), if
 /// the table knows it.
 pub(crate) fn well_known(path: &str) -> Option<Value> {
@@ -10,8 +20,12 @@ pub(crate) fn well_known(path: &str) -> Option<Value> {
     Some(match path {
         "chrono::DateTime" => json!({"kind": "string", "format": "date-time"}),
         "chrono::NaiveDate" => json!({"kind": "string", "format": "date"}),
-        "chrono::NaiveDateTime" => json!({"kind": "string", "format": "date-time-local"}),
-        "chrono::NaiveTime" => json!({"kind": "string", "format": "time-local"}),
+        // No validator knows the `-local` formats, so the pattern says what chrono reads and
+        // writes (`%Y-%m-%dT%H:%M:%S%.f`, four-digit years, a day that exists, leap second 60).
+        "chrono::NaiveDateTime" => json!({"kind": "string", "format": "date-time-local",
+            "pattern": format!("^{NAIVE_DATE}T{NAIVE_TIME}$")}),
+        "chrono::NaiveTime" => json!({"kind": "string", "format": "time-local",
+            "pattern": format!("^{NAIVE_TIME}$")}),
         "uuid::Uuid" => json!({"kind": "string", "format": "uuid"}),
         "url::Url" => json!({"kind": "string", "format": "uri"}),
         "serde_json::Value" => json!({"kind": "any"}),

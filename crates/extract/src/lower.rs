@@ -952,7 +952,12 @@ impl<'a> Lowerer<'a> {
                 .or_else(|| rename_all.de.map(|r| r.apply_to_field(&raw)))
                 .unwrap_or_else(|| raw.clone());
             if ser != de {
-                self.diags.warn("rename-per-direction", at.clone(), format!("field `{raw}` is written as `{ser}` and read as `{de}`; the contract names it `{ser}`"), None);
+                let closed = if deny_unknown {
+                    "; the object is closed, and serde refuses the written name in input, which the contract admits"
+                } else {
+                    ""
+                };
+                self.diags.warn("rename-per-direction", at.clone(), format!("field `{raw}` is written as `{ser}` and read as `{de}`: the contract lists both, `{ser}` as absent in input and `{de}` as absent in output{closed}"), None);
             }
             if !fs.aliases.is_empty() {
                 self.diags.warn(
@@ -987,14 +992,28 @@ impl<'a> Lowerer<'a> {
             };
             let docs = attrs::docs(&flat);
             let mut field = Field::new(ty);
-            presence.apply(&mut field);
             field.description = docs.description;
             field.deprecated = deprecated_of(&flat);
-            if let Some(p) = &pointer {
-                self.field_sources
-                    .push((format!("{p}/fields/{}", crate::pointer_escape(&ser)), at.clone()));
+            // One name per direction (`rename(serialize = …, deserialize = …)`): two fields, the
+            // written name never read (serde ignores it in input) and the read name never
+            // written, so each direction's reading requires exactly what serde does.
+            let mut named = Vec::with_capacity(2);
+            if ser != de {
+                let mut read = field.clone();
+                Presence { input: presence.input, output: true }.apply(&mut read);
+                named.push((de, read));
+                Presence { input: true, output: presence.output }.apply(&mut field);
+            } else {
+                presence.apply(&mut field);
             }
-            out.insert(ser, field);
+            named.insert(0, (ser, field));
+            for (name, field) in named {
+                if let Some(p) = &pointer {
+                    self.field_sources
+                        .push((format!("{p}/fields/{}", crate::pointer_escape(&name)), at.clone()));
+                }
+                out.insert(name, field);
+            }
         }
         if deny_unknown && flattened {
             self.diags.warn(
@@ -1129,6 +1148,21 @@ impl<'a> Lowerer<'a> {
                 .or_else(|| serde.rename_all.ser.map(|r| r.apply_to_variant(&raw)))
                 .unwrap_or(raw)
         };
+        // A variant has one name in the contract: unlike a field it cannot be listed twice
+        // (the reader would then admit the written name), so the serialize name is used.
+        for (v, s, _) in &variants {
+            let raw = unraw(&v.ident);
+            let ser = variant_name(v, s);
+            let de = s
+                .rename
+                .de
+                .clone()
+                .or_else(|| serde.rename_all.de.map(|r| r.apply_to_variant(&raw)))
+                .unwrap_or(raw);
+            if ser != de {
+                self.diags.warn("rename-per-direction", locate(file, v.ident.span()), format!("variant `{}` is written as `{ser}` and read as `{de}`; the contract names it `{ser}`, so callers that send it are refused", v.ident), None);
+            }
+        }
         let all_unit =
             variants.iter().all(|(v, s, _)| matches!(v.fields, syn::Fields::Unit) && !s.untagged);
         if all_unit && serde.tag.is_none() && !serde.untagged {
