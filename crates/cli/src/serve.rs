@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use accord_schema_model::Document;
-use accord_serve::{Config, Mode, ScenarioSource};
+use accord_serve::{Config, Limits, Mode, ScenarioSource};
 use clap::ValueEnum;
 
 use crate::log_writer::BatchedStderr;
@@ -39,6 +39,26 @@ pub(crate) struct Args {
     /// The request log on stderr: text lines or JSON lines.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// The largest HTTP body or WebSocket message, in bytes (docs/wire.md §9).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().body_bytes as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_body_bytes: u64,
+    /// The deepest JSON nesting accepted (at most 128, the JSON parser's own limit).
+    #[arg(long, value_name = "LEVELS", default_value_t = Limits::default().depth as u64,
+          value_parser = clap::value_parser!(u64).range(1..=128))]
+    max_depth: u64,
+    /// The most requests in one batch.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().batch_length as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_batch: u64,
+    /// The most open WebSockets; one more is refused with HTTP 503 at the upgrade.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().connections as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections: u64,
+    /// How long a request's headers or body may stall before the connection is closed.
+    #[arg(long, value_name = "MS", default_value_t = Config::default().read_timeout.as_millis() as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    read_timeout: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -84,7 +104,13 @@ pub(crate) fn run(args: &Args) -> Outcome {
         token,
         scenario,
         event_interval: args.event_interval.map(Duration::from_millis),
-        ..Config::default()
+        limits: Limits {
+            body_bytes: usize::try_from(args.max_body_bytes).unwrap_or(usize::MAX),
+            depth: usize::try_from(args.max_depth).unwrap_or(128),
+            batch_length: usize::try_from(args.max_batch).unwrap_or(usize::MAX),
+            connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+        },
+        read_timeout: Duration::from_millis(args.read_timeout),
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,

@@ -78,3 +78,18 @@ fn a_bad_scenario_or_token_file_exits_2_naming_the_place() {
     let out = accord(&["serve", "fixtures/contracts/none.types.json"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn limits_are_set_from_the_command_line() {
+    let mut child = spawn_serve(&[PUMP, "--addr", "127.0.0.1:0", "--max-batch", "1"]);
+    let (_, url, body) = banner(&mut child);
+    let (status, answer) = post(&url, &format!("[{body}, {body}]"));
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["error"]["code"], -32003, "{answer}");
+    assert_eq!(answer["error"]["data"], serde_json::json!({"limit": "batch-length", "max": 1}));
+    let (status, _) = post(&url, &format!("[{body}]"));
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    let (code, log) = terminate(&mut child);
+    assert_eq!(code, 0, "{log}");
+}
