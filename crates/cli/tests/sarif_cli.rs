@@ -7,6 +7,18 @@ use common::*;
 
 use std::path::Path;
 
+/// `check` against the baseline with the pump plant's accepted breaks, as SARIF.
+const ACCEPTED_SARIF: [&str; 8] = [
+    "check",
+    PUMP,
+    "--against",
+    OLD_PUMP,
+    "--accept",
+    "fixtures/accept/pump-plant.accept.json",
+    "--format",
+    "sarif",
+];
+
 fn schema() -> jsonschema::Validator {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif-schema-2.1.0.json");
     let text = std::fs::read_to_string(&path).expect("schema");
@@ -27,16 +39,7 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
         vec!["check", PUMP, "--against", OLD_PUMP, "--format", "sarif"],
         vec!["check", PUMP, "--format", "sarif"],
         vec!["check", "fixtures/lint/dangling-ref/contract.types.json", "--format", "sarif"],
-        vec![
-            "check",
-            PUMP,
-            "--against",
-            OLD_PUMP,
-            "--accept",
-            "fixtures/accept/pump-plant.accept.json",
-            "--format",
-            "sarif",
-        ],
+        ACCEPTED_SARIF.to_vec(),
     ] {
         let out = accord(&args);
         let log: serde_json::Value =
@@ -87,16 +90,7 @@ fn junit_has_one_case_per_finding_and_fails_the_failing_ones() {
 
 #[test]
 fn accepted_findings_are_suppressed_with_their_reason() {
-    let out = accord(&[
-        "check",
-        PUMP,
-        "--against",
-        OLD_PUMP,
-        "--accept",
-        "fixtures/accept/pump-plant.accept.json",
-        "--format",
-        "sarif",
-    ]);
+    let out = accord(&ACCEPTED_SARIF);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let results = log["runs"][0]["results"].as_array().expect("results");

@@ -1713,8 +1713,7 @@ pub(crate) fn direct_refs<'d>(
 /// (through refs, in reverse), then each method and event is walked once, descending only into
 /// named types that lead to a target. Origins are written out only for the targets they reach.
 fn reach_towards(doc: &Document, targets: &HashSet<(&str, &str)>) -> Reach {
-    let mut out = Reach::new();
-    let Some(nss) = &doc.namespaces else { return out };
+    let Some(nss) = &doc.namespaces else { return Reach::new() };
     // Reverse edges of the ref graph between named types, then the types that lead to a target.
     let mut used_by: HashMap<(&str, &str), Vec<(&str, &str)>> = HashMap::new();
     for (ns, n) in nss {
@@ -1741,84 +1740,73 @@ fn reach_towards(doc: &Document, targets: &HashSet<(&str, &str)>) -> Reach {
         }
     }
     if leads.is_empty() {
-        return out;
+        return Reach::new();
     }
+    let mut towards = Towards { doc, targets, leads, out: Reach::new() };
     for (ns, n) in nss {
         for (mname, m) in n.methods.iter().flatten() {
             for p in m.params.iter().flatten() {
                 let origin = || format!("{ns}.{mname}.params.{}", p.name);
-                walk_towards(
-                    doc,
-                    ns,
-                    &p.field.ty,
-                    Position::Params,
-                    origin,
-                    targets,
-                    &leads,
-                    &mut out,
-                );
+                towards.walk(ns, &p.field.ty, Position::Params, origin);
             }
-            let origin = || format!("{ns}.{mname}.result");
-            walk_towards(doc, ns, &m.result, Position::Result, origin, targets, &leads, &mut out);
+            towards.walk(ns, &m.result, Position::Result, || format!("{ns}.{mname}.result"));
             for e in m.errors.iter().flatten() {
                 if let Some(d) = &e.data {
                     let origin = || format!("{ns}.{mname}.errors.{}.data", e.code);
-                    walk_towards(
-                        doc,
-                        ns,
-                        d,
-                        Position::ErrorData,
-                        origin,
-                        targets,
-                        &leads,
-                        &mut out,
-                    );
+                    towards.walk(ns, d, Position::ErrorData, origin);
                 }
             }
         }
         for (ename, e) in n.events.iter().flatten() {
-            let origin = || format!("{ns}.{ename}.payload");
-            walk_towards(doc, ns, &e.payload, Position::Event, origin, targets, &leads, &mut out);
+            towards.walk(ns, &e.payload, Position::Event, || format!("{ns}.{ename}.payload"));
         }
     }
-    out
+    towards.out
 }
 
-/// Walks one origin's type, recording it for every target it reaches.
-#[allow(clippy::too_many_arguments)]
-fn walk_towards<'d>(
+/// One document's walk towards the changed named types (`targets`), descending only into the
+/// named types that lead to one (`leads`), recording origins in `out`.
+struct Towards<'d, 't> {
     doc: &'d Document,
-    ns: &'d str,
-    node: &'d TypeNode,
-    pos: Position,
-    origin: impl Fn() -> String,
-    targets: &HashSet<(&str, &str)>,
-    leads: &HashSet<(&'d str, &'d str)>,
-    out: &mut Reach,
-) {
-    let mut stack: Vec<(&str, &TypeNode)> = vec![(ns, node)];
-    let mut seen: Vec<(&str, &str)> = Vec::new();
-    let mut text: Option<String> = None;
-    while let Some((ns, node)) = stack.pop() {
-        direct_refs(node, |r| {
-            let Some((tns, name, t)) = resolve_in(doc, ns, r) else { return };
-            let key = (tns, name);
-            if !leads.contains(&key) || seen.contains(&key) {
-                return;
-            }
-            seen.push(key);
-            if targets.contains(&key) {
-                let origin = text.get_or_insert_with(&origin).clone();
-                let set = out
-                    .entry((tns.to_owned(), name.to_owned()))
-                    .or_default()
-                    .entry(pos)
-                    .or_default();
-                set.insert(origin);
-                keep_first(set);
-            }
-            stack.push((tns, t));
-        });
+    targets: &'t HashSet<(&'t str, &'t str)>,
+    leads: HashSet<(&'d str, &'d str)>,
+    out: Reach,
+}
+
+impl<'d> Towards<'d, '_> {
+    /// Walks one origin's type, recording it for every target it reaches.
+    fn walk(
+        &mut self,
+        ns: &'d str,
+        node: &'d TypeNode,
+        pos: Position,
+        origin: impl Fn() -> String,
+    ) {
+        let mut stack: Vec<(&str, &TypeNode)> = vec![(ns, node)];
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        let mut text: Option<String> = None;
+        while let Some((ns, node)) = stack.pop() {
+            direct_refs(node, |r| {
+                let Some((tns, name, t)) = resolve_in(self.doc, ns, r) else { return };
+                let key = (tns, name);
+                if !self.leads.contains(&key) || seen.contains(&key) {
+                    return;
+                }
+                seen.push(key);
+                if self.targets.contains(&key) {
+                    let origin = text.get_or_insert_with(&origin).clone();
+                    let set = self
+                        .out
+                        .entry((tns.to_owned(), name.to_owned()))
+                        .or_default()
+                        .entry(pos)
+                        .or_default();
+                    set.insert(origin);
+                    keep_first(set);
+                }
+                stack.push((tns, t));
+            });
+        }
     }
 }
 

@@ -192,19 +192,6 @@ impl Incoming {
             other => Incoming::Single(Request::from_value(other)),
         }
     }
-
-    /// How many requests it holds (1 for a single one).
-    pub fn len(&self) -> usize {
-        match self {
-            Incoming::Single(_) => 1,
-            Incoming::Batch(items) => items.len(),
-        }
-    }
-
-    /// Never true: a batch is never empty (an empty one reads as a single refusal).
-    pub fn is_empty(&self) -> bool {
-        false
-    }
 }
 
 /// One response.
