@@ -4,6 +4,13 @@
 //! fixed 5,000 requests/s. The servers run side by side and are measured in turn, in
 //! [`ROUNDS`] rounds, so that a change in the machine's load between cases hits all of them;
 //! each case reports its median round. The tables go to stdout as markdown.
+//!
+//! Beside them runs the floor (`cargo xtask bench-floor`, [`crate::floor`]): canned bytes and
+//! nothing else, the most requests/s a server can answer on this machine. On a machine with at
+//! least two CPUs, each server is pinned to the last CPU and the load generator to the others
+//! (`taskset`), so that every server has one whole core and the generator never takes from it.
+//! The load generator and the floor are this program: it builds itself in release and runs
+//! that build, since a debug build's load generator would measure itself.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -30,6 +37,9 @@ type Case = (&'static str, &'static str, Measured);
 
 /// The two methods, and a string each answer must contain.
 const METHODS: [(&str, &str); 2] = [("bench.ping", "\"seq\":1"), ("bench.catalog", "P-187")];
+
+/// The name the floor's rows carry.
+const FLOOR: &str = "floor (bench-floor)";
 
 struct Peer {
     name: &'static str,
@@ -59,6 +69,36 @@ fn cpu_time(pid: u32) -> Option<Duration> {
     Some(Duration::from_millis((utime + stime) * 10))
 }
 
+/// The floor's command: it answers with the bytes `accord` answers, fetched from it now.
+fn floor_command(
+    root: &Path,
+    placement: &Placement,
+    xtask_bin: &Path,
+    accord: &Peer,
+) -> Result<(Command, SocketAddr)> {
+    let dir = workspace::target_dir(root).join("bench-floor");
+    std::fs::create_dir_all(&dir)?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let addr = free_port()?;
+    let mut command = placement.command(xtask_bin);
+    command.arg("bench-floor").arg(addr.to_string());
+    for (method, expect) in METHODS {
+        let request = load::request(accord.addr, "/", &body(method));
+        let answer = runtime.block_on(load::probe(accord.addr, &request, expect))?;
+        let file = dir.join(format!("{method}.json"));
+        std::fs::write(&file, answer)?;
+        command.arg(format!("{method}={}", file.display()));
+    }
+    Ok((command, addr))
+}
+
+fn is_same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 fn free_port() -> Result<SocketAddr> {
     let listener = TcpListener::bind("127.0.0.1:0")?;
     Ok(listener.local_addr()?)
@@ -76,6 +116,71 @@ fn wait_for(addr: SocketAddr, name: &str, child: &mut Child) -> Result<()> {
         std::thread::sleep(Duration::from_millis(50));
     }
     bail!("{name} did not listen on {addr} within 60 s")
+}
+
+/// How processes are placed on the machine's CPUs.
+struct Placement {
+    /// The CPU list (taskset's syntax) of the servers and of the load generator; `None` when
+    /// the machine has one CPU or no `taskset`.
+    cpus: Option<(String, String)>,
+}
+
+impl Placement {
+    fn decide() -> Placement {
+        let count = std::thread::available_parallelism().map_or(1, usize::from);
+        let taskset = Command::new("taskset")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if count < 2 || !taskset {
+            eprintln!(
+                "not pinning: {count} CPU(s), taskset {}",
+                if taskset { "found" } else { "not found" }
+            );
+            return Placement { cpus: None };
+        }
+        let last = count - 1;
+        let rest = if last == 1 { "0".to_owned() } else { format!("0-{}", last - 1) };
+        Placement { cpus: Some((last.to_string(), rest)) }
+    }
+
+    /// Pins this process (the load generator; its runtime is built afterwards, so every
+    /// thread it starts inherits the mask).
+    fn pin_self(&self) -> Result<()> {
+        if let Some((_, generator)) = &self.cpus {
+            let status = Command::new("taskset")
+                .args(["-p", "-c", generator, &std::process::id().to_string()])
+                .stdout(Stdio::null())
+                .status()?;
+            if !status.success() {
+                bail!("taskset could not pin the load generator to CPU {generator}");
+            }
+        }
+        Ok(())
+    }
+
+    /// `program` as a command, pinned to the servers' CPU where there is one.
+    fn command(&self, program: &Path) -> Command {
+        match &self.cpus {
+            Some((server, _)) => {
+                let mut command = Command::new("taskset");
+                command.args(["-c", server]).arg(program);
+                command
+            }
+            None => Command::new(program),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match &self.cpus {
+            Some((server, generator)) => {
+                format!("each server on CPU {server}, the load generator on CPU {generator}")
+            }
+            None => "not pinned (one CPU or no taskset): servers and load generator share".into(),
+        }
+    }
 }
 
 fn spawn(
@@ -120,27 +225,42 @@ fn npm_peers(root: &Path) -> Result<Option<PathBuf>> {
 }
 
 pub(crate) fn run(root: &Path) -> Result<()> {
-    eprintln!("building accord (release)...");
+    eprintln!("building accord and xtask (release)...");
     let mut build = workspace::cargo();
-    build.current_dir(root).args(["build", "--release", "-q", "-p", "accord-cli"]);
+    build.current_dir(root).args(["build", "--release", "-q", "-p", "accord-cli", "-p", "xtask"]);
     workspace::stdout_of(&mut build).context("could not build accord")?;
-    let accord_bin = workspace::target_dir(root).join("release/accord");
+    let release = workspace::target_dir(root).join("release");
+    let xtask_bin = release.join("xtask");
+    if !is_same_file(&std::env::current_exe()?, &xtask_bin) {
+        // Measure with the optimized load generator: run the release build of this task.
+        let status = Command::new(&xtask_bin).arg("bench-serve").current_dir(root).status()?;
+        if !status.success() {
+            bail!("the release build of bench-serve failed ({status})");
+        }
+        return Ok(());
+    }
+    let placement = Placement::decide();
+    placement.pin_self()?;
+    eprintln!("{}", placement.describe());
     let peers_dir = root.join("fixtures/peers");
 
     let mut servers = Vec::new();
     let addr = free_port()?;
-    let mut accord = Command::new(&accord_bin);
+    let mut accord = placement.command(&release.join("accord"));
     accord.current_dir(root).arg("serve").arg(peers_dir.join("bench.types.json"));
     accord.args(["--addr", &addr.to_string()]);
     servers.push(spawn("accord serve", accord, addr, false)?);
+    let floor = floor_command(root, &placement, &xtask_bin, &servers[0])?;
+    let addr = floor.1;
+    servers.push(spawn(FLOOR, floor.0, addr, false)?);
     if let Some(bin) = npm_peers(root)? {
         let addr = free_port()?;
-        let mut mock = Command::new(bin.join("open-rpc-mock-server"));
+        let mut mock = placement.command(&bin.join("open-rpc-mock-server"));
         mock.arg("-d").arg(peers_dir.join("bench.openrpc.json"));
         mock.args(["-p", &addr.port().to_string()]);
         servers.push(spawn("@open-rpc/mock-server", mock, addr, false)?);
         let addr = free_port()?;
-        let mut prism = Command::new(bin.join("prism"));
+        let mut prism = placement.command(&bin.join("prism"));
         prism.args(["mock", "-h", "127.0.0.1", "-p", &addr.port().to_string(), "-v", "warn"]);
         prism.arg(peers_dir.join("bench.openapi.json"));
         servers.push(spawn("Prism", prism, addr, true)?);
@@ -161,6 +281,16 @@ pub(crate) fn run(root: &Path) -> Result<()> {
     }
     drop(servers);
 
+    println!("Placement: {}.", placement.describe());
+    println!();
+    report_throughput(&rounds);
+    report_fixed_rate(&fixed_rounds);
+    Ok(())
+}
+
+/// The throughput table (median rounds), then per method how accord and the floor compare
+/// with the faster peer, per round and over the medians, by requests/s and by CPU.
+fn report_throughput(rounds: &[Vec<Case>]) {
     let rows: Vec<Case> = (0..rounds[0].len())
         .map(|case| {
             let mut all: Vec<&Case> = rounds.iter().map(|r| &r[case]).collect();
@@ -169,22 +299,25 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         })
         .collect();
     println!(
-        "| server | method | requests/s (median of {ROUNDS}) | p50 ms | p99 ms | requests/s per round | server CPU µs per request (median) |"
+        "| server | method | requests/s (median of {ROUNDS}) | p50 ms | p99 ms | requests/s per round | server CPU µs per request (median) | load generator CPU µs per request (median) |"
     );
-    println!("| --- | --- | ---: | ---: | ---: | --- | ---: |");
+    println!("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |");
+    let shown = |us: Option<f64>| us.map_or("n/a".to_owned(), |us| format!("{us:.1}"));
     for (case, (name, method, m)) in rows.iter().enumerate() {
         let each: Vec<String> =
             rounds.iter().map(|r| format!("{:.0}", r[case].2.per_second())).collect();
-        let cpu = median_cpu(&rounds, case).map_or("n/a".to_owned(), |us| format!("{us:.1}"));
         println!(
-            "| {name} | `{method}` | {:.0} | {:.3} | {:.3} | {} | {cpu} |",
+            "| {name} | `{method}` | {:.0} | {:.3} | {:.3} | {} | {} | {} |",
             m.per_second(),
             m.quantile_ms(0.5),
             m.quantile_ms(0.99),
-            each.join(", ")
+            each.join(", "),
+            shown(median_cpu(rounds, case, |m| m.cpu)),
+            shown(median_cpu(rounds, case, |m| m.generator_cpu)),
         );
     }
     println!();
+    let is_peer = |case: &&&Case| case.0 != "accord serve" && case.0 != FLOOR;
     for (method, _) in METHODS {
         for round in 0..=ROUNDS {
             // Per round, and (last) for the medians.
@@ -192,34 +325,42 @@ pub(crate) fn run(root: &Path) -> Result<()> {
                 Some(r) => r.iter().filter(|c| c.1 == method).collect(),
                 None => rows.iter().filter(|c| c.1 == method).collect(),
             };
-            let ours = cases.iter().find(|c| c.0 == "accord serve");
-            let peer = cases
+            let Some(peer) = cases
                 .iter()
-                .filter(|c| c.0 != "accord serve")
-                .max_by(|a, b| a.2.per_second().total_cmp(&b.2.per_second()));
-            if let (Some(ours), Some(peer)) = (ours, peer) {
-                let label =
-                    if round < ROUNDS { format!("round {}", round + 1) } else { "medians".into() };
+                .filter(is_peer)
+                .max_by(|a, b| a.2.per_second().total_cmp(&b.2.per_second()))
+            else {
+                continue;
+            };
+            let label =
+                if round < ROUNDS { format!("round {}", round + 1) } else { "medians".into() };
+            for server in ["accord serve", FLOOR] {
+                let Some(ours) = cases.iter().find(|c| c.0 == server) else { continue };
                 println!(
-                    "`{method}` {label}: accord serve {:.1}x the faster peer's requests/s ({})",
+                    "`{method}` {label}: {server} {:.1}x the faster peer's requests/s ({})",
                     ours.2.per_second() / peer.2.per_second(),
                     peer.0
                 );
-                if round == ROUNDS {
-                    let index = |name: &str| rows.iter().position(|c| c.0 == name && c.1 == method);
-                    let cpu = |name: &str| index(name).and_then(|i| median_cpu(&rounds, i));
-                    if let (Some(ours_us), Some(peer_us)) = (cpu(ours.0), cpu(peer.0)) {
-                        println!(
-                            "`{method}` medians: {peer_us:.1} µs of CPU per request for {} against {ours_us:.1} for accord serve: {:.1}x",
-                            peer.0,
-                            peer_us / ours_us
-                        );
-                    }
+                if round < ROUNDS {
+                    continue;
+                }
+                let index = |name: &str| rows.iter().position(|c| c.0 == name && c.1 == method);
+                let cpu = |name: &str| index(name).and_then(|i| median_cpu(rounds, i, |m| m.cpu));
+                if let (Some(ours_us), Some(peer_us)) = (cpu(server), cpu(peer.0)) {
+                    println!(
+                        "`{method}` medians: {peer_us:.1} µs of CPU per request for {} against {ours_us:.1} for {server}: {:.1}x",
+                        peer.0,
+                        peer_us / ours_us
+                    );
                 }
             }
         }
     }
     println!();
+}
+
+/// The fixed-rate table: accord's latency at [`RATE`] requests/s, the median round by p99.
+fn report_fixed_rate(fixed_rounds: &[Vec<(&'static str, Measured)>]) {
     println!(
         "| accord serve at a fixed {RATE} requests/s | achieved requests/s | p50 ms | p99 ms (median of {ROUNDS}) | p99 ms per round |"
     );
@@ -237,15 +378,19 @@ pub(crate) fn run(root: &Path) -> Result<()> {
             each.join(", ")
         );
     }
-    Ok(())
 }
 
-/// The median over rounds of a case's server CPU time per request, in microseconds.
-fn median_cpu(rounds: &[Vec<Case>], case: usize) -> Option<f64> {
+/// The median over rounds of a case's CPU time per request (the one `which` picks: the
+/// server's or the load generator's), in microseconds.
+fn median_cpu(
+    rounds: &[Vec<Case>],
+    case: usize,
+    which: impl Fn(&Measured) -> Option<Duration>,
+) -> Option<f64> {
     let mut all: Vec<f64> = rounds
         .iter()
         .map(|r| &r[case].2)
-        .map(|m| m.cpu.map(|cpu| cpu.as_secs_f64() * 1e6 / m.requests as f64))
+        .map(|m| which(m).map(|cpu| cpu.as_secs_f64() * 1e6 / m.requests as f64))
         .collect::<Option<Vec<f64>>>()?;
     all.sort_by(f64::total_cmp);
     all.get(all.len() / 2).copied()
@@ -264,14 +409,16 @@ async fn throughput(peer: &Peer) -> Result<Vec<Case>> {
             .await
             .with_context(|| format!("{}: {method}", peer.name))?;
         load::closed_loop(peer.addr, request.clone(), CONNECTIONS, WARM_UP).await?;
-        let before = cpu_time(peer.child.id());
+        let before = (cpu_time(peer.child.id()), cpu_time(std::process::id()));
         let measured = load::closed_loop(peer.addr, request, CONNECTIONS, CASE).await?;
-        let cpu = match (before, cpu_time(peer.child.id())) {
-            (Some(before), Some(after)) => Some(after.saturating_sub(before)),
-            _ => None,
+        let after = (cpu_time(peer.child.id()), cpu_time(std::process::id()));
+        let spent = |before: Option<Duration>, after: Option<Duration>| {
+            Some(after?.saturating_sub(before?))
         };
+        let cpu = spent(before.0, after.0);
+        let generator_cpu = spent(before.1, after.1);
         eprintln!("{} {method}: {:.0} requests/s", peer.name, measured.per_second());
-        rows.push((peer.name, method, Measured { cpu, ..measured }));
+        rows.push((peer.name, method, Measured { cpu, generator_cpu, ..measured }));
     }
     Ok(rows)
 }

@@ -20,6 +20,8 @@ pub(crate) struct Measured {
     pub(crate) latencies: Vec<u32>,
     /// The server's CPU time over the case, when it could be read.
     pub(crate) cpu: Option<Duration>,
+    /// The load generator's own CPU time over the case, when it could be read.
+    pub(crate) generator_cpu: Option<Duration>,
 }
 
 impl Measured {
@@ -62,67 +64,94 @@ impl Connection {
     /// Sends `request` and reads one whole response; the body's length.
     async fn exchange(&mut self, request: &[u8]) -> Result<usize> {
         self.stream.write_all(request).await?;
-        self.buf.clear();
-        let head_end = loop {
-            if let Some(at) = find(&self.buf, b"\r\n\r\n") {
-                break at + 4;
-            }
-            self.fill().await?;
-        };
+        let (head_end, length) = read_message(&mut self.stream, &mut self.buf).await?;
         let head = std::str::from_utf8(&self.buf[..head_end]).context("response head")?;
         if !head.starts_with("HTTP/1.1 200") {
             bail!("unexpected response: {}", head.lines().next().unwrap_or(""));
         }
-        let length = head.lines().find_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            name.eq_ignore_ascii_case("content-length")
-                .then(|| value.trim().parse::<usize>().ok())?
-        });
-        let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
-        match (length, chunked) {
-            (Some(length), _) => {
-                while self.buf.len() < head_end + length {
-                    self.fill().await?;
-                }
-                Ok(length)
-            }
-            (None, true) => {
-                // Read to the last chunk; a benchmark response has no trailers.
-                while find(&self.buf[head_end..], b"\r\n0\r\n\r\n").is_none()
-                    && !self.buf[head_end..].starts_with(b"0\r\n\r\n")
-                {
-                    self.fill().await?;
-                }
-                Ok(self.buf.len() - head_end)
-            }
-            (None, false) => bail!("a response without Content-Length or chunked encoding"),
-        }
+        Ok(length)
     }
+}
 
-    async fn fill(&mut self) -> Result<()> {
-        let mut chunk = [0u8; 16 * 1024];
-        let n = self.stream.read(&mut chunk).await?;
-        if n == 0 {
-            bail!("the server closed the connection");
+/// Reads one whole HTTP/1.1 message (a request or a response, framed by `Content-Length` or
+/// chunked) into `buf`, cleared first: where its head ends and its body's length. `Ok(None)`
+/// when the peer closed the connection before a message began.
+pub(crate) async fn read_message_or_end(
+    stream: &mut TcpStream,
+    buf: &mut Vec<u8>,
+) -> Result<Option<(usize, usize)>> {
+    buf.clear();
+    let head_end = loop {
+        if let Some(at) = find(buf, b"\r\n\r\n") {
+            break at + 4;
         }
-        self.buf.extend_from_slice(&chunk[..n]);
-        Ok(())
+        if !fill(stream, buf).await? {
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            bail!("the peer closed the connection in the middle of a message");
+        }
+    };
+    let head = std::str::from_utf8(&buf[..head_end]).context("message head")?;
+    let length = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("content-length").then(|| value.trim().parse::<usize>().ok())?
+    });
+    let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
+    let length = match (length, chunked) {
+        (Some(length), _) => {
+            while buf.len() < head_end + length {
+                fill_or_fail(stream, buf).await?;
+            }
+            length
+        }
+        (None, true) => {
+            // Read to the last chunk; a benchmark message has no trailers.
+            while find(&buf[head_end..], b"\r\n0\r\n\r\n").is_none()
+                && !buf[head_end..].starts_with(b"0\r\n\r\n")
+            {
+                fill_or_fail(stream, buf).await?;
+            }
+            buf.len() - head_end
+        }
+        (None, false) => bail!("a message without Content-Length or chunked encoding"),
+    };
+    Ok(Some((head_end, length)))
+}
+
+async fn read_message(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<(usize, usize)> {
+    read_message_or_end(stream, buf).await?.context("the server closed the connection")
+}
+
+/// Appends what the socket has; `false` at the end of the stream.
+async fn fill(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<bool> {
+    let mut chunk = [0u8; 16 * 1024];
+    let n = stream.read(&mut chunk).await?;
+    buf.extend_from_slice(&chunk[..n]);
+    Ok(n > 0)
+}
+
+async fn fill_or_fail(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<()> {
+    if !fill(stream, buf).await? {
+        bail!("the peer closed the connection in the middle of a message");
     }
+    Ok(())
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-/// Checks that `request` gets a 200 whose body contains `expect`.
-pub(crate) async fn probe(addr: SocketAddr, request: &[u8], expect: &str) -> Result<()> {
+/// Checks that `request` gets a 200 whose body contains `expect`; the body.
+pub(crate) async fn probe(addr: SocketAddr, request: &[u8], expect: &str) -> Result<Vec<u8>> {
     let mut connection = Connection::open(addr).await?;
-    connection.exchange(request).await?;
-    let text = String::from_utf8_lossy(&connection.buf);
+    let length = connection.exchange(request).await?;
+    let body = connection.buf[connection.buf.len() - length..].to_vec();
+    let text = String::from_utf8_lossy(&body);
     if !text.contains(expect) {
         bail!("the answer does not contain `{expect}`: {}", &text[..text.len().min(300)]);
     }
-    Ok(())
+    Ok(body)
 }
 
 /// `connections` connections sending back to back for `duration`.
@@ -195,5 +224,5 @@ async fn gather(
     }
     let elapsed = start.elapsed();
     latencies.sort_unstable();
-    Ok(Measured { requests: latencies.len(), elapsed, latencies, cpu: None })
+    Ok(Measured { requests: latencies.len(), elapsed, latencies, cpu: None, generator_cpu: None })
 }

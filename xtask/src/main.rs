@@ -4,6 +4,7 @@ mod accord;
 mod bench_serve;
 mod ensure;
 mod fixtures;
+mod floor;
 mod freeze;
 mod layering;
 mod load;
@@ -30,6 +31,9 @@ tasks:
   bench-serve              accord serve against @open-rpc/mock-server and Prism (installed with npm into
                            the target dir when npm is there, else skipped) on loopback: requests/s and
                            p50/p99 per method, then accord's latency at a fixed 5,000 requests/s
+  bench-floor ADDR METHOD=FILE...
+                           (run by bench-serve) the least server there can be: answers each POST on ADDR
+                           with FILE's bytes for the METHOD its body names, parsing nothing else
   layering                 print the dependencies between workspace packages and check them against
                            the layering table in docs/ARCHITECTURE.md
   help                     print this text
@@ -43,6 +47,7 @@ enum Task {
     Roundtrip { against: Option<String> },
     Layering,
     BenchServe,
+    BenchFloor { addr: std::net::SocketAddr, answers: Vec<String> },
     Help,
 }
 
@@ -94,6 +99,15 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
         }
         "layering" => Task::Layering,
         "bench-serve" => Task::BenchServe,
+        "bench-floor" => {
+            let addr = rest.next().ok_or("`bench-floor` needs an ADDR")?;
+            let addr = addr.parse().map_err(|_| format!("`{addr}` is not an address"))?;
+            let answers: Vec<String> = rest.by_ref().map(str::to_owned).collect();
+            if answers.is_empty() || answers.iter().any(|a| !a.contains('=')) {
+                return Err("`bench-floor` needs METHOD=FILE answers after the address".into());
+            }
+            Task::BenchFloor { addr, answers }
+        }
         other => return Err(format!("unknown task `{other}`")),
     };
     if let Some(extra) = rest.next() {
@@ -109,6 +123,7 @@ fn task_name(task: &Task) -> &'static str {
         Task::Roundtrip { .. } => "roundtrip",
         Task::Layering => "layering",
         Task::BenchServe => "bench-serve",
+        Task::BenchFloor { .. } => "bench-floor",
         Task::Help => "help",
     }
 }
@@ -140,6 +155,7 @@ fn main() -> ExitCode {
         Task::Roundtrip { against } => roundtrip::run(&root, against.as_deref()),
         Task::Layering => layering::run(&root),
         Task::BenchServe => bench_serve::run(&root),
+        Task::BenchFloor { addr, answers } => floor::run(addr, &answers),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -175,6 +191,13 @@ mod tests {
         );
         assert_eq!(parse("layering"), Ok(Task::Layering));
         assert_eq!(parse("bench-serve"), Ok(Task::BenchServe));
+        assert_eq!(
+            parse("bench-floor 127.0.0.1:1 bench.ping=a.json"),
+            Ok(Task::BenchFloor {
+                addr: "127.0.0.1:1".parse().unwrap(),
+                answers: vec!["bench.ping=a.json".into()]
+            })
+        );
         assert_eq!(parse("help"), Ok(Task::Help));
         assert_eq!(parse("fixtures --help"), Ok(Task::Help));
     }
@@ -194,6 +217,10 @@ mod tests {
             "roundtrip HEAD",
             "layering extra",
             "bench-serve --fast",
+            "bench-floor",
+            "bench-floor nowhere a=b",
+            "bench-floor 127.0.0.1:1",
+            "bench-floor 127.0.0.1:1 a.json",
         ] {
             assert!(parse(bad).is_err(), "{bad:?} was accepted");
         }
