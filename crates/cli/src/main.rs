@@ -15,6 +15,7 @@ mod fmt;
 mod input;
 mod inspect;
 mod junit;
+mod log_line;
 mod log_writer;
 mod output;
 mod rules;

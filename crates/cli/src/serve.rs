@@ -209,7 +209,7 @@ fn init_log(format: LogFormat) -> BatchedStderr {
         .with_target(false)
         .with_ansi(ansi);
     let _ = match format {
-        LogFormat::Text => builder.try_init(),
+        LogFormat::Text => builder.event_format(crate::log_line::LogLine).try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
     writer

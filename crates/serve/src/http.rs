@@ -6,10 +6,9 @@ use std::sync::Arc;
 
 use accord_wire::{Access, Presented, RpcError, limits};
 use axum::body::Body;
-use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use futures_util::StreamExt;
+use axum::http::{HeaderMap, HeaderValue, Request, Response, StatusCode, header};
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
 
 use crate::encode;
 use crate::plant::{Session, Transport};
@@ -22,7 +21,7 @@ pub(crate) fn access_of(shared: &Shared, headers: &HeaderMap) -> Access {
 }
 
 /// The 401 of a wrong credential: `WWW-Authenticate: Bearer` and `-32002` with id `null`.
-pub(crate) fn refused() -> Response {
+pub(crate) fn refused() -> Response<Body> {
     tracing::info!(code = accord_wire::codes::CREDENTIAL_REFUSED, "wrong credential refused");
     let mut response =
         json(StatusCode::UNAUTHORIZED, encode::refusal(RpcError::credential_refused()));
@@ -30,11 +29,18 @@ pub(crate) fn refused() -> Response {
     response
 }
 
-pub(crate) fn json(status: StatusCode, body: Vec<u8>) -> Response {
-    let mut response = (status, body).into_response();
+pub(crate) fn json(status: StatusCode, body: Vec<u8>) -> Response<Body> {
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
     response
         .headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+fn empty(status: StatusCode) -> Response<Body> {
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = status;
     response
 }
 
@@ -47,16 +53,14 @@ fn declared_json(headers: &HeaderMap) -> bool {
 }
 
 /// The handler of `POST /`.
-pub(crate) async fn post(
-    State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    let access = access_of(&shared, &headers);
+pub(crate) async fn post(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
+    let (parts, body) = request.into_parts();
+    let headers = &parts.headers;
+    let access = access_of(shared, headers);
     if access == Access::Refused {
         return refused();
     }
-    if !declared_json(&headers) {
+    if !declared_json(headers) {
         let error =
             RpcError::invalid_request("the body must be declared Content-Type: application/json");
         return json(StatusCode::UNSUPPORTED_MEDIA_TYPE, encode::refusal(error));
@@ -67,11 +71,11 @@ pub(crate) async fn post(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if declared_length.is_some_and(|n| n > max as u64) {
-        return too_large(&shared);
+        return too_large(shared);
     }
     let bytes = match tokio::time::timeout(shared.read_timeout, read_body(body, max)).await {
         Ok(Ok(Some(bytes))) => bytes,
-        Ok(Ok(None)) => return too_large(&shared),
+        Ok(Ok(None)) => return too_large(shared),
         Ok(Err(reason)) => {
             tracing::info!(%reason, "body could not be read");
             let error =
@@ -83,7 +87,7 @@ pub(crate) async fn post(
                 timeout_ms = shared.read_timeout.as_millis() as u64,
                 "body read timed out; closing"
             );
-            let mut response = StatusCode::REQUEST_TIMEOUT.into_response();
+            let mut response = empty(StatusCode::REQUEST_TIMEOUT);
             response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
             return response;
         }
@@ -92,11 +96,11 @@ pub(crate) async fn post(
         Session { transport: Transport::Http, access, subscriptions: None, outbox: Vec::new() };
     match shared.plant.answer(&bytes, &mut session).await {
         Some(answer) => json(StatusCode::OK, answer),
-        None => StatusCode::NO_CONTENT.into_response(),
+        None => empty(StatusCode::NO_CONTENT),
     }
 }
 
-fn too_large(shared: &Shared) -> Response {
+fn too_large(shared: &Shared) -> Response<Body> {
     let mut response = json(StatusCode::PAYLOAD_TOO_LARGE, shared.plant.limit(limits::BODY_BYTES));
     // The rest of the body is not read; the connection cannot be reused.
     response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
@@ -104,11 +108,12 @@ fn too_large(shared: &Shared) -> Response {
 }
 
 /// The body, or `None` once it passes `max` bytes.
-async fn read_body(body: Body, max: usize) -> Result<Option<Vec<u8>>, String> {
-    let mut stream = body.into_data_stream();
+async fn read_body(mut body: Incoming, max: usize) -> Result<Option<Vec<u8>>, String> {
     let mut out = Vec::new();
-    while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| e.to_string())?;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| e.to_string())?;
+        // Trailers (the only other kind of frame) carry no part of the request.
+        let Ok(chunk) = frame.into_data() else { continue };
         if out.len() + chunk.len() > max {
             return Ok(None);
         }

@@ -124,6 +124,15 @@ async fn http_status_codes_follow_the_wire() {
     assert_eq!(with_charset.status, 200);
     let put = reqwest::Client::new().put(server.url()).body("{}").send().await.unwrap();
     assert_eq!(put.status().as_u16(), 405);
+    assert_eq!(put.headers()["allow"], "GET, POST");
+    let elsewhere = reqwest::Client::new()
+        .post(format!("{}rpc", server.url()))
+        .header("content-type", "application/json")
+        .body(r#"{"jsonrpc": "2.0", "id": 1, "method": "pump.list"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(elsewhere.status().as_u16(), 404, "the plant is on / only");
     let get = reqwest::Client::new().get(server.url()).send().await.unwrap();
     assert_eq!(get.status().as_u16(), 426);
     assert_eq!(get.headers()["upgrade"], "websocket");

@@ -1,0 +1,175 @@
+//! The text request log of `accord serve`: one line per event,
+//! `2026-12-02T00:23:36.030558Z  INFO call transport=http method=bench.ping id=1 micros=7`,
+//! values bare when they are plain words and quoted (Rust string escapes) when they hold a
+//! space, a quote, `=` or a control character, as logfmt readers expect.
+//!
+//! Why not tracing-subscriber's own text format: every request writes a line, and that format
+//! spends more per line than the rest of a small request's work outside the kernel (the full
+//! date formatted each time, every value through `Debug`, so string ids come out as `"\"a\""`).
+//! This one writes the date in one piece and strings and integers as they are. Spans are not
+//! written: accord serve opens none.
+
+use std::fmt::{self, Write as _};
+use std::time::SystemTime;
+
+use tracing::field::{Field, Visit};
+use tracing::{Event, Subscriber};
+use tracing_subscriber::fmt::format::Writer;
+use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
+use tracing_subscriber::registry::LookupSpan;
+
+/// The event format (tracing-subscriber's [`FormatEvent`]).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct LogLine;
+
+impl<S, N> FormatEvent<S, N> for LogLine
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+    N: for<'a> FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        _ctx: &FmtContext<'_, S, N>,
+        mut writer: Writer<'_>,
+        event: &Event<'_>,
+    ) -> fmt::Result {
+        write_time(&mut writer, SystemTime::now())?;
+        // Levels padded to five, as tracing-subscriber does: ` INFO`, ` WARN`, `ERROR`.
+        write!(writer, " {:>5} ", event.metadata().level().as_str())?;
+        let mut fields = Fields { writer: &mut writer, result: Ok(()), scratch: String::new() };
+        event.record(&mut fields);
+        fields.result?;
+        writer.write_char('\n')
+    }
+}
+
+/// RFC 3339 in UTC with microseconds, `2026-12-02T00:23:36.030558Z` (humantime's digits,
+/// written into one buffer, rather than a formatter call per part).
+fn write_time(writer: &mut Writer<'_>, now: SystemTime) -> fmt::Result {
+    write!(writer, "{}", humantime::format_rfc3339_micros(now))
+}
+
+struct Fields<'w, 'a> {
+    writer: &'w mut Writer<'a>,
+    result: fmt::Result,
+    /// Where a `Debug` value is formatted before it is written, to see whether to quote it.
+    scratch: String,
+}
+
+impl Fields<'_, '_> {
+    fn write(&mut self, field: &Field, value: &str) {
+        if self.result.is_err() {
+            return;
+        }
+        self.result = if field.name() == "message" {
+            self.writer.write_str(value)
+        } else if is_plain(value) {
+            write!(self.writer, " {}={value}", field.name())
+        } else {
+            write!(self.writer, " {}={value:?}", field.name())
+        };
+    }
+}
+
+/// A value that a logfmt reader reads back bare.
+fn is_plain(value: &str) -> bool {
+    !value.is_empty()
+        && !value.chars().any(|c| c == ' ' || c == '"' || c == '=' || c == '\\' || c.is_control())
+}
+
+impl Visit for Fields<'_, '_> {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.write(field, value);
+    }
+
+    fn record_i64(&mut self, field: &Field, value: i64) {
+        if self.result.is_ok() {
+            self.result = write!(self.writer, " {}={value}", field.name());
+        }
+    }
+
+    fn record_u64(&mut self, field: &Field, value: u64) {
+        if self.result.is_ok() {
+            self.result = write!(self.writer, " {}={value}", field.name());
+        }
+    }
+
+    fn record_bool(&mut self, field: &Field, value: bool) {
+        if self.result.is_ok() {
+            self.result = write!(self.writer, " {}={value}", field.name());
+        }
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        if write!(scratch, "{value:?}").is_ok() {
+            self.write(field, &scratch);
+        }
+        self.scratch = scratch;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines `events` writes, through a real subscriber with this format.
+    fn lines(events: impl FnOnce()) -> String {
+        let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = out.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || Sink(sink.clone()))
+            .event_format(LogLine)
+            .finish();
+        tracing::subscriber::with_default(subscriber, events);
+        String::from_utf8(out.lock().unwrap().clone()).unwrap()
+    }
+
+    struct Sink(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn writes_plain_values_bare_and_quotes_the_rest() {
+        let text = lines(|| {
+            let method = "bench.ping";
+            tracing::info!(transport = "http", method = %method, id = "1", code = -32601_i64, micros = 7_u64, "call");
+            tracing::warn!(id = "\"a b\"", reason = "", ok = true, "odd values");
+            tracing::error!(what = ?vec![1, 2], "debug value");
+        });
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        // The time is RFC 3339 with microseconds: `2026-12-02T00:23:36.030558Z`.
+        for line in &lines {
+            let (time, _) = line.split_once(' ').unwrap();
+            assert_eq!(time.len(), 27, "{line}");
+            assert!(time.ends_with('Z') && time.as_bytes()[10] == b'T', "{line}");
+        }
+        let rest: Vec<&str> = lines.iter().map(|l| &l[28..]).collect();
+        assert_eq!(
+            rest,
+            [
+                " INFO call transport=http method=bench.ping id=1 code=-32601 micros=7",
+                " WARN odd values id=\"\\\"a b\\\"\" reason=\"\" ok=true",
+                "ERROR debug value what=\"[1, 2]\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_time_is_rfc_3339_in_utc_with_microseconds() {
+        let mut text = String::new();
+        let at = std::time::UNIX_EPOCH + std::time::Duration::from_micros(1_764_634_996_030_558);
+        write_time(&mut Writer::new(&mut text), at).unwrap();
+        assert_eq!(text, "2025-12-02T00:23:16.030558Z");
+    }
+}
