@@ -24,6 +24,7 @@
 mod encode;
 mod error;
 mod events;
+mod frame_watch;
 mod http;
 mod plant;
 mod scenario;
