@@ -87,7 +87,12 @@ impl<S: AsyncRead + Unpin> AsyncRead for FrameWatch<S> {
             }
             Poll::Pending => {
                 if !this.armed {
-                    this.deadline.as_mut().reset(Instant::now() + this.timeout);
+                    // A timeout too far to be an instant (`Config::read_timeout` is any
+                    // Duration) is no deadline at all.
+                    let Some(at) = Instant::now().checked_add(this.timeout) else {
+                        return Poll::Pending;
+                    };
+                    this.deadline.as_mut().reset(at);
                     this.armed = true;
                 }
                 match this.deadline.as_mut().poll(cx) {
@@ -418,6 +423,18 @@ mod tests {
             "no byte for 50 ms inside a WebSocket frame or fragmented message"
         );
         assert!(!is_stalled(&io::Error::new(io::ErrorKind::TimedOut, "the socket's own")));
+    }
+
+    #[tokio::test]
+    async fn a_timeout_past_any_instant_is_no_deadline() {
+        let (mut peer, ours) = tokio::io::duplex(1024);
+        let mut watch = FrameWatch::new(ours, Duration::MAX);
+        peer.write_all(&text(true, b"{}")[..3]).await.unwrap();
+        let mut buf = [0; 64];
+        assert_eq!(watch.read(&mut buf).await.unwrap(), 3);
+        let waiting = tokio::time::timeout(Duration::from_millis(100), watch.read(&mut buf)).await;
+        assert!(waiting.is_err(), "{waiting:?}");
+        drop(peer);
     }
 
     #[tokio::test]
