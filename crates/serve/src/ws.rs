@@ -144,7 +144,9 @@ async fn run(socket: Socket, shared: Arc<Shared>, access: Access, _permit: Owned
                     Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => continue,
                     Some(Err(WsError::Io(error))) if frame_watch::is_stalled(&error) => {
                         let timeout_ms = shared.read_timeout.as_millis() as u64;
-                        tracing::info!(transport = "websocket", timeout_ms, "frame stalled; closing");
+                        tracing::info!(
+                            transport = "websocket", timeout_ms, "frame stalled; closing"
+                        );
                         let reason = format!("read timeout: a frame stalled for {timeout_ms} ms");
                         // Written only if it can be (a peer that reads nothing gets no close).
                         let closing = sink.send(close(CloseCode::Policy, &reason));
