@@ -17,6 +17,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::{Control, Data, OpC
 use tokio_tungstenite::tungstenite::protocol::frame::{Frame, FrameHeader};
 
 use crate::common::{local, pump};
+use crate::lifecycle::capture_log;
 
 /// The read timeout of these plants.
 const TIMEOUT: Duration = Duration::from_millis(200);
@@ -100,12 +101,21 @@ async fn closed_for_stalling(ws: &mut Raw) {
 
 #[tokio::test]
 async fn half_a_frame_header_then_silence_is_closed() {
+    let log = capture_log();
     let server = pump(short()).await;
     let mut ws = handshaken(&server).await.unwrap();
     // Three bytes of a six-byte header (first byte, length byte, half the masking key).
     write(&mut ws, &text(true, &list(1))[..3]).await;
     closed_for_stalling(&mut ws).await;
     server.shutdown().await;
+    let log = log.text();
+    let stalled = log
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .find(|line| line["fields"]["message"] == "frame stalled; closing")
+        .unwrap_or_else(|| panic!("no log line of the stalled frame: {log}"));
+    assert_eq!(stalled["fields"]["timeout_ms"], 200);
+    assert_eq!(stalled["fields"]["transport"], "websocket");
 }
 
 #[tokio::test]
