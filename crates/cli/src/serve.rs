@@ -55,7 +55,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "N", default_value_t = Limits::default().connections as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_connections: u64,
-    /// How long a request's headers or body may stall before the connection is closed.
+    /// How long request headers, a body, or a begun WebSocket frame may stall before closing.
     #[arg(long, value_name = "MS", default_value_t = Config::default().read_timeout.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     read_timeout: u64,

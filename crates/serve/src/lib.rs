@@ -24,6 +24,7 @@
 mod encode;
 mod error;
 mod events;
+mod frame_watch;
 mod http;
 mod plant;
 mod scenario;
@@ -93,7 +94,8 @@ pub struct Config {
     pub event_interval: Option<Duration>,
     /// The limits.
     pub limits: Limits,
-    /// How long a request's headers or body may take to arrive.
+    /// How long a request's headers or body, or a WebSocket frame or fragmented message once
+    /// begun, may stall; an idle WebSocket has no deadline.
     pub read_timeout: Duration,
 }
 

@@ -8,8 +8,6 @@ use std::time::Duration;
 
 use accord_schema_model::Document;
 use axum::body::Body;
-use axum::extract::FromRequestParts;
-use axum::extract::ws::WebSocketUpgrade;
 use axum::http::{HeaderValue, Method, Request, Response, StatusCode, header};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -119,11 +117,7 @@ async fn route(
     }
     let response = match *request.method() {
         Method::POST => http::post(&shared, request).await,
-        Method::GET => {
-            let (mut parts, _) = request.into_parts();
-            let upgrade = WebSocketUpgrade::from_request_parts(&mut parts, &()).await;
-            ws::upgrade(axum::extract::State(shared), parts.headers, upgrade).await
-        }
+        Method::GET => ws::upgrade(axum::extract::State(shared), request.map(Body::new)).await,
         _ => {
             let mut response = status(StatusCode::METHOD_NOT_ALLOWED);
             response.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET, POST"));

@@ -66,17 +66,17 @@ async fn a_stalled_request_is_closed_after_the_read_timeout() {
 }
 
 #[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
+pub(crate) struct Captured(Arc<Mutex<Vec<u8>>>);
 
 impl Captured {
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
     }
 }
 
 /// Installs a JSON log at DEBUG into a buffer. nextest runs each test in its own process, so a
 /// test may install the global subscriber.
-fn capture_log() -> Captured {
+pub(crate) fn capture_log() -> Captured {
     let captured = Captured::default();
     let writer = captured.clone();
     tracing_subscriber::fmt()

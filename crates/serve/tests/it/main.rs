@@ -11,3 +11,4 @@ mod limits;
 mod property;
 mod results;
 mod scenario;
+mod stall;
