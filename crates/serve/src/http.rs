@@ -7,6 +7,7 @@ use std::sync::Arc;
 use accord_wire::{Access, Presented, RpcError, limits};
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, Request, Response, StatusCode, header};
+use futures_util::FutureExt;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 
@@ -54,7 +55,7 @@ fn declared_json(headers: &HeaderMap) -> bool {
 
 /// The handler of `POST /`.
 pub(crate) async fn post(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
-    let (parts, body) = request.into_parts();
+    let (parts, mut body) = request.into_parts();
     let headers = &parts.headers;
     let access = access_of(shared, headers);
     if access == Access::Refused {
@@ -73,9 +74,19 @@ pub(crate) async fn post(shared: &Arc<Shared>, request: Request<Incoming>) -> Re
     if declared_length.is_some_and(|n| n > max as u64) {
         return too_large(shared);
     }
-    let bytes = match tokio::time::timeout(shared.read_timeout, read_body(body, max)).await {
-        Ok(Ok(Some(bytes))) => bytes,
-        Ok(Ok(None)) => return too_large(shared),
+    let mut out = Vec::new();
+    // Most bodies are in hand with the head: read them without arming a timer, and start the
+    // read timeout only when the body is still on its way (the frames read so far stay in
+    // `out`; a frame is taken whole or not at all).
+    let read = match read_body(&mut body, max, &mut out).now_or_never() {
+        Some(done) => Ok(done),
+        None => {
+            tokio::time::timeout(shared.read_timeout, read_body(&mut body, max, &mut out)).await
+        }
+    };
+    let bytes = match read {
+        Ok(Ok(true)) => out,
+        Ok(Ok(false)) => return too_large(shared),
         Ok(Err(reason)) => {
             tracing::info!(%reason, "body could not be read");
             let error =
@@ -107,17 +118,16 @@ fn too_large(shared: &Shared) -> Response<Body> {
     response
 }
 
-/// The body, or `None` once it passes `max` bytes.
-async fn read_body(mut body: Incoming, max: usize) -> Result<Option<Vec<u8>>, String> {
-    let mut out = Vec::new();
+/// Reads the rest of the body into `out`: `false` once it passes `max` bytes.
+async fn read_body(body: &mut Incoming, max: usize, out: &mut Vec<u8>) -> Result<bool, String> {
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| e.to_string())?;
         // Trailers (the only other kind of frame) carry no part of the request.
         let Ok(chunk) = frame.into_data() else { continue };
         if out.len() + chunk.len() > max {
-            return Ok(None);
+            return Ok(false);
         }
         out.extend_from_slice(&chunk);
     }
-    Ok(Some(out))
+    Ok(true)
 }

@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::members::{Element, Members, Top};
 use crate::{Error, JSONRPC, RpcError};
 
 /// A request id: a string, a number or `null` (JSON-RPC 2.0 §4). A request without an `id`
@@ -54,9 +55,26 @@ impl Request {
     /// Reads one request object; a refusal carries the id when it could be read.
     pub fn from_value(value: Value) -> Result<Request, Rejected> {
         let Value::Object(mut object) = value else {
-            return Err(Rejected::new(Id::Null, "a request must be a JSON object"));
+            return Request::from_element(Element::NotAnObject);
         };
-        let id = match object.remove("id") {
+        Request::from_members(Members {
+            id: object.remove("id"),
+            jsonrpc: object.remove("jsonrpc"),
+            method: object.remove("method"),
+            params: object.remove("params"),
+        })
+    }
+
+    fn from_element(element: Element) -> Result<Request, Rejected> {
+        match element {
+            Element::Object(members) => Request::from_members(members),
+            Element::NotAnObject => Err(Rejected::new(Id::Null, "a request must be a JSON object")),
+        }
+    }
+
+    /// The one judgement of a request object, however it was read.
+    pub(crate) fn from_members(members: Members) -> Result<Request, Rejected> {
+        let id = match members.id {
             None => None,
             Some(raw) => match Id::from_value(&raw) {
                 Some(id) => Some(id),
@@ -66,19 +84,19 @@ impl Request {
             },
         };
         let answer_id = id.clone().unwrap_or(Id::Null);
-        match object.get("jsonrpc") {
+        match &members.jsonrpc {
             Some(Value::String(v)) if v == JSONRPC => {}
             Some(_) => return Err(Rejected::new(answer_id, "`jsonrpc` must be \"2.0\"")),
             None => {
                 return Err(Rejected::new(answer_id, "`jsonrpc` is missing; it must be \"2.0\""));
             }
         }
-        let method = match object.remove("method") {
+        let method = match members.method {
             Some(Value::String(m)) => m,
             Some(_) => return Err(Rejected::new(answer_id, "`method` must be a string")),
             None => return Err(Rejected::new(answer_id, "`method` is missing")),
         };
-        let params = match object.remove("params") {
+        let params = match members.params {
             None => None,
             Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
             Some(_) => {
@@ -174,10 +192,20 @@ pub enum Incoming {
 impl Incoming {
     /// Reads bytes: `Err` is the `-32700` answer (with id `null`). An empty batch reads as a
     /// single refusal, as JSON-RPC 2.0 §6 asks.
+    ///
+    /// Reads the bytes straight into each request's members (the same judgement as
+    /// [`Incoming::from_value`] of the parsed value, without building the whole value).
     pub fn parse(bytes: &[u8]) -> Result<Incoming, RpcError> {
-        let value: Value =
-            serde_json::from_slice(bytes).map_err(|err| RpcError::from_json_error(&err))?;
-        Ok(Incoming::from_value(value))
+        let top = Top::parse(bytes).map_err(|err| RpcError::from_json_error(&err))?;
+        Ok(match top {
+            Top::Batch(elements) if elements.is_empty() => {
+                Incoming::Single(Err(Rejected::new(Id::Null, "an empty batch")))
+            }
+            Top::Batch(elements) => {
+                Incoming::Batch(elements.into_iter().map(Request::from_element).collect())
+            }
+            Top::Single(element) => Incoming::Single(Request::from_element(element)),
+        })
     }
 
     /// Reads a parsed value.

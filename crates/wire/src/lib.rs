@@ -19,6 +19,7 @@ mod error;
 pub mod event;
 pub mod fake;
 pub mod limits;
+mod members;
 
 pub use codes::RpcError;
 pub use credential::{Access, Presented};

@@ -189,3 +189,137 @@ fn notifications_round_trip() {
     let response: Value = json!({"jsonrpc": "2.0", "id": 1, "result": true});
     assert_eq!(Notification::from_value(&response).unwrap(), None);
 }
+
+/// The old way of reading a body: the whole value first, then the envelope.
+fn read_through_value(bytes: &[u8]) -> Result<Incoming, accord_wire::RpcError> {
+    let value: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|err| accord_wire::RpcError::from_json_error(&err))?;
+    Ok(Incoming::from_value(value))
+}
+
+/// A small deterministic generator of JSON texts shaped like requests, batches and the rest.
+struct Texts(u64);
+
+impl Texts {
+    fn next(&mut self) -> u64 {
+        // SplitMix64.
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        from[(self.next() % from.len() as u64) as usize]
+    }
+
+    fn value(&mut self, depth: u32) -> String {
+        let scalars = [
+            "1",
+            "-7",
+            "1.5",
+            "1e400",
+            "18446744073709551616",
+            "0",
+            "\"2.0\"",
+            "\"1.0\"",
+            "\"a.b\"",
+            "\"rpc.describe\"",
+            "\"\\u0061\"",
+            "null",
+            "true",
+            "false",
+            "\"\"",
+        ];
+        match self.next() % if depth > 2 { 1 } else { 4 } {
+            0 => self.pick(&scalars).to_owned(),
+            1 => format!(
+                "[{}]",
+                (0..self.next() % 3).map(|_| self.value(depth + 1)).collect::<Vec<_>>().join(",")
+            ),
+            _ => self.object(depth + 1),
+        }
+    }
+
+    fn object(&mut self, depth: u32) -> String {
+        let keys = [
+            "\"jsonrpc\"",
+            "\"id\"",
+            "\"method\"",
+            "\"params\"",
+            "\"x-extra\"",
+            "\"\\u006dethod\"",
+            "\"i\\u0064\"",
+            "\"\"",
+        ];
+        let members: Vec<String> = (0..self.next() % 6)
+            .map(|_| format!("{}: {}", self.pick(&keys), self.value(depth)))
+            .collect();
+        format!("{{{}}}", members.join(", "))
+    }
+
+    fn text(&mut self) -> String {
+        match self.next() % 10 {
+            0 => format!(
+                "[{}]",
+                (0..self.next() % 4).map(|_| self.value(1)).collect::<Vec<_>>().join(",")
+            ),
+            1 => self.value(0),
+            // A broken text now and then: both must refuse it at the same place.
+            2 => {
+                let mut text = self.object(0);
+                let cut = (self.next() % (text.len() as u64 + 1)) as usize;
+                text.truncate(cut);
+                text
+            }
+            // A request, with now and then extra, repeated or escaped members after it.
+            3..=5 => {
+                let id = self.pick(&["1", "\"x\"", "null", "-3", "2.5"]);
+                let params = self.pick(&["", ", \"params\": []", ", \"params\": {\"a\": [1]}"]);
+                let more = self.object(1);
+                let more = if more == "{}" || self.next() % 2 == 0 {
+                    String::new()
+                } else {
+                    format!(", {}", &more[1..more.len() - 1])
+                };
+                format!("{{\"jsonrpc\": \"2.0\", \"id\": {id}, \"method\": \"a.b\"{params}{more}}}")
+            }
+            _ => self.object(0),
+        }
+    }
+}
+
+#[test]
+fn reading_the_bytes_agrees_with_reading_the_value_first() {
+    let fixed: [&[u8]; 8] = [
+        br#"{"jsonrpc":"2.0","id":1,"method":"a.b","method":"c.d"}"#,
+        br#"{"jsonrpc":"2.0","method":5,"id":1,"method":"c.d"}"#,
+        br#"{"id":1,"jsonrpc":"2.0","method":"c.d","id":"late"}"#,
+        br#"[{"jsonrpc":"2.0","id":1,"method":"a.b"}, 5, [], {}, null]"#,
+        br#"{"jsonrpc":"2.0","id":1,"method":"a.b"} trailing"#,
+        b"  [ ]  ",
+        b"",
+        br#"{"jsonrpc":"2.0","id":1,"method":"a.b","params":{"deep":[[[[1]]]]},"x":{"y":[1,{"z":2}]}}"#,
+    ];
+    let mut texts = Texts(0xacc0_2d);
+    let generated: Vec<String> = (0..5_000).map(|_| texts.text()).collect();
+    let mut compared = 0;
+    for bytes in fixed.iter().copied().chain(generated.iter().map(String::as_bytes)) {
+        assert_eq!(
+            Incoming::parse(bytes),
+            read_through_value(bytes),
+            "{}",
+            String::from_utf8_lossy(bytes)
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 5_008);
+    // The generator makes every shape: requests, refusals, batches and parse errors.
+    let shapes: Vec<Result<Incoming, accord_wire::RpcError>> =
+        generated.iter().map(|t| Incoming::parse(t.as_bytes())).collect();
+    assert!(shapes.iter().any(|s| matches!(s, Ok(Incoming::Single(Ok(_))))));
+    assert!(shapes.iter().any(|s| matches!(s, Ok(Incoming::Single(Err(_))))));
+    assert!(shapes.iter().any(|s| matches!(s, Ok(Incoming::Batch(_)))));
+    assert!(shapes.iter().any(Result::is_err));
+}

@@ -1,0 +1,200 @@
+//! Reading a body or message straight into the members a request is judged by, without first
+//! building the whole document as a `serde_json::Value` (a map with an owned key per member).
+//! The judgement itself is [`crate::envelope::Request::from_members`], the same one a parsed
+//! `Value` goes through, so both ways of reading refuse and accept alike (a test checks they do).
+//!
+//! Duplicate members: the last one counts, as when the object is read into a `Value` first.
+//! Members other than the four, and values that are not objects, are still read as `Value`s
+//! and dropped, not skipped with `IgnoredAny`: skipping accepts numbers a `Value` refuses
+//! (`1e400`), and the two ways of reading must refuse alike.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+/// The four members of a request object the wire reads (docs/wire.md §2), each as sent.
+#[derive(Debug, Default)]
+pub(crate) struct Members {
+    pub(crate) id: Option<Value>,
+    pub(crate) jsonrpc: Option<Value>,
+    pub(crate) method: Option<Value>,
+    pub(crate) params: Option<Value>,
+}
+
+/// One request-to-be: an object's members, or any other JSON value (never a request).
+#[derive(Debug)]
+pub(crate) enum Element {
+    Object(Members),
+    NotAnObject,
+}
+
+/// A whole body: one element, or an array of them (a batch).
+#[derive(Debug)]
+pub(crate) enum Top {
+    Single(Element),
+    Batch(Vec<Element>),
+}
+
+impl Top {
+    pub(crate) fn parse(bytes: &[u8]) -> Result<Top, serde_json::Error> {
+        let mut reader = serde_json::Deserializer::from_slice(bytes);
+        let top = reader.deserialize_any(TopVisitor)?;
+        reader.end()?;
+        Ok(top)
+    }
+}
+
+/// Which member a key names.
+enum Key {
+    Id,
+    Jsonrpc,
+    Method,
+    Params,
+    Other,
+}
+
+impl Key {
+    fn of(name: &str) -> Key {
+        match name {
+            "id" => Key::Id,
+            "jsonrpc" => Key::Jsonrpc,
+            "method" => Key::Method,
+            "params" => Key::Params,
+            _ => Key::Other,
+        }
+    }
+}
+
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl Visitor<'_> for KeyVisitor {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
+        Ok(Key::of(name))
+    }
+}
+
+fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<Members, A::Error> {
+    let mut members = Members::default();
+    while let Some(key) = map.next_key_seed(KeySeed)? {
+        let slot = match key {
+            Key::Id => &mut members.id,
+            Key::Jsonrpc => &mut members.jsonrpc,
+            Key::Method => &mut members.method,
+            Key::Params => &mut members.params,
+            Key::Other => {
+                map.next_value::<Value>()?;
+                continue;
+            }
+        };
+        *slot = Some(map.next_value::<Value>()?);
+    }
+    Ok(members)
+}
+
+/// Drains a sequence that is not a request (read as JSON, kept nowhere).
+fn skip_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
+    while seq.next_element::<Value>()?.is_some() {}
+    Ok(())
+}
+
+/// What every non-object value reads as, for both visitors: `$make` builds the result.
+macro_rules! not_an_object {
+    ($make:expr) => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($make)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($make)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($make)
+        }
+        fn visit_i128<E: de::Error>(self, _: i128) -> Result<Self::Value, E> {
+            Ok($make)
+        }
+        fn visit_u128<E: de::Error>(self, _: u128) -> Result<Self::Value, E> {
+            Ok($make)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($make)
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($make)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($make)
+        }
+    };
+}
+
+struct ElementVisitor;
+
+impl<'de> Visitor<'de> for ElementVisitor {
+    type Value = Element;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    not_an_object!(Element::NotAnObject);
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Element, A::Error> {
+        skip_seq(seq)?;
+        Ok(Element::NotAnObject)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Element, A::Error> {
+        read_members(map).map(Element::Object)
+    }
+}
+
+struct ElementSeed;
+
+impl<'de> DeserializeSeed<'de> for ElementSeed {
+    type Value = Element;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Element, D::Error> {
+        deserializer.deserialize_any(ElementVisitor)
+    }
+}
+
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = Top;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    not_an_object!(Top::Single(Element::NotAnObject));
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
+        let mut elements = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(element) = seq.next_element_seed(ElementSeed)? {
+            elements.push(element);
+        }
+        Ok(Top::Batch(elements))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Top, A::Error> {
+        read_members(map).map(|members| Top::Single(Element::Object(members)))
+    }
+}
