@@ -23,6 +23,8 @@ pub(crate) struct Members {
 }
 
 /// One request-to-be: an object's members, or any other JSON value (never a request).
+// Unboxed: one lives on the stack per request, and a box would be one more allocation each.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub(crate) enum Element {
     Object(Members),
@@ -30,6 +32,8 @@ pub(crate) enum Element {
 }
 
 /// A whole body: one element, or an array of them (a batch).
+// Unboxed for the same reason as `Element`.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub(crate) enum Top {
     Single(Element),
