@@ -36,11 +36,24 @@ where
         write_time(&mut writer, SystemTime::now())?;
         // Levels padded to five, as tracing-subscriber does: ` INFO`, ` WARN`, `ERROR`.
         write!(writer, " {:>5} ", event.metadata().level().as_str())?;
-        let mut fields = Fields { writer: &mut writer, result: Ok(()), scratch: String::new() };
+        let scratch = SCRATCH.with_borrow_mut(std::mem::take);
+        let mut fields = Fields { writer: &mut writer, result: Ok(()), scratch };
         event.record(&mut fields);
-        fields.result?;
+        let Fields { result, mut scratch, .. } = fields;
+        if scratch.capacity() > 4096 {
+            // One long value (a reason quoting a body) is not kept for the life of the thread.
+            scratch = String::new();
+        }
+        SCRATCH.set(scratch);
+        result?;
         writer.write_char('\n')
     }
+}
+
+thread_local! {
+    /// The scratch buffer of the events written on this thread, kept so that a line with a
+    /// `Display` or `Debug` value (every request's line has one) allocates nothing.
+    static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 /// RFC 3339 in UTC with microseconds, `2026-12-02T00:23:36.030558Z` (humantime's digits,

@@ -37,7 +37,8 @@ impl Answer {
 /// Appends one response.
 pub(crate) fn response(id: &Id, answer: &Answer, out: &mut Vec<u8>) {
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    write_value(&id.to_value(), out);
+    // Cannot fail, as below.
+    let _ = serde_json::to_writer(&mut *out, id);
     match answer {
         Answer::Raw(bytes) => {
             out.extend_from_slice(br#","result":"#);
@@ -63,6 +64,6 @@ pub(crate) fn refusal(error: RpcError) -> Vec<u8> {
 }
 
 fn write_value(value: &Value, out: &mut Vec<u8>) {
-    // Writing a Value into a Vec cannot fail: its keys are strings and the writer is memory.
+    // Writing a Value (or an Id) into a Vec cannot fail: keys are strings, the writer is memory.
     let _ = serde_json::to_writer(&mut *out, value);
 }

@@ -176,47 +176,46 @@ impl Plant {
             }
         };
         let started = Instant::now();
-        let answer = self.call(&request, session).await;
-        self.log(&request, &answer, session.transport, started);
+        let (answer, called) = self.call(&request, session).await;
+        self.log(&request, &answer, called, session.transport, started);
         request.id.map(|id| (id, answer))
     }
 
-    fn log(&self, request: &Request, answer: &Answer, transport: Transport, started: Instant) {
+    /// One line per call; a call of a method whose semantics are undeclared is a warning that
+    /// says so (`called` is the contract method answered, directly or through `rpc.fake`).
+    fn log(
+        &self,
+        request: &Request,
+        answer: &Answer,
+        called: Option<&MethodInfo>,
+        transport: Transport,
+        started: Instant,
+    ) {
         let micros = started.elapsed().as_micros() as u64;
-        let id = request.id.as_ref().map(|id| id.to_value().to_string());
-        let id = id.as_deref().unwrap_or("(notification)");
+        let id = LoggedId(request.id.as_ref());
         let code = answer.code();
-        // The contract method called: directly, or wrapped in rpc.fake.
-        let called = match request.call() {
-            Call::Contract { .. } => Some(request.method.as_str()),
-            Call::Protocol("fake") => request
-                .params
-                .as_ref()
-                .and_then(|p| p.get("call"))
-                .and_then(|c| c.get("method"))
-                .and_then(Value::as_str),
-            _ => None,
-        };
-        let undeclared = called
-            .and_then(|name| self.table.methods.get(name))
-            .is_some_and(|m| m.semantics.is_none());
-        if undeclared {
+        if called.is_some_and(|m| m.semantics.is_none()) {
             tracing::warn!(
-                transport = transport.as_str(), method = %request.method, id, code, micros,
+                transport = transport.as_str(), method = %request.method, id = %id, code, micros,
                 semantics = "undeclared",
                 "call of a method whose semantics the contract does not declare"
             );
         } else {
-            tracing::info!(transport = transport.as_str(), method = %request.method, id, code, micros, "call");
+            tracing::info!(transport = transport.as_str(), method = %request.method, id = %id, code, micros, "call");
         }
     }
 
-    async fn call(&self, request: &Request, session: &mut Session<'_>) -> Answer {
+    /// Answers one request, with the contract method it called, if any.
+    async fn call(
+        &self,
+        request: &Request,
+        session: &mut Session<'_>,
+    ) -> (Answer, Option<&MethodInfo>) {
         let params = request.params.as_ref();
-        match request.call() {
+        let answer = match request.call() {
             Call::Protocol("describe") => self.describe(params, session.access),
             _ if session.access != Access::Full => RpcError::credential_required().into(),
-            Call::Protocol("fake") => self.fake(params, session).await,
+            Call::Protocol("fake") => return self.fake(params, session).await,
             Call::Protocol("subscribe") => self.subscribe(params, session),
             Call::Protocol("unsubscribe") => match session.subscriptions.as_deref_mut() {
                 None => RpcError::not_on_transport(session.transport.as_str()).into(),
@@ -229,10 +228,13 @@ impl Plant {
                 RpcError::method_not_found(&request.method).into()
             }
             Call::Contract { .. } => match self.table.methods.get(&request.method) {
-                Some(info) => self.contract_call(info, params, Steer::Plain).await,
+                Some(info) => {
+                    return (self.contract_call(info, params, Steer::Plain).await, Some(info));
+                }
                 None => RpcError::method_not_found(&request.method).into(),
             },
-        }
+        };
+        (answer, None)
     }
 
     fn describe(&self, params: Option<&Value>, access: Access) -> Answer {
@@ -260,10 +262,15 @@ impl Plant {
         }
     }
 
-    async fn fake(&self, params: Option<&Value>, session: &mut Session<'_>) -> Answer {
+    /// `rpc.fake`; answers with the contract method it called, when it got as far as one.
+    async fn fake(
+        &self,
+        params: Option<&Value>,
+        session: &mut Session<'_>,
+    ) -> (Answer, Option<&MethodInfo>) {
         let steering = match fake::read_params(params) {
             Ok(steering) => steering,
-            Err(error) => return error.into(),
+            Err(error) => return (error.into(), None),
         };
         match steering {
             Fake::Call { method, params, example, error, delay_ms } => {
@@ -271,42 +278,45 @@ impl Plant {
                     tokio::time::sleep(Duration::from_millis(delay_ms)).await;
                 }
                 if !matches!(Call::of(&method), Call::Contract { .. }) {
-                    return RpcError::invalid_params_at(
+                    let error = RpcError::invalid_params_at(
                         "/call/method",
                         "a contract method, namespace.method",
                         &method,
-                    )
-                    .into();
+                    );
+                    return (error.into(), None);
                 }
                 let Some(info) = self.table.methods.get(&method) else {
-                    return RpcError::method_not_found(&method).into();
+                    return (RpcError::method_not_found(&method).into(), None);
                 };
                 let steer = match (&example, error) {
                     (Some(example), _) => Steer::Example(example),
                     (None, Some(code)) => Steer::Error(code),
                     (None, None) => Steer::Plain,
                 };
-                self.contract_call(info, params.as_ref(), steer).await
+                (self.contract_call(info, params.as_ref(), steer).await, Some(info))
             }
-            Fake::Emit { event, delay_ms } => {
-                let Some(subs) = session.subscriptions.as_deref_mut() else {
-                    return RpcError::not_on_transport(session.transport.as_str()).into();
-                };
-                if !self.table.events.contains_key(&event) {
-                    return RpcError::invalid_params_at(
-                        "/emit",
-                        "an event of the contract, namespace.event",
-                        &event,
-                    )
-                    .into();
-                }
-                if delay_ms > 0 {
-                    tokio::time::sleep(Duration::from_millis(delay_ms)).await;
-                }
-                let sent = self.notify(subs, Some(&event), &mut session.outbox);
-                Answer::Value(json!({"emitted": sent}))
-            }
+            Fake::Emit { event, delay_ms } => (self.emit(&event, delay_ms, session).await, None),
         }
+    }
+
+    /// `rpc.fake` with `emit`: a notification of `event` on each subscription to it, now.
+    async fn emit(&self, event: &str, delay_ms: u64, session: &mut Session<'_>) -> Answer {
+        let Some(subs) = session.subscriptions.as_deref_mut() else {
+            return RpcError::not_on_transport(session.transport.as_str()).into();
+        };
+        if !self.table.events.contains_key(event) {
+            return RpcError::invalid_params_at(
+                "/emit",
+                "an event of the contract, namespace.event",
+                event,
+            )
+            .into();
+        }
+        if delay_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(delay_ms)).await;
+        }
+        let sent = self.notify(subs, Some(event), &mut session.outbox);
+        Answer::Value(json!({"emitted": sent}))
     }
 
     /// Appends one notification per subscription (of `event`, or of every event when `None`)
@@ -417,7 +427,7 @@ impl Plant {
                         CannedAnswer::Error(error) => Answer::Error(error.clone()),
                     };
                 }
-                if let Some(example) = info.examples.iter().find(|e| e.params == by_name) {
+                if let Some(example) = info.examples.iter().find(|e| e.params == *by_name) {
                     return Answer::Raw(example.result.clone());
                 }
                 self.generated_result(info, &by_name)
@@ -468,6 +478,18 @@ impl Plant {
             }
         };
         RpcError::declared(code, &declared.message, data).into()
+    }
+}
+
+/// A request's id in the log: as JSON, or `(notification)`.
+struct LoggedId<'a>(Option<&'a Id>);
+
+impl std::fmt::Display for LoggedId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(id) => id.fmt(f),
+            None => f.write_str("(notification)"),
+        }
     }
 }
 

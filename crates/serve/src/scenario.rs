@@ -155,7 +155,7 @@ fn read_entry(
         Some(params @ (Value::Object(_) | Value::Array(_))) => {
             let what = format!("these params are not valid for `{method}`");
             reader.check(&at.key("params"), contract, &info.params, params, &what)?;
-            Some(info.by_name(Some(params)))
+            Some(info.by_name(Some(params)).into_owned())
         }
         Some(_) => {
             return Err(reader.refuse(&at.key("params"), "`params` must be an object or an array"));

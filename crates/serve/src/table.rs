@@ -2,6 +2,7 @@
 //! its examples (results checked once, at startup, and kept serialized) and its declared errors;
 //! every event with its examples.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -101,7 +102,7 @@ impl Table {
                     info.examples.push(Example {
                         name: example.name.clone(),
                         index,
-                        params: info.by_name(Some(&example.params)),
+                        params: info.by_name(Some(&example.params)).into_owned(),
                         result: bytes.into(),
                     });
                 }
@@ -138,18 +139,18 @@ impl Table {
 impl MethodInfo {
     /// Params read by name, whichever way they were sent, so that `["P-101"]` and
     /// `{"pump": "P-101"}` are the same request (for examples, scenarios and stable seeds).
-    /// Absent params are `{}`.
-    pub(crate) fn by_name(&self, params: Option<&Value>) -> Value {
+    /// Absent params are `{}`. By-name params are borrowed as they are: every call reads them.
+    pub(crate) fn by_name<'p>(&self, params: Option<&'p Value>) -> Cow<'p, Value> {
         match params {
             Some(Value::Array(items)) => {
                 let mut object = Map::new();
                 for (name, item) in self.param_names.iter().zip(items) {
                     object.insert(name.clone(), item.clone());
                 }
-                Value::Object(object)
+                Cow::Owned(Value::Object(object))
             }
-            Some(Value::Object(object)) => Value::Object(object.clone()),
-            _ => Value::Object(Map::new()),
+            Some(object @ Value::Object(_)) => Cow::Borrowed(object),
+            _ => Cow::Owned(Value::Object(Map::new())),
         }
     }
 

@@ -3,6 +3,9 @@
 //! A plant reads [`Incoming`] from a body or a WebSocket message; a caller reads a
 //! [`Response`]. Both refuse what JSON-RPC 2.0 refuses, with the reason the error carries.
 
+use std::fmt;
+
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::members::{Element, Members, Top};
@@ -36,6 +39,28 @@ impl Id {
             Value::String(s) => Some(Id::String(s.clone())),
             Value::Null => Some(Id::Null),
             _ => None,
+        }
+    }
+}
+
+/// Written as the JSON it was sent as, without building a [`Value`] for it.
+impl Serialize for Id {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Id::Number(n) => n.serialize(serializer),
+            Id::String(s) => serializer.serialize_str(s),
+            Id::Null => serializer.serialize_unit(),
+        }
+    }
+}
+
+/// The id as JSON text: `7`, `"a"`, `null` (what a response carries, and the request log shows).
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Id::Number(n) => write!(f, "{n}"),
+            Id::String(s) => f.write_str(&serde_json::to_string(s).map_err(|_| fmt::Error)?),
+            Id::Null => f.write_str("null"),
         }
     }
 }
