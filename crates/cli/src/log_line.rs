@@ -10,10 +10,10 @@
 //! written: accord serve opens none.
 
 use std::fmt::{self, Write as _};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tracing::field::{Field, Visit};
-use tracing::{Event, Subscriber};
+use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
 use tracing_subscriber::registry::LookupSpan;
@@ -34,8 +34,7 @@ where
         event: &Event<'_>,
     ) -> fmt::Result {
         write_time(&mut writer, SystemTime::now())?;
-        // Levels padded to five, as tracing-subscriber does: ` INFO`, ` WARN`, `ERROR`.
-        write!(writer, " {:>5} ", event.metadata().level().as_str())?;
+        writer.write_str(level_column(*event.metadata().level()))?;
         let scratch = SCRATCH.with_borrow_mut(std::mem::take);
         let mut fields = Fields { writer: &mut writer, result: Ok(()), scratch };
         event.record(&mut fields);
@@ -56,10 +55,56 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
-/// RFC 3339 in UTC with microseconds, `2026-12-02T00:23:36.030558Z` (humantime's digits,
-/// written into one buffer, rather than a formatter call per part).
+/// The level between spaces, padded to five as tracing-subscriber does: ` INFO`, `ERROR`.
+fn level_column(level: Level) -> &'static str {
+    match level {
+        Level::ERROR => " ERROR ",
+        Level::WARN => "  WARN ",
+        Level::INFO => "  INFO ",
+        Level::DEBUG => " DEBUG ",
+        Level::TRACE => " TRACE ",
+    }
+}
+
+/// The date and time up to the second's `.`, made again only when the second changes: every
+/// request writes a time, and formatting a date each time was most of a line's cost.
+struct Clock {
+    second: Option<u64>,
+    prefix: String,
+}
+
+thread_local! {
+    static CLOCK: std::cell::RefCell<Clock> =
+        const { std::cell::RefCell::new(Clock { second: None, prefix: String::new() }) };
+}
+
+/// RFC 3339 in UTC with microseconds, `2026-12-02T00:23:36.030558Z` (humantime's digits for
+/// the second, then the microseconds).
 fn write_time(writer: &mut Writer<'_>, now: SystemTime) -> fmt::Result {
-    write!(writer, "{}", humantime::format_rfc3339_micros(now))
+    // A clock before 1970 is written as 1970 rather than not at all.
+    let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
+    CLOCK.with_borrow_mut(|clock| {
+        let second = since.as_secs();
+        if clock.second != Some(second) {
+            clock.prefix.clear();
+            let whole = UNIX_EPOCH + Duration::from_secs(second);
+            write!(clock.prefix, "{}", humantime::format_rfc3339_seconds(whole))?;
+            // `2026-12-02T00:23:36Z` without its `Z`, and the point the microseconds follow.
+            clock.prefix.pop();
+            clock.prefix.push('.');
+            clock.second = Some(second);
+        }
+        writer.write_str(&clock.prefix)?;
+        let micros = since.subsec_micros();
+        let mut digits = *b"000000Z";
+        let mut rest = micros;
+        for digit in digits[..6].iter_mut().rev() {
+            *digit = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        // Only ASCII digits and `Z` were written.
+        writer.write_str(std::str::from_utf8(&digits).map_err(|_| fmt::Error)?)
+    })
 }
 
 struct Fields<'w, 'a> {
@@ -77,10 +122,24 @@ impl Fields<'_, '_> {
         self.result = if field.name() == "message" {
             self.writer.write_str(value)
         } else if is_plain(value) {
-            write!(self.writer, " {}={value}", field.name())
+            self.name(field).and_then(|()| self.writer.write_str(value))
         } else {
-            write!(self.writer, " {}={value:?}", field.name())
+            self.name(field).and_then(|()| write!(self.writer, "{value:?}"))
         };
+    }
+
+    /// ` name=`, before a value.
+    fn name(&mut self, field: &Field) -> fmt::Result {
+        self.writer.write_char(' ')?;
+        self.writer.write_str(field.name())?;
+        self.writer.write_char('=')
+    }
+
+    /// A value that is never quoted: a number, a boolean.
+    fn write_bare(&mut self, field: &Field, value: &str) {
+        if self.result.is_ok() {
+            self.result = self.name(field).and_then(|()| self.writer.write_str(value));
+        }
     }
 }
 
@@ -96,21 +155,15 @@ impl Visit for Fields<'_, '_> {
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        if self.result.is_ok() {
-            self.result = write!(self.writer, " {}={value}", field.name());
-        }
+        self.write_bare(field, itoa::Buffer::new().format(value));
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        if self.result.is_ok() {
-            self.result = write!(self.writer, " {}={value}", field.name());
-        }
+        self.write_bare(field, itoa::Buffer::new().format(value));
     }
 
     fn record_bool(&mut self, field: &Field, value: bool) {
-        if self.result.is_ok() {
-            self.result = write!(self.writer, " {}={value}", field.name());
-        }
+        self.write_bare(field, if value { "true" } else { "false" });
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
@@ -184,5 +237,25 @@ mod tests {
         let at = std::time::UNIX_EPOCH + std::time::Duration::from_micros(1_764_634_996_030_558);
         write_time(&mut Writer::new(&mut text), at).unwrap();
         assert_eq!(text, "2025-12-02T00:23:16.030558Z");
+    }
+
+    #[test]
+    fn the_time_follows_the_clock_across_seconds_and_keeps_leading_zeros() {
+        let start = std::time::UNIX_EPOCH + std::time::Duration::from_micros(1_764_634_996_000_007);
+        let times = [0, 999_992, 999_993, 86_400_000_000].map(|later| {
+            let mut text = String::new();
+            let at = start + std::time::Duration::from_micros(later);
+            write_time(&mut Writer::new(&mut text), at).unwrap();
+            text
+        });
+        assert_eq!(
+            times,
+            [
+                "2025-12-02T00:23:16.000007Z",
+                "2025-12-02T00:23:16.999999Z",
+                "2025-12-02T00:23:17.000000Z",
+                "2025-12-03T00:23:16.000007Z",
+            ]
+        );
     }
 }

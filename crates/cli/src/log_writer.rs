@@ -29,9 +29,12 @@ impl BatchedStderr {
         let writer = BatchedStderr::default();
         let flusher = writer.clone();
         std::thread::spawn(move || {
+            // Swapped with the shared buffer at each flush, so that both keep their capacity
+            // and a busy log does not grow a new buffer from nothing every 50 ms.
+            let mut spare = Vec::new();
             loop {
                 std::thread::sleep(EVERY);
-                flusher.flush_now();
+                flusher.flush_through(&mut spare);
             }
         });
         writer
@@ -39,10 +42,16 @@ impl BatchedStderr {
 
     /// Writes out what is buffered (and how many lines were dropped, if any) now.
     pub(crate) fn flush_now(&self) {
-        let pending =
-            std::mem::take(&mut *self.0.buffer.lock().unwrap_or_else(PoisonError::into_inner));
+        self.flush_through(&mut Vec::new());
+    }
+
+    /// Writes out what is buffered, taking it by swapping it with `spare` (left empty).
+    fn flush_through(&self, spare: &mut Vec<u8>) {
+        spare.clear();
+        std::mem::swap(&mut *self.0.buffer.lock().unwrap_or_else(PoisonError::into_inner), spare);
         let mut stderr = std::io::stderr().lock();
-        let _ = stderr.write_all(&pending);
+        let _ = stderr.write_all(spare);
+        spare.clear();
         let dropped = self.0.dropped.swap(0, Ordering::Relaxed);
         if dropped > 0 {
             let _ = writeln!(

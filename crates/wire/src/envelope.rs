@@ -8,7 +8,7 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::members::{Element, Members, Top};
+use crate::members::{Members, Top};
 use crate::{Error, JSONRPC, RpcError};
 
 /// A request id: a string, a number or `null` (JSON-RPC 2.0 §4). A request without an `id`
@@ -80,7 +80,7 @@ impl Request {
     /// Reads one request object; a refusal carries the id when it could be read.
     pub fn from_value(value: Value) -> Result<Request, Rejected> {
         let Value::Object(mut object) = value else {
-            return Request::from_element(Element::NotAnObject);
+            return Request::not_an_object();
         };
         Request::from_members(Members {
             id: object.remove("id"),
@@ -90,11 +90,9 @@ impl Request {
         })
     }
 
-    fn from_element(element: Element) -> Result<Request, Rejected> {
-        match element {
-            Element::Object(members) => Request::from_members(members),
-            Element::NotAnObject => Err(Rejected::new(Id::Null, "a request must be a JSON object")),
-        }
+    /// The refusal of a batch element or body that is not an object.
+    pub(crate) fn not_an_object() -> Result<Request, Rejected> {
+        Err(Rejected::new(Id::Null, "a request must be a JSON object"))
     }
 
     /// The one judgement of a request object, however it was read.
@@ -108,25 +106,22 @@ impl Request {
                 }
             },
         };
-        let answer_id = id.clone().unwrap_or(Id::Null);
+        // The id a refusal answers with, cloned only when there is a refusal.
+        let refuse = |reason| Err(Rejected::new(id.clone().unwrap_or(Id::Null), reason));
         match &members.jsonrpc {
             Some(Value::String(v)) if v == JSONRPC => {}
-            Some(_) => return Err(Rejected::new(answer_id, "`jsonrpc` must be \"2.0\"")),
-            None => {
-                return Err(Rejected::new(answer_id, "`jsonrpc` is missing; it must be \"2.0\""));
-            }
+            Some(_) => return refuse("`jsonrpc` must be \"2.0\""),
+            None => return refuse("`jsonrpc` is missing; it must be \"2.0\""),
         }
         let method = match members.method {
             Some(Value::String(m)) => m,
-            Some(_) => return Err(Rejected::new(answer_id, "`method` must be a string")),
-            None => return Err(Rejected::new(answer_id, "`method` is missing")),
+            Some(_) => return refuse("`method` must be a string"),
+            None => return refuse("`method` is missing"),
         };
         let params = match members.params {
             None => None,
             Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
-            Some(_) => {
-                return Err(Rejected::new(answer_id, "`params` must be an object or an array"));
-            }
+            Some(_) => return refuse("`params` must be an object or an array"),
         };
         Ok(Request { id, method, params })
     }
@@ -223,13 +218,11 @@ impl Incoming {
     pub fn parse(bytes: &[u8]) -> Result<Incoming, RpcError> {
         let top = Top::parse(bytes).map_err(|err| RpcError::from_json_error(&err))?;
         Ok(match top {
-            Top::Batch(elements) if elements.is_empty() => {
+            Top::Batch(judged) if judged.is_empty() => {
                 Incoming::Single(Err(Rejected::new(Id::Null, "an empty batch")))
             }
-            Top::Batch(elements) => {
-                Incoming::Batch(elements.into_iter().map(Request::from_element).collect())
-            }
-            Top::Single(element) => Incoming::Single(Request::from_element(element)),
+            Top::Batch(judged) => Incoming::Batch(judged),
+            Top::Single(judged) => Incoming::Single(judged),
         })
     }
 

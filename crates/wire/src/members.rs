@@ -13,6 +13,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use crate::envelope::{Rejected, Request};
+
 /// The four members of a request object the wire reads (docs/wire.md §2), each as sent.
 #[derive(Debug, Default)]
 pub(crate) struct Members {
@@ -22,22 +24,15 @@ pub(crate) struct Members {
     pub(crate) params: Option<Value>,
 }
 
-/// One request-to-be: an object's members, or any other JSON value (never a request).
-// Unboxed: one lives on the stack per request, and a box would be one more allocation each.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug)]
-pub(crate) enum Element {
-    Object(Members),
-    NotAnObject,
-}
+/// One element of a body, judged as soon as it is read: the members (four `Value`s, hundreds
+/// of bytes) never leave the function that reads them, only the smaller request does.
+pub(crate) type Judged = Result<Request, Rejected>;
 
 /// A whole body: one element, or an array of them (a batch).
-// Unboxed for the same reason as `Element`.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub(crate) enum Top {
-    Single(Element),
-    Batch(Vec<Element>),
+    Single(Judged),
+    Batch(Vec<Judged>),
 }
 
 impl Top {
@@ -151,30 +146,30 @@ macro_rules! not_an_object {
 struct ElementVisitor;
 
 impl<'de> Visitor<'de> for ElementVisitor {
-    type Value = Element;
+    type Value = Judged;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON value")
     }
 
-    not_an_object!(Element::NotAnObject);
+    not_an_object!(Request::not_an_object());
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Element, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Judged, A::Error> {
         skip_seq(seq)?;
-        Ok(Element::NotAnObject)
+        Ok(Request::not_an_object())
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Element, A::Error> {
-        read_members(map).map(Element::Object)
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Judged, A::Error> {
+        read_members(map).map(Request::from_members)
     }
 }
 
 struct ElementSeed;
 
 impl<'de> DeserializeSeed<'de> for ElementSeed {
-    type Value = Element;
+    type Value = Judged;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Element, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Judged, D::Error> {
         deserializer.deserialize_any(ElementVisitor)
     }
 }
@@ -188,7 +183,7 @@ impl<'de> Visitor<'de> for TopVisitor {
         f.write_str("a JSON value")
     }
 
-    not_an_object!(Top::Single(Element::NotAnObject));
+    not_an_object!(Top::Single(Request::not_an_object()));
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
         let mut elements = Vec::with_capacity(seq.size_hint().unwrap_or(0));
@@ -199,6 +194,6 @@ impl<'de> Visitor<'de> for TopVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Top, A::Error> {
-        read_members(map).map(|members| Top::Single(Element::Object(members)))
+        read_members(map).map(|members| Top::Single(Request::from_members(members)))
     }
 }
