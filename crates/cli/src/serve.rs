@@ -59,6 +59,11 @@ pub(crate) struct Args {
     #[arg(long, value_name = "MS", default_value_t = Config::default().read_timeout.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     read_timeout: u64,
+    /// How long one write may wait for a peer that does not read (an HTTP answer, a WebSocket
+    /// message) before the connection is closed.
+    #[arg(long, value_name = "MS", default_value_t = Config::default().write_timeout.as_millis() as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    write_timeout: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -111,6 +116,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
             connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
         },
         read_timeout: Duration::from_millis(args.read_timeout),
+        write_timeout: Duration::from_millis(args.write_timeout),
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,

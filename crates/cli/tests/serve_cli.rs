@@ -93,3 +93,12 @@ fn limits_are_set_from_the_command_line() {
     let (code, log) = terminate(&mut child);
     assert_eq!(code, 0, "{log}");
 }
+
+#[test]
+fn a_timeout_of_zero_is_a_usage_error() {
+    for flag in ["--read-timeout", "--write-timeout"] {
+        let out = accord(&["serve", PUMP, flag, "0"]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(stderr(&out).contains(flag), "{flag}: {}", stderr(&out));
+    }
+}

@@ -41,6 +41,21 @@ pub use crate::scenario::ScenarioSource;
 pub use crate::seed::Mode;
 pub use crate::server::{SHUTDOWN_GRACE, Server, ShutdownHandle, start};
 
+/// Whether `error` is, or was caused by, an I/O error of kind `TimedOut`: the write timeout.
+fn is_timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(error);
+    while let Some(error) = source {
+        if error
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return true;
+        }
+        source = error.source();
+    }
+    false
+}
+
 /// The limits of docs/wire.md §9.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -97,6 +112,9 @@ pub struct Config {
     /// How long a request's headers or body, or a WebSocket frame or fragmented message once
     /// begun, may stall; an idle WebSocket has no deadline.
     pub read_timeout: Duration,
+    /// How long one write to a peer may wait for the peer to read (HTTP answers and WebSocket
+    /// messages alike); past it the connection is closed and its slot is free again.
+    pub write_timeout: Duration,
 }
 
 impl Default for Config {
@@ -110,6 +128,7 @@ impl Default for Config {
             event_interval: None,
             limits: Limits::default(),
             read_timeout: Duration::from_secs(30),
+            write_timeout: Duration::from_secs(30),
         }
     }
 }

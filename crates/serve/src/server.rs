@@ -14,6 +14,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinHandle;
+use tokio_io_timeout::TimeoutStream;
 
 use crate::plant::Plant;
 use crate::{Config, Error, http, ws};
@@ -27,6 +28,7 @@ pub(crate) struct Shared {
     pub(crate) connections: Arc<Semaphore>,
     pub(crate) shutdown: watch::Receiver<bool>,
     pub(crate) read_timeout: Duration,
+    pub(crate) write_timeout: Duration,
 }
 
 /// A running plant.
@@ -100,6 +102,7 @@ pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
         connections: Arc::new(Semaphore::new(config.limits.connections)),
         shutdown: rx.clone(),
         read_timeout: config.read_timeout,
+        write_timeout: config.write_timeout,
     });
     let task = tokio::spawn(accept(listener, shared, rx, config));
     tracing::info!(%addr, "serving");
@@ -125,6 +128,17 @@ async fn route(
         }
     };
     Ok(response)
+}
+
+/// Logs an HTTP connection closed because a write stalled past the write timeout (the one
+/// `TimedOut` I/O error a connection can end with: hyper's own timeouts are not I/O errors).
+fn log_write_stall(result: Result<(), hyper::Error>, timeout: Duration) {
+    if let Err(error) = result
+        && crate::is_timed_out(&error)
+    {
+        let timeout_ms = timeout.as_millis() as u64;
+        tracing::info!(transport = "http", timeout_ms, "write stalled; closing");
+    }
 }
 
 fn status(code: StatusCode) -> Response<Body> {
@@ -154,6 +168,12 @@ async fn accept(
                     }
                 };
                 let _ = stream.set_nodelay(true);
+                // Only writes are timed here: reads are hyper's header timeout, the body timeout
+                // (http.rs) and FrameWatch (ws.rs), each knowing when a peer owes bytes. A write
+                // that completes at once never arms the timer.
+                let mut stream = TimeoutStream::new(stream);
+                stream.set_write_timeout(Some(config.write_timeout));
+                let stream = Box::pin(stream);
                 let for_connection = shared.clone();
                 let service = hyper::service::service_fn(move |request| {
                     route(for_connection.clone(), request)
@@ -168,10 +188,11 @@ async fn accept(
                     .with_upgrades();
                 let mut stop = shutdown.clone();
                 let open = open_rx.clone();
+                let write_timeout = config.write_timeout;
                 tokio::spawn(async move {
                     let mut connection = std::pin::pin!(connection);
                     tokio::select! {
-                        _ = connection.as_mut() => {}
+                        result = connection.as_mut() => log_write_stall(result, write_timeout),
                         _ = stop.changed() => {
                             // Finish the request in flight, then close; idle ones close now.
                             connection.as_mut().graceful_shutdown();

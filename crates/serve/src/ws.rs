@@ -178,9 +178,18 @@ async fn run(socket: Socket, shared: Arc<Shared>, access: Access, _permit: Owned
             }
         }
         for message in outbox.into_iter().chain(reply) {
-            if sink.send(Message::Text(text(message).into())).await.is_err() {
-                tracing::info!(transport = "websocket", "connection lost");
-                return;
+            match sink.send(Message::Text(text(message).into())).await {
+                Ok(()) => {}
+                // The socket's write timeout (server.rs): the peer has stopped reading.
+                Err(WsError::Io(error)) if error.kind() == std::io::ErrorKind::TimedOut => {
+                    let timeout_ms = shared.write_timeout.as_millis() as u64;
+                    tracing::info!(transport = "websocket", timeout_ms, "write stalled; closing");
+                    return;
+                }
+                Err(_) => {
+                    tracing::info!(transport = "websocket", "connection lost");
+                    return;
+                }
             }
         }
     }

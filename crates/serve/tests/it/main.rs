@@ -12,3 +12,4 @@ mod property;
 mod results;
 mod scenario;
 mod stall;
+mod write_stall;
