@@ -41,21 +41,6 @@ pub use crate::scenario::ScenarioSource;
 pub use crate::seed::Mode;
 pub use crate::server::{SHUTDOWN_GRACE, Server, ShutdownHandle, start};
 
-/// Whether `error` is, or was caused by, an I/O error of kind `TimedOut`: the write timeout.
-fn is_timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut source = Some(error);
-    while let Some(error) = source {
-        if error
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::TimedOut)
-        {
-            return true;
-        }
-        source = error.source();
-    }
-    false
-}
-
 /// The limits of docs/wire.md §9.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {

@@ -134,11 +134,26 @@ async fn route(
 /// `TimedOut` I/O error a connection can end with: hyper's own timeouts are not I/O errors).
 fn log_write_stall(result: Result<(), hyper::Error>, timeout: Duration) {
     if let Err(error) = result
-        && crate::is_timed_out(&error)
+        && is_timed_out(&error)
     {
         let timeout_ms = timeout.as_millis() as u64;
         tracing::info!(transport = "http", timeout_ms, "write stalled; closing");
     }
+}
+
+/// Whether `error` is, or was caused by, an I/O error of kind `TimedOut`: the write timeout.
+fn is_timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(error);
+    while let Some(error) = source {
+        if error
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return true;
+        }
+        source = error.source();
+    }
+    false
 }
 
 fn status(code: StatusCode) -> Response<Body> {
@@ -196,7 +211,7 @@ async fn accept(
                         _ = stop.changed() => {
                             // Finish the request in flight, then close; idle ones close now.
                             connection.as_mut().graceful_shutdown();
-                            let _ = connection.await;
+                            log_write_stall(connection.await, write_timeout);
                         }
                     }
                     drop(open);

@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
@@ -65,12 +66,8 @@ impl Key {
     }
 }
 
-struct KeySeed;
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Key;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Key, D::Error> {
         deserializer.deserialize_str(KeyVisitor)
     }
 }
@@ -91,7 +88,7 @@ impl Visitor<'_> for KeyVisitor {
 
 fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<Members, A::Error> {
     let mut members = Members::default();
-    while let Some(key) = map.next_key_seed(KeySeed)? {
+    while let Some(key) = map.next_key::<Key>()? {
         let slot = match key {
             Key::Id => &mut members.id,
             Key::Jsonrpc => &mut members.jsonrpc,
