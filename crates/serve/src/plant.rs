@@ -127,7 +127,7 @@ impl Plant {
             Incoming::Single(request) => {
                 let (id, answer) = self.one(request, session).await?;
                 let mut out = Vec::with_capacity(256);
-                encode::response(&id, &answer, &mut out);
+                self.respond(&id, &answer, &mut out);
                 Some(out)
             }
             Incoming::Batch(requests) => {
@@ -140,7 +140,7 @@ impl Plant {
                         if out.len() > 1 {
                             out.push(b',');
                         }
-                        encode::response(&id, &answer, &mut out);
+                        self.respond(&id, &answer, &mut out);
                     }
                 }
                 if out.len() == 1 {
@@ -149,6 +149,26 @@ impl Plant {
                 out.push(b']');
                 Some(out)
             }
+        }
+    }
+
+    /// Appends one response to `out` (the answer so far), or, when the answer would then pass
+    /// `answer-bytes`, the `-32003` that says so in its place: whatever a contract makes the
+    /// plant generate, one message's answer stays within the limit (each refusal is small).
+    fn respond(&self, id: &Id, answer: &Answer, out: &mut Vec<u8>) {
+        let mark = out.len();
+        encode::response(id, answer, out);
+        if out.len() > self.limits.answer_bytes {
+            let size = out.len() - mark;
+            out.truncate(mark);
+            out.shrink_to(mark.max(256));
+            tracing::info!(limit = limits::ANSWER_BYTES, bytes = size, "limit exceeded");
+            let max = self.limits.answer_bytes as u64;
+            let reason = format!(
+                "the response is {size} bytes; with what precedes it the answer would pass {max}"
+            );
+            let error = RpcError::limit_exceeded_because(limits::ANSWER_BYTES, max, &reason);
+            encode::response(id, &Answer::Error(error), out);
         }
     }
 
@@ -364,9 +384,18 @@ impl Plant {
     fn made(&self, target: &Target, seed: u64, what: &str) -> Result<Value, RpcError> {
         let check =
             self.contract.validator(target).map_err(|e| RpcError::internal(&e.to_string()))?;
-        let value = check
-            .generate(seed)
-            .map_err(|e| RpcError::internal(&format!("no {what} could be made: {e}")))?;
+        let value = check.generator().budget(self.limits.generation).generate(seed).map_err(
+            |e| match e {
+                accord_validate::Error::Budget { limit, max, .. } => {
+                    RpcError::limit_exceeded_because(
+                        limit.name(),
+                        max,
+                        &format!("no {what} could be made: {e}"),
+                    )
+                }
+                e => RpcError::internal(&format!("no {what} could be made: {e}")),
+            },
+        )?;
         match check.validate(&value) {
             Ok(()) => Ok(value),
             Err(errors) => Err(RpcError::internal(&format!(

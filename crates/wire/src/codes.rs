@@ -99,6 +99,14 @@ impl RpcError {
         RpcError::new(LIMIT_EXCEEDED, "Limit exceeded", Some(data))
     }
 
+    /// `-32003` naming the limit and its maximum, with what passed it (a limit the plant's own
+    /// answer reached rather than the request: `answer-bytes`, `generation-nodes`,
+    /// `generation-bytes`).
+    pub fn limit_exceeded_because(limit: &str, max: u64, reason: &str) -> RpcError {
+        let data = json!({"limit": limit, "max": max, "reason": reason});
+        RpcError::new(LIMIT_EXCEEDED, "Limit exceeded", Some(data))
+    }
+
     /// `-32004` naming the transport the call came over.
     pub fn not_on_transport(transport: &str) -> RpcError {
         let data = json!({"transport": transport});
