@@ -112,8 +112,12 @@ impl Plant {
         if limits::nests_deeper_than(bytes, self.limits.depth) {
             return Some(self.limit(limits::DEPTH));
         }
-        let incoming = match Incoming::parse(bytes) {
+        let incoming = match Incoming::parse_with_batch_limit(bytes, self.limits.batch_length) {
             Ok(incoming) => incoming,
+            Err(error) if error.code == accord_wire::codes::LIMIT_EXCEEDED => {
+                tracing::info!(limit = limits::BATCH_LENGTH, "limit exceeded");
+                return Some(encode::refusal(error));
+            }
             Err(error) => {
                 tracing::info!(
                     transport = session.transport.as_str(),
@@ -131,9 +135,6 @@ impl Plant {
                 Some(out)
             }
             Incoming::Batch(requests) => {
-                if requests.len() > self.limits.batch_length {
-                    return Some(self.limit(limits::BATCH_LENGTH));
-                }
                 let mut out = vec![b'['];
                 for request in requests {
                     if let Some((id, answer)) = self.one(request, session).await {
@@ -186,13 +187,14 @@ impl Plant {
         let request = match request {
             Ok(request) => request,
             Err(rejected) => {
+                let error = rejected.error();
                 tracing::info!(
                     transport = session.transport.as_str(),
-                    code = -32600,
+                    code = error.code,
                     reason = rejected.reason,
                     "invalid request"
                 );
-                return Some((rejected.id.clone(), Answer::Error(rejected.error())));
+                return Some((rejected.id, Answer::Error(error)));
             }
         };
         let started = Instant::now();

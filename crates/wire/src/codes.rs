@@ -59,6 +59,20 @@ impl RpcError {
         RpcError::new(INVALID_REQUEST, "Invalid request", Some(json!({"reason": reason})))
     }
 
+    /// `-32600` for a member named twice (or a key twice inside it), naming the member.
+    pub fn duplicate_member(reason: &str, member: &str) -> RpcError {
+        let data = json!({"reason": reason, "member": member});
+        RpcError::new(INVALID_REQUEST, "Invalid request", Some(data))
+    }
+
+    /// `-32602` for a key named twice inside params: one error at the key's path, rule
+    /// `duplicate-key`.
+    pub fn duplicate_param(key: &accord_schema_model::DuplicateKey) -> RpcError {
+        let error = json!({"path": key.pointer, "rule": "duplicate-key",
+            "expected": "each key named once", "found": format!("`{}` named twice", key.key)});
+        RpcError::new(INVALID_PARAMS, "Invalid params", Some(json!({"errors": [error]})))
+    }
+
     /// `-32601` naming the method.
     pub fn method_not_found(method: &str) -> RpcError {
         RpcError::new(METHOD_NOT_FOUND, "Method not found", Some(json!({"method": method})))
