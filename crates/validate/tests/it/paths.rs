@@ -272,3 +272,35 @@ fn a_ref_cycle_is_named_by_a_type_in_it() {
         other => panic!("expected a ref cycle, got {other:?}"),
     }
 }
+
+/// A key named twice is refused on the bytes path wherever it is (a declared member, an
+/// unknown member, inside `any`, a literal or a map, escaped or not, in a small or a large
+/// object), as the model refuses it in a contract: readers disagree on which of the two counts.
+#[test]
+fn the_bytes_path_refuses_keys_named_twice() {
+    let c = contract(json!({
+        "Obj": {"kind": "object", "fields": {"a": {"type": {"kind": "integer"}}}},
+        "Any": {"kind": "any"},
+        "Lit": {"kind": "literal", "value": {"a": 1}},
+        "Dict": {"kind": "map", "values": {"kind": "integer"}},
+    }));
+    let many: String = (0..40).map(|i| format!(r#""k{i}":{i},"#)).collect();
+    for (name, text, pointer) in [
+        ("Obj", r#"{"a":1,"a":2}"#.to_owned(), "/a"),
+        ("Obj", r#"{"a":1,"\u0061":2}"#.to_owned(), "/a"),
+        ("Obj", r#"{"a":1,"x":{"y":[{"z":1,"z":1}]}}"#.to_owned(), "/x/y/0/z"),
+        ("Any", r#"[{"b":true,"b":false}]"#.to_owned(), "/0/b"),
+        ("Dict", format!(r#"{{{many}"k7":1}}"#), "/k7"),
+        ("Lit", r#"{"a":2,"a":1}"#.to_owned(), ""),
+    ] {
+        let v = c.validator(&ty(name)).expect(name);
+        assert!(!v.is_valid_bytes(text.as_bytes()), "{name}: {text}");
+        let errors = v.validate_bytes(text.as_bytes()).expect_err(&text);
+        let dup =
+            errors.iter().find(|e| e.rule == Rule::DuplicateKey).expect("a duplicate-key error");
+        assert_eq!(dup.pointer, pointer, "{name}: {text}: {errors:?}");
+    }
+    // The same keys once each are fine.
+    let v = c.validator(&ty("Dict")).expect("Dict");
+    assert!(v.is_valid_bytes(format!(r#"{{{many}"k40":1}}"#).as_bytes()));
+}
