@@ -78,10 +78,16 @@ impl RpcError {
         RpcError::new(METHOD_NOT_FOUND, "Method not found", Some(json!({"method": method})))
     }
 
-    /// `-32602` with every validation error, each as docs/wire.md §4 shapes it.
+    /// `-32602` with the validation errors, each as docs/wire.md §4 shapes it: the first
+    /// [`MAX_ERRORS`], and `"more": N` counting the rest (a request cannot make its answer
+    /// grow with every error it contains).
     pub fn invalid_params(errors: &[ValidationError]) -> RpcError {
-        let errors: Vec<Value> = errors.iter().map(validation_error_value).collect();
-        RpcError::new(INVALID_PARAMS, "Invalid params", Some(json!({"errors": errors})))
+        let mut data = Map::new();
+        data.insert("errors".into(), capped(errors));
+        if errors.len() > MAX_ERRORS {
+            data.insert("more".into(), (errors.len() - MAX_ERRORS).into());
+        }
+        RpcError::new(INVALID_PARAMS, "Invalid params", Some(Value::Object(data)))
     }
 
     /// `-32602` for params that are wrong in a way no type says (an unknown example name, an
@@ -158,7 +164,17 @@ impl RpcError {
     }
 }
 
-/// One validation error as `-32602`'s `data.errors` carries it.
+/// The most validation errors one `-32602` lists (and one `nearest` list under an error); the
+/// rest are counted in `more`.
+pub const MAX_ERRORS: usize = 32;
+
+/// The first [`MAX_ERRORS`] of `errors`, as `data.errors` (or `nearest`) carries them.
+fn capped(errors: &[ValidationError]) -> Value {
+    errors.iter().take(MAX_ERRORS).map(validation_error_value).collect::<Vec<_>>().into()
+}
+
+/// One validation error as `-32602`'s `data.errors` carries it (its `nearest` capped like the
+/// list, with `"more"` counting the rest).
 pub fn validation_error_value(error: &ValidationError) -> Value {
     let mut object = Map::new();
     object.insert("path".into(), error.pointer.clone().into());
@@ -166,8 +182,10 @@ pub fn validation_error_value(error: &ValidationError) -> Value {
     object.insert("expected".into(), error.expected.clone().into());
     object.insert("found".into(), error.found.clone().into());
     if !error.nearest.is_empty() {
-        let nearest: Vec<Value> = error.nearest.iter().map(validation_error_value).collect();
-        object.insert("nearest".into(), nearest.into());
+        object.insert("nearest".into(), capped(&error.nearest));
+        if error.nearest.len() > MAX_ERRORS {
+            object.insert("more".into(), (error.nearest.len() - MAX_ERRORS).into());
+        }
     }
     Value::Object(object)
 }

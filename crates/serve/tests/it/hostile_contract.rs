@@ -93,3 +93,22 @@ async fn the_generation_budget_is_configurable() {
     );
     server.shutdown().await;
 }
+
+/// A request with a thousand wrong values gets the first 32 errors and the count of the rest,
+/// not a thousand errors (a 600 KB request once got a 24 MB answer).
+#[tokio::test]
+async fn invalid_params_list_at_most_32_errors() {
+    let doc = json!({"schema": 1, "namespaces": {"h": {"version": "1.0.0", "methods": {
+        "put": {"semantics": "write", "params": [{"name": "xs", "type":
+            {"kind": "array", "items": {"kind": "integer"}}}], "result": {"kind": "null"}}}}}});
+    let server = accord_serve::start(Document::from_value(doc).unwrap(), local()).await.unwrap();
+    let body = call(&server, "h.put", json!([vec!["no"; 1000]])).await;
+    let data = &error(&body)["data"];
+    assert_eq!(data["errors"].as_array().map(Vec::len), Some(32), "{body}");
+    assert_eq!(data["errors"][31]["path"], "/0/31");
+    assert_eq!(data["more"], 968);
+    // Within the cap, no `more`.
+    let body = call(&server, "h.put", json!([["no", 1, "no"]])).await;
+    assert_eq!(error(&body)["data"].get("more"), None, "{body}");
+    server.shutdown().await;
+}

@@ -74,10 +74,8 @@ fn scalars_and_bounds() {
     assert_eq!(rules(&both(&c, &ty("N"), &json!(0.35))), [("".into(), Rule::MultipleOf)]);
     assert!(both(&c, &ty("S"), &json!("éé")).is_empty(), "lengths count characters");
     assert_eq!(rules(&both(&c, &ty("S"), &json!("a"))), [("".into(), Rule::MinLength)]);
-    assert_eq!(
-        rules(&both(&c, &ty("S"), &json!("ABCDEF"))),
-        [("".into(), Rule::MaxLength), ("".into(), Rule::Pattern)]
-    );
+    // Past its length, the pattern is not run (length before pattern).
+    assert_eq!(rules(&both(&c, &ty("S"), &json!("ABCDEF"))), [("".into(), Rule::MaxLength)]);
     assert!(both(&c, &ty("F"), &json!("2026-12-01T19:18:52Z")).is_empty());
     assert_eq!(rules(&both(&c, &ty("F"), &json!("yesterday"))), [("".into(), Rule::Format)]);
     assert!(both(&c, &ty("U"), &json!("anything")).is_empty(), "unknown formats are accepted");
@@ -303,4 +301,19 @@ fn the_bytes_path_refuses_keys_named_twice() {
     // The same keys once each are fine.
     let v = c.validator(&ty("Dict")).expect("Dict");
     assert!(v.is_valid_bytes(format!(r#"{{{many}"k40":1}}"#).as_bytes()));
+}
+
+/// Length before pattern: a string past `maxLength` is not matched against the pattern (nor
+/// the format) at all, on either path: one error, `max-length`, however costly the pattern.
+#[test]
+fn a_string_past_its_length_never_runs_the_pattern() {
+    let c = contract(json!({
+        "Code": {"kind": "string", "maxLength": 10, "pattern": "^(a{100}){100}x$"},
+        "Day": {"kind": "string", "minLength": 12, "format": "date"},
+    }));
+    let long = json!("b".repeat(100_000));
+    assert_eq!(rules(&both(&c, &ty("Code"), &long)), [(String::new(), Rule::MaxLength)]);
+    assert_eq!(rules(&both(&c, &ty("Day"), &json!("nope"))), [(String::new(), Rule::MinLength)]);
+    // Within the length, the pattern is still checked.
+    assert_eq!(rules(&both(&c, &ty("Code"), &json!("bbb"))), [(String::new(), Rule::Pattern)]);
 }
