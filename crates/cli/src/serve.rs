@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use accord_schema_model::Document;
-use accord_serve::{Config, Limits, Mode, ScenarioSource};
+use accord_serve::{Budget, Config, Limits, Mode, ScenarioSource};
 use clap::ValueEnum;
 
 use crate::log_writer::BatchedStderr;
@@ -55,6 +55,18 @@ pub(crate) struct Args {
     #[arg(long, value_name = "N", default_value_t = Limits::default().connections as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_connections: u64,
+    /// The largest answer to one message, in bytes; a response past it is refused (`-32003`).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().answer_bytes as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_answer_bytes: u64,
+    /// The most values in one generated result, error data or event payload.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().generation.nodes as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_generated_values: u64,
+    /// The most bytes of JSON in one generated result, error data or event payload.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().generation.bytes as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_generated_bytes: u64,
     /// How long request headers, a body, or a begun WebSocket frame may stall before closing.
     #[arg(long, value_name = "MS", default_value_t = Config::default().read_timeout.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -114,6 +126,11 @@ pub(crate) fn run(args: &Args) -> Outcome {
             depth: usize::try_from(args.max_depth).unwrap_or(128),
             batch_length: usize::try_from(args.max_batch).unwrap_or(usize::MAX),
             connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+            answer_bytes: usize::try_from(args.max_answer_bytes).unwrap_or(usize::MAX),
+            generation: Budget {
+                nodes: usize::try_from(args.max_generated_values).unwrap_or(usize::MAX),
+                bytes: usize::try_from(args.max_generated_bytes).unwrap_or(usize::MAX),
+            },
         },
         read_timeout: Duration::from_millis(args.read_timeout),
         write_timeout: Duration::from_millis(args.write_timeout),

@@ -534,7 +534,7 @@ impl Cx<'_> {
 
 fn expect(value: Value) -> Expect {
     match Request::from_value(value) {
-        Err(Rejected { id, reason }) => {
+        Err(Rejected { id, reason, .. }) => {
             Expect::Refusal { code: codes::INVALID_REQUEST, id, what: reason }
         }
         Ok(request) if request.id.is_none() => Expect::Nothing,

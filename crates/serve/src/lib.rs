@@ -36,6 +36,8 @@ mod ws;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+pub use accord_validate::Budget;
+
 pub use crate::error::Error;
 pub use crate::scenario::ScenarioSource;
 pub use crate::seed::Mode;
@@ -53,23 +55,42 @@ pub struct Limits {
     pub batch_length: usize,
     /// The most open WebSockets.
     pub connections: usize,
+    /// The largest answer to one message (a response, or a whole batch's), in bytes: a
+    /// response that would pass it is answered with `-32003` `answer-bytes` instead.
+    pub answer_bytes: usize,
+    /// How large one generated result, error data or event payload may grow (`-32003`
+    /// `generation-nodes` or `generation-bytes` past it).
+    pub generation: Budget,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { body_bytes: 1 << 20, depth: 128, batch_length: 100, connections: 256 }
+        Limits {
+            body_bytes: 1 << 20,
+            depth: 128,
+            batch_length: 100,
+            connections: 256,
+            answer_bytes: 16 << 20,
+            generation: Budget::default(),
+        }
     }
 }
 
 impl Limits {
     /// The configured maximum of the limit named `name` (docs/wire.md §9's names).
     pub fn max_of(&self, name: &str) -> u64 {
-        use accord_wire::limits::{BATCH_LENGTH, BODY_BYTES, CONNECTIONS, DEPTH};
+        use accord_wire::limits::{
+            ANSWER_BYTES, BATCH_LENGTH, BODY_BYTES, CONNECTIONS, DEPTH, GENERATION_BYTES,
+            GENERATION_NODES,
+        };
         let max = match name {
             BODY_BYTES => self.body_bytes,
             DEPTH => self.depth,
             BATCH_LENGTH => self.batch_length,
             CONNECTIONS => self.connections,
+            ANSWER_BYTES => self.answer_bytes,
+            GENERATION_NODES => self.generation.nodes,
+            GENERATION_BYTES => self.generation.bytes,
             _ => 0,
         };
         max as u64
