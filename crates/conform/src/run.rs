@@ -8,6 +8,7 @@ use accord_validate::Target;
 use accord_wire::describe::Answer;
 use accord_wire::event::{NOTIFICATION, Notification, SUBSCRIBE, UNSUBSCRIBE};
 use accord_wire::{Id, Request, Response};
+use futures_util::StreamExt as _;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -67,7 +68,7 @@ impl<'a> Run<'a> {
     /// A request's text, with a fresh id.
     pub(crate) fn request(&mut self, method: &str, params: Option<Value>) -> String {
         let id = self.id();
-        Request { id: Some(id), method: method.to_owned(), params }.to_value().to_string()
+        request(id, method, params)
     }
 
     pub(crate) fn push(
@@ -460,34 +461,26 @@ impl<'a> Run<'a> {
                     .map(move |(e, _)| (format!("{n}.{e}"), n.clone(), e.clone()))
             })
             .collect();
-        for (name, namespace, event) in events {
-            let mut transcript = Transcript::default();
-            transcript.route(Transport::Ws, Credential::Right);
-            let deadline = self.deadline;
-            let outcome = match in_time(deadline, self.client.socket(Credential::Right)).await {
-                None => self.not_run(),
-                Some(Err(e)) => {
-                    transcript.note(format!("transport: {e}"));
-                    verdict(vec![e.problem()])
-                }
-                Some(Ok(Err(status))) => {
-                    transcript.note(format!("upgrade refused with HTTP {status}"));
-                    verdict(vec![Problem::new(
-                        Kind::RightCredentialRefused,
-                        format!("the WebSocket upgrade was refused with HTTP {status}"),
-                    )])
-                }
-                Some(Ok(Ok(mut socket))) => {
-                    let session =
-                        self.subscribe(&mut socket, &mut transcript, &name, &namespace, &event);
-                    let outcome = in_time(deadline, session).await;
-                    socket.close().await;
-                    outcome.unwrap_or_else(|| self.not_run())
-                }
-            };
+        // The ids of every session are taken now, in report order, so sessions that run side
+        // by side send the same requests as one after the other would.
+        let sessions: Vec<Session> = events
+            .into_iter()
+            .map(|(name, namespace, event)| Session {
+                name,
+                namespace,
+                event,
+                ids: [self.id(), self.id(), self.id()],
+            })
+            .collect();
+        let done: Vec<(Outcome, Transcript)> =
+            futures_util::stream::iter(sessions.iter().map(|s| self.session(s)))
+                .buffered(self.options.jobs.max(1))
+                .collect()
+                .await;
+        for (session, (outcome, transcript)) in sessions.iter().zip(done) {
             self.push(
                 Phase::Events,
-                &name,
+                &session.name,
                 "subscribe, collect, validate, unsubscribe",
                 outcome,
                 transcript,
@@ -495,16 +488,45 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// One event's WebSocket: open it, subscribe, collect, validate, unsubscribe.
+    async fn session(&self, session: &Session) -> (Outcome, Transcript) {
+        let mut transcript = Transcript::default();
+        transcript.route(Transport::Ws, Credential::Right);
+        let outcome = match in_time(self.deadline, self.client.socket(Credential::Right)).await {
+            None => self.not_run(),
+            Some(Err(e)) => {
+                transcript.note(format!("transport: {e}"));
+                verdict(vec![e.problem()])
+            }
+            Some(Ok(Err(status))) => {
+                transcript.note(format!("upgrade refused with HTTP {status}"));
+                verdict(vec![Problem::new(
+                    Kind::RightCredentialRefused,
+                    format!("the WebSocket upgrade was refused with HTTP {status}"),
+                )])
+            }
+            Some(Ok(Ok(mut socket))) => {
+                let outcome =
+                    in_time(self.deadline, self.subscribe(&mut socket, &mut transcript, session))
+                        .await;
+                socket.close().await;
+                outcome.unwrap_or_else(|| self.not_run())
+            }
+        };
+        (outcome, transcript)
+    }
+
     async fn subscribe(
-        &mut self,
+        &self,
         socket: &mut Socket,
         transcript: &mut Transcript,
-        name: &str,
-        namespace: &str,
-        event: &str,
+        session: &Session,
     ) -> Outcome {
+        let (name, namespace, event) =
+            (session.name.as_str(), session.namespace.as_str(), session.event.as_str());
+        let [subscribe_id, fake_id, unsubscribe_id] = session.ids.clone();
         let mut problems = Vec::new();
-        let sent = self.request(SUBSCRIBE, Some(json!({"event": name})));
+        let sent = request(subscribe_id, SUBSCRIBE, Some(json!({"event": name})));
         let (reply, mut notes) = match ws_call(socket, transcript, &sent).await {
             Ok(r) => r,
             Err(e) => return verdict(vec![e.problem()]),
@@ -521,7 +543,7 @@ impl<'a> Run<'a> {
         };
         // accord serve emits on request (rpc.fake, docs/wire.md §6); a real plant answers -32601
         // and its events are awaited for the timeout.
-        let sent = self.request("rpc.fake", Some(json!({"emit": name})));
+        let sent = request(fake_id, "rpc.fake", Some(json!({"emit": name})));
         let emitted = match ws_call(socket, transcript, &sent).await {
             Ok((reply, more)) => {
                 notes.extend(more);
@@ -586,7 +608,8 @@ impl<'a> Run<'a> {
                 ),
             ));
         }
-        let sent = self.request(UNSUBSCRIBE, Some(json!({"subscription": subscription})));
+        let sent =
+            request(unsubscribe_id, UNSUBSCRIBE, Some(json!({"subscription": subscription})));
         match ws_call(socket, transcript, &sent).await {
             Ok((reply, _)) => {
                 problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
@@ -609,6 +632,20 @@ impl<'a> Run<'a> {
         }
         verdict(problems)
     }
+}
+
+/// One event's session, its requests' ids taken in report order.
+struct Session {
+    name: String,
+    namespace: String,
+    event: String,
+    /// The ids of `rpc.subscribe`, `rpc.fake` and `rpc.unsubscribe`.
+    ids: [Id; 3],
+}
+
+/// A request's text.
+fn request(id: Id, method: &str, params: Option<Value>) -> String {
+    Request { id: Some(id), method: method.to_owned(), params }.to_value().to_string()
 }
 
 /// How many valid values per method the negative phase takes mutants of.
