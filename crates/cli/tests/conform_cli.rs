@@ -122,6 +122,11 @@ async fn a_healthy_plant_exits_0() {
     assert_eq!(report["conforms"], true);
     assert_eq!(report["totals"]["failed"], 0);
     assert!(report["totals"]["passed"].as_u64().expect("count") > 30, "{}", report["totals"]);
+    for method in report["methods"].as_array().expect("methods") {
+        if method["outcome"] != "skipped" {
+            assert!(method["answers"]["results"].as_u64() > Some(0), "{method}");
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
