@@ -4,6 +4,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use accord_schema_model::{Document, Method, Namespace, Semantics};
+use accord_wire::{Dialect, EventRoute};
 use serde_json::{Value, json};
 
 use crate::{Outcome, OutputFormat, input, output};
@@ -102,6 +103,9 @@ impl<'a> Summary<'a> {
             let _ =
                 writeln!(out, "{members} unknown to this accord: kept by fmt, ignored by checks");
         }
+        if let Some(wire) = wire_summary(doc) {
+            let _ = writeln!(out, "wire: {}", wire.text);
+        }
         let namespaces = self.namespaces();
         let _ = writeln!(out, "{}", plural(namespaces.len(), "namespace"));
         for ns in &namespaces {
@@ -182,14 +186,67 @@ impl<'a> Summary<'a> {
                 })
             })
             .collect();
-        json!({
+        let mut out = json!({
             "schema": doc.schema,
             "readableSchemas": accord_schema_model::READABLE_SCHEMAS,
             "name": doc.name,
             "unknownMembers": doc.unknown_member_count(),
             "namespaces": namespaces,
-        })
+        });
+        // Only a document with a `wire` section gets the member, so the summary of every
+        // document in accord's own dialect is what it was before the section existed.
+        if let (Some(wire), Some(members)) = (wire_summary(doc), out.as_object_mut()) {
+            members.insert("wire".to_owned(), wire.json);
+        }
+        out
     }
+}
+
+/// The dialect a document with a `wire` section is spoken in, in words and as JSON; `None` for
+/// accord's own.
+struct WireSummary {
+    text: String,
+    json: Value,
+}
+
+fn wire_summary(doc: &Document) -> Option<WireSummary> {
+    let dialect = match Dialect::of(doc) {
+        Ok(dialect) if dialect.is_accord() => return None,
+        Ok(dialect) => dialect,
+        Err(err) => {
+            return Some(WireSummary {
+                text: format!("cannot be resolved: {err}"),
+                json: json!({"error": err.to_string()}),
+            });
+        }
+    };
+    let example = dialect.methods().next().map(|m| m.wire_name.clone());
+    let describe = dialect.describe.clone();
+    let pubsub = dialect.events().filter(|(_, r)| matches!(r, EventRoute::Pubsub(_))).count();
+    let events = dialect.events().count();
+    let mut text = String::new();
+    if let Some(example) = &example {
+        let _ = write!(text, "methods called like `{example}`, ");
+    }
+    let _ = write!(
+        text,
+        "describe {}, codes {}",
+        describe.as_deref().map_or("none".to_owned(), |d| format!("`{d}`")),
+        dialect.codes.profile.as_str()
+    );
+    if events > 0 {
+        let _ = write!(text, ", {pubsub} of {} pubsub", plural(events, "event"));
+    }
+    Some(WireSummary {
+        text,
+        json: json!({
+            "exampleMethod": example,
+            "describe": describe,
+            "codesProfile": dialect.codes.profile.as_str(),
+            "events": events,
+            "pubsubEvents": pubsub,
+        }),
+    })
 }
 
 fn count<T>(map: &Option<indexmap::IndexMap<String, T>>) -> usize {

@@ -9,7 +9,7 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use crate::TypeNode;
+use crate::{TypeNode, Wire};
 
 /// Members of a record that this build has no name for, in document order.
 pub type Unknown = Map<String, Value>;
@@ -24,6 +24,8 @@ pub struct Document {
     pub name: Option<String>,
     /// What the document describes.
     pub description: Option<String>,
+    /// How the plant is spoken to; absent: accord's own wire (docs/wire.md).
+    pub wire: Option<Wire>,
     /// The namespaces, by name, in document order.
     pub namespaces: Option<IndexMap<String, Namespace>>,
     /// Members this build has no name for.
@@ -37,6 +39,7 @@ impl Default for Document {
             schema: crate::SCHEMA_VERSION,
             name: None,
             description: None,
+            wire: None,
             namespaces: None,
             unknown: Unknown::new(),
         }
@@ -55,6 +58,8 @@ pub struct Namespace {
     pub deprecated: Option<Deprecated>,
     /// The component that serves this namespace.
     pub component: Option<Component>,
+    /// How this namespace is spoken to, member by member over the document's `wire`.
+    pub wire: Option<Wire>,
     /// Methods, by name.
     pub methods: Option<IndexMap<String, Method>>,
     /// Events, by name.
@@ -340,7 +345,9 @@ impl Document {
     /// not understood): a document written by a newer accord has some.
     pub fn unknown_member_count(&self) -> usize {
         let namespaces = self.namespaces.iter().flat_map(|all| all.values());
-        self.unknown.len() + namespaces.map(Namespace::unknown_member_count).sum::<usize>()
+        self.unknown.len()
+            + self.wire.as_ref().map_or(0, Wire::unknown_member_count)
+            + namespaces.map(Namespace::unknown_member_count).sum::<usize>()
     }
 }
 
@@ -351,6 +358,7 @@ impl Namespace {
         let types = self.types.iter().flat_map(|all| all.values());
         self.unknown.len()
             + self.component.as_ref().map_or(0, |c| c.unknown.len())
+            + self.wire.as_ref().map_or(0, Wire::unknown_member_count)
             + reserved_unknown(&self.reserved)
             + methods.map(Method::unknown_member_count).sum::<usize>()
             + events.map(|e| e.unknown.len() + e.payload.unknown_member_count()).sum::<usize>()

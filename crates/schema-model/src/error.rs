@@ -124,6 +124,14 @@ pub enum ErrorKind {
         /// Why it is refused.
         reason: String,
     },
+    /// A `wire` section that reads but cannot be resolved into a dialect (an unknown
+    /// separator or profile, a wire name for a method the namespace lacks, two methods with
+    /// one wire name): refused by the readers that speak to a plant, never by the reader.
+    #[error("the wire cannot be resolved: {reason}")]
+    Wire {
+        /// Why.
+        reason: String,
+    },
 }
 
 impl ErrorKind {
@@ -145,6 +153,7 @@ impl ErrorKind {
             ErrorKind::WrongType { .. } => "wrong-type",
             ErrorKind::MissingField { .. } => "missing-field",
             ErrorKind::InvalidValue { .. } => "invalid-value",
+            ErrorKind::Wire { .. } => "wire",
         }
     }
 }

@@ -46,6 +46,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod dialect;
 mod document;
 mod error;
 mod json;
@@ -54,9 +55,11 @@ mod read;
 mod source;
 mod type_node;
 mod version;
+mod wire;
 mod write;
 
 pub use crate::{
+    dialect::{Dialect, EventRoute, MethodRoute, Profile, ProtocolCodes, PubsubRoute},
     document::{
         Component, Deprecated, Document, ErrorDecl, Event, Field, Method, MethodExample, Namespace,
         Param, ParamStructure, Reserved, Semantics, Unknown,
@@ -69,6 +72,7 @@ pub use crate::{
         TupleType, TypeKind, TypeNode, UnionType,
     },
     version::{READABLE_SCHEMAS, SCHEMA_VERSION, is_newer_than_readable, reads_schema},
+    wire::{DescribeMethod, EventWire, Pubsub, Wire, WireCodes},
 };
 
 /// Reads `text` as one JSON value under the reader's JSON rules (docs/format.md §2): duplicate

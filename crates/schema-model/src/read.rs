@@ -9,11 +9,12 @@ use serde_json::{Number, Value};
 
 use crate::error::json_type;
 use crate::{
-    ArrayType, Component, Deprecated, Document, EnumType, ErrorDecl, ErrorKind, Event, Field, Kind,
-    MapType, Method, MethodExample, Namespace, NumberRules, ObjectType, Param, ParamStructure,
-    Pointer, READABLE_SCHEMAS, RefType, Reserved, Semantics, StringRules, TupleType, TypeKind,
-    TypeNode, UnionType, Unknown, reads_schema,
+    ArrayType, Component, Deprecated, DescribeMethod, Document, EnumType, ErrorDecl, ErrorKind,
+    Event, Field, Kind, MapType, Method, MethodExample, Namespace, NumberRules, ObjectType, Param,
+    ParamStructure, Pointer, READABLE_SCHEMAS, RefType, Reserved, Semantics, StringRules,
+    TupleType, TypeKind, TypeNode, UnionType, Unknown, Wire, WireCodes, reads_schema,
 };
+use crate::{EventWire, Pubsub};
 
 /// An error before it is located in the text.
 #[derive(Debug)]
@@ -209,6 +210,7 @@ pub(crate) fn document(value: Value) -> R<Document> {
         schema,
         name: doc.string("name")?,
         description: doc.string("description")?,
+        wire: doc.optional("wire", wire)?,
         namespaces: doc
             .optional("namespaces", |v, at| by_name(v, at, "`namespaces`", namespace))?,
         unknown: doc.unknown(),
@@ -231,12 +233,89 @@ fn namespace(name: &str, value: Value, at: &Pointer) -> R<Namespace> {
         description: ns.string("description")?,
         deprecated: ns.deprecated()?,
         component: ns.optional("component", component)?,
+        wire: ns.optional("wire", wire)?,
         methods: ns.optional("methods", |v, at| by_name(v, at, "`methods`", method))?,
         events: ns.optional("events", |v, at| by_name(v, at, "`events`", event))?,
         types: ns
             .optional("types", |v, at| by_name(v, at, "`types`", |_, v, at| type_node(v, at)))?,
         reserved: ns.reserved()?,
         unknown: ns.unknown(),
+    })
+}
+
+fn wire(value: Value, at: &Pointer) -> R<Wire> {
+    let mut w = Record::new(value, at, "`wire`")?;
+    Ok(Wire {
+        separator: w.string("separator")?,
+        describe: w.optional("describe", |v, at| match v {
+            Value::String(name) => Ok(DescribeMethod::Method(name)),
+            Value::Bool(false) => Ok(DescribeMethod::None),
+            other => wrong_type("`describe`", "a method name or false", &other, at),
+        })?,
+        codes: w.optional("codes", wire_codes)?,
+        depth_limit: w.count("depthLimit")?,
+        pubsub: w.optional("pubsub", |v, at| {
+            let mut p = Record::new(v, at, "`pubsub`")?;
+            Ok(Pubsub {
+                subscribe: p.string("subscribe")?,
+                unsubscribe: p.string("unsubscribe")?,
+                notification: p.string("notification")?,
+                unknown: p.unknown(),
+            })
+        })?,
+        methods: w.optional("methods", |v, at| {
+            by_name(v, at, "`methods`", |name, v, at| string(v, at, name))
+        })?,
+        events: w.optional("events", |v, at| by_name(v, at, "`events`", event_wire))?,
+        unknown: w.unknown(),
+    })
+}
+
+fn wire_codes(value: Value, at: &Pointer) -> R<WireCodes> {
+    let mut c = Record::new(value, at, "`codes`")?;
+    Ok(WireCodes {
+        profile: c.string("profile")?,
+        method_not_found: c.optional("methodNotFound", |v, at| codes(v, at, "methodNotFound"))?,
+        invalid_params: c.optional("invalidParams", |v, at| codes(v, at, "invalidParams"))?,
+        limit: c.optional("limit", |v, at| code(v, at, "limit"))?,
+        reserved: c.optional("reserved", |v, at| {
+            by_name(v, at, "`reserved`", |name, v, at| {
+                if name.parse::<i64>().is_err() {
+                    return invalid(
+                        "a key of `reserved`",
+                        format!("`{name}` is not an error code (a whole number such as -32000)"),
+                        at,
+                    );
+                }
+                string(v, at, name)
+            })
+        })?,
+        unknown: c.unknown(),
+    })
+}
+
+fn code(value: Value, at: &Pointer, key: &str) -> R<i64> {
+    match &value {
+        Value::Number(n) => match n.as_i64() {
+            Some(code) => Ok(code),
+            None => invalid(&format!("`{key}`"), format!("{n} is not a whole number"), at),
+        },
+        other => wrong_type(&format!("`{key}`"), "an error code (a whole number)", other, at),
+    }
+}
+
+fn codes(value: Value, at: &Pointer, key: &str) -> R<Vec<i64>> {
+    array(value, at, &format!("`{key}`"), |v, at| code(v, at, key))
+}
+
+fn event_wire(name: &str, value: Value, at: &Pointer) -> R<EventWire> {
+    let mut e = Record::new(value, at, format!("the wire of event `{name}`"))?;
+    Ok(EventWire {
+        params: e.optional("params", |v, at| array(v, at, "`params`", |v, _| Ok(v)))?,
+        subscribe: e.string("subscribe")?,
+        unsubscribe: e.string("unsubscribe")?,
+        notification: e.string("notification")?,
+        unknown: e.unknown(),
     })
 }
 

@@ -5,8 +5,9 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::{
-    Component, Deprecated, Document, ErrorDecl, Event, Field, Method, MethodExample, Namespace,
-    NumberRules, Param, Reserved, TypeKind, TypeNode, Unknown,
+    Component, Deprecated, DescribeMethod, Document, ErrorDecl, Event, EventWire, Field, Method,
+    MethodExample, Namespace, NumberRules, Param, Pubsub, Reserved, TypeKind, TypeNode, Unknown,
+    Wire, WireCodes,
 };
 
 /// Builds one JSON object member by member.
@@ -72,6 +73,7 @@ pub(crate) fn document(doc: &Document) -> Value {
     out.put("schema", doc.schema)
         .opt("name", doc.name.clone())
         .opt("description", doc.description.clone())
+        .opt("wire", doc.wire.as_ref().map(wire))
         .opt("namespaces", doc.namespaces.as_ref().map(|all| by_name(all, namespace)));
     out.finish(&doc.unknown)
 }
@@ -82,11 +84,57 @@ fn namespace(ns: &Namespace) -> Value {
         .opt("description", ns.description.clone())
         .deprecated(&ns.deprecated)
         .opt("component", ns.component.as_ref().map(component))
+        .opt("wire", ns.wire.as_ref().map(wire))
         .opt("methods", ns.methods.as_ref().map(|all| by_name(all, method)))
         .opt("events", ns.events.as_ref().map(|all| by_name(all, event)))
         .opt("types", ns.types.as_ref().map(|all| by_name(all, type_node)))
         .reserved(&ns.reserved);
     out.finish(&ns.unknown)
+}
+
+fn wire(w: &Wire) -> Value {
+    let mut out = Out::new();
+    out.opt("separator", w.separator.clone())
+        .opt(
+            "describe",
+            w.describe.as_ref().map(|d| match d {
+                DescribeMethod::Method(name) => Value::String(name.clone()),
+                DescribeMethod::None => Value::Bool(false),
+            }),
+        )
+        .opt("codes", w.codes.as_ref().map(wire_codes))
+        .opt("depthLimit", w.depth_limit)
+        .opt("pubsub", w.pubsub.as_ref().map(pubsub))
+        .opt("methods", w.methods.as_ref().map(|all| by_name(all, |n| Value::String(n.clone()))))
+        .opt("events", w.events.as_ref().map(|all| by_name(all, event_wire)));
+    out.finish(&w.unknown)
+}
+
+fn wire_codes(c: &WireCodes) -> Value {
+    let mut out = Out::new();
+    out.opt("profile", c.profile.clone())
+        .opt("methodNotFound", c.method_not_found.clone())
+        .opt("invalidParams", c.invalid_params.clone())
+        .opt("limit", c.limit)
+        .opt("reserved", c.reserved.as_ref().map(|all| by_name(all, |m| Value::String(m.clone()))));
+    out.finish(&c.unknown)
+}
+
+fn pubsub(p: &Pubsub) -> Value {
+    let mut out = Out::new();
+    out.opt("subscribe", p.subscribe.clone())
+        .opt("unsubscribe", p.unsubscribe.clone())
+        .opt("notification", p.notification.clone());
+    out.finish(&p.unknown)
+}
+
+fn event_wire(e: &EventWire) -> Value {
+    let mut out = Out::new();
+    out.opt("params", e.params.clone())
+        .opt("subscribe", e.subscribe.clone())
+        .opt("unsubscribe", e.unsubscribe.clone())
+        .opt("notification", e.notification.clone());
+    out.finish(&e.unknown)
 }
 
 fn component(c: &Component) -> Value {

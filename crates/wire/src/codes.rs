@@ -5,24 +5,10 @@ use serde_json::{Map, Value, json};
 
 use crate::Error;
 
-/// `-32700`: the body or message is not JSON.
-pub const PARSE_ERROR: i64 = -32700;
-/// `-32600`: JSON, but not a request.
-pub const INVALID_REQUEST: i64 = -32600;
-/// `-32601`: no such method.
-pub const METHOD_NOT_FOUND: i64 = -32601;
-/// `-32602`: params do not match the method's params.
-pub const INVALID_PARAMS: i64 = -32602;
-/// `-32603`: the plant failed.
-pub const INTERNAL_ERROR: i64 = -32603;
-/// `-32001`: no credential, and the method needs one.
-pub const CREDENTIAL_REQUIRED: i64 = -32001;
-/// `-32002`: a wrong credential.
-pub const CREDENTIAL_REFUSED: i64 = -32002;
-/// `-32003`: a limit was exceeded.
-pub const LIMIT_EXCEEDED: i64 = -32003;
-/// `-32004`: the method needs another transport (events need a WebSocket).
-pub const NOT_ON_TRANSPORT: i64 = -32004;
+pub use accord_schema_model::dialect::codes::{
+    CREDENTIAL_REFUSED, CREDENTIAL_REQUIRED, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
+    LIMIT_EXCEEDED, METHOD_NOT_FOUND, NOT_ON_TRANSPORT, PARSE_ERROR,
+};
 
 /// The codes JSON-RPC reserves for the protocol; a contract's declared errors lie outside.
 pub const RESERVED_CODES: std::ops::RangeInclusive<i64> = -32768..=-32000;

@@ -5,11 +5,11 @@ use serde_json::{Value, json};
 use crate::{Error, JSONRPC};
 
 /// The subscribe method.
-pub const SUBSCRIBE: &str = "rpc.subscribe";
+pub const SUBSCRIBE: &str = accord_schema_model::dialect::ACCORD_SUBSCRIBE;
 /// The unsubscribe method.
-pub const UNSUBSCRIBE: &str = "rpc.unsubscribe";
+pub const UNSUBSCRIBE: &str = accord_schema_model::dialect::ACCORD_UNSUBSCRIBE;
 /// The method name every event notification carries.
-pub const NOTIFICATION: &str = "rpc.event";
+pub const NOTIFICATION: &str = accord_schema_model::dialect::ACCORD_NOTIFICATION;
 
 /// One event notification.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,7 +5,9 @@
 //! request envelope ([`envelope`]), the error codes and their `data` ([`codes`], [`RpcError`]),
 //! the `rpc.describe` answer and its compatibility verdict ([`describe`]), credentials
 //! ([`credential`]), event notifications and subscription params ([`event`]), the params of
-//! `rpc.fake` ([`fake`]) and the limits' names with the nesting scan ([`limits`]).
+//! `rpc.fake` ([`fake`]) and the limits' names with the nesting scan ([`limits`]); and how one
+//! contract is spoken when its `wire` section names another dialect ([`dialect`]: method names,
+//! describe method, protocol codes, pubsub subscriptions).
 //!
 //! It sits on `accord-schema-model` (the served document) and `accord-validate` (the validation
 //! errors `-32602` carries) and must never depend on a transport (no tokio, no HTTP), on serve,
@@ -21,6 +23,9 @@ pub mod fake;
 pub mod limits;
 mod members;
 
+pub use accord_schema_model::dialect::{
+    self, Dialect, EventRoute, MethodRoute, Profile, ProtocolCodes, PubsubRoute,
+};
 pub use codes::RpcError;
 pub use credential::{Access, Presented};
 pub use envelope::{Call, Id, Incoming, Request, Response};

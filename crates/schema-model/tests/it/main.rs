@@ -2,3 +2,4 @@
 
 mod props;
 mod reader;
+mod wire;
