@@ -119,9 +119,14 @@ pub struct NoProgress;
 
 impl Progress for NoProgress {}
 
-/// The plan of a run: what will be called, what skipped and why. Nothing is sent.
-pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Plan {
-    Plan::new(doc, options, plant.token.is_some())
+/// The plan of a run: what will be called, what skipped and why, and the protocol the plant is
+/// spoken in. Nothing is sent.
+///
+/// # Errors
+///
+/// [`Error::Wire`] when the contract's `wire` section cannot be resolved.
+pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Result<Plan, Error> {
+    Ok(Plan::new(doc, options, plant.token.is_some(), Protocol::of(doc, options)?))
 }
 
 /// Runs every phase against `plant` and reports.
@@ -130,14 +135,14 @@ pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Plan {
 ///
 /// [`Error::Connect`] when the plant cannot be reached at all (the first request fails to
 /// connect), [`Error::Url`] for a URL that is not `http://` or `ws://`, [`Error::Contract`] for a
-/// contract that does not compile. A plant that answers wrongly is a failed check, not an error.
+/// contract that does not compile, [`Error::Wire`] for a `wire` section that cannot be resolved. A plant that answers wrongly is a failed check, not an error.
 pub async fn run(
     doc: &Document,
     plant: &Plant,
     options: &Options,
     progress: &dyn Progress,
 ) -> Result<Report, Error> {
-    let plan = plan(doc, plant, options);
+    let plan = plan(doc, plant, options)?;
     let mut run = start(doc, &plan, plant, options, progress).await?;
     let called = plan.called().count() as u64;
     let estimate = 4 + 6 + called * (2 * options.calls as u64 + 2) + 12 + plan.events.len() as u64;
@@ -163,7 +168,7 @@ pub async fn replay(
     transcript: &Transcript,
     progress: &dyn Progress,
 ) -> Result<Report, Error> {
-    let plan = plan(doc, plant, options);
+    let plan = plan(doc, plant, options)?;
     let mut run = start(doc, &plan, plant, options, progress).await?;
     progress.start(transcript.lines.iter().filter(|l| matches!(l, Line::Sent(_))).count() as u64);
     run.replay(transcript).await;

@@ -42,8 +42,8 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan for `doc` under `options`.
-    pub fn new(doc: &Document, options: &Options, credentials: bool) -> Plan {
+    /// The plan for `doc` under `options`, speaking `protocol`.
+    pub fn new(doc: &Document, options: &Options, credentials: bool, protocol: Protocol) -> Plan {
         let mut methods = Vec::new();
         let mut events = Vec::new();
         for (ns_name, ns) in doc.namespaces.iter().flatten() {
@@ -57,14 +57,7 @@ impl Plan {
                 events.push(format!("{ns_name}.{e_name}"));
             }
         }
-        Plan {
-            methods,
-            events,
-            calls: options.calls,
-            seed: options.seed,
-            credentials,
-            protocol: Protocol::accord(options),
-        }
+        Plan { methods, events, calls: options.calls, seed: options.seed, credentials, protocol }
     }
 
     /// The methods that will be called.

@@ -1,11 +1,12 @@
 //! The plant's protocol as a run sees it: which method describes the plant, which method the
 //! envelope probes are sent to, and which codes mean "method not found" and "invalid params".
-//! Today these are accord's own wire (docs/wire.md); they are parameters of the plan, not
-//! literals in the phases, so a contract that names another wire only changes how this is built.
+//! They come from the contract's dialect (its `wire` section, docs/format.md §15; accord's own
+//! wire when it has none); they are parameters of the plan, not literals in the phases.
 
+use accord_schema_model::{Dialect, Document};
 use accord_wire::codes;
 
-use crate::Options;
+use crate::{Error, Options};
 
 /// The protocol parameters of a plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +32,40 @@ impl Protocol {
             method_not_found: vec![codes::METHOD_NOT_FOUND],
             invalid_params: vec![options.invalid_params_code],
         }
+    }
+
+    /// The protocol `doc`'s dialect names: its describe method, its method-not-found and
+    /// invalid-params codes (with `options`' invalid-params code accepted too), and as the probe
+    /// target the describe method or, without one, the wire name of the contract's first `read`
+    /// method (a call that changes nothing). Without a `wire` section: [`Protocol::accord`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Wire`] when the `wire` section cannot be resolved.
+    pub fn of(doc: &Document, options: &Options) -> Result<Protocol, Error> {
+        let dialect = Dialect::of(doc).map_err(Error::Wire)?;
+        if dialect.is_accord() {
+            return Ok(Protocol::accord(options));
+        }
+        let first_read = dialect.methods().find(|route| {
+            crate::contract_method(doc, &route.qualified())
+                .is_some_and(|m| crate::Class::of(m) == crate::Class::Read)
+        });
+        let probe = match (&dialect.describe, first_read) {
+            (Some(describe), _) => describe.clone(),
+            (None, Some(route)) => route.wire_name.clone(),
+            (None, None) => accord_wire::describe::METHOD.to_owned(),
+        };
+        let mut invalid_params = dialect.codes.invalid_params.clone();
+        if !invalid_params.contains(&options.invalid_params_code) {
+            invalid_params.push(options.invalid_params_code);
+        }
+        Ok(Protocol {
+            describe: dialect.describe.clone(),
+            probe,
+            method_not_found: dialect.codes.method_not_found.clone(),
+            invalid_params,
+        })
     }
 
     /// Whether `code` says the method does not exist.
