@@ -16,6 +16,7 @@ use crate::events::Subscriptions;
 use crate::scenario::{self, Canned, CannedAnswer};
 use crate::seed::{self, Mode};
 use crate::table::{MethodInfo, Table};
+use crate::ws_send::Outbox;
 use crate::{Config, Error, Limits};
 
 /// The deepest nesting serde_json parses (its recursion limit).
@@ -38,12 +39,12 @@ impl Transport {
 }
 
 /// What one message is answered within: its transport and access, and on a WebSocket the
-/// connection's subscriptions and the notifications to send before the answer.
+/// connection's subscriptions and where notifications are sent (before the answer).
 pub(crate) struct Session<'a> {
     pub(crate) transport: Transport,
     pub(crate) access: Access,
     pub(crate) subscriptions: Option<&'a mut Subscriptions>,
-    pub(crate) outbox: Vec<Vec<u8>>,
+    pub(crate) outbox: Option<&'a mut Outbox>,
 }
 
 /// How a contract call is steered by `rpc.fake`.
@@ -313,6 +314,11 @@ impl Plant {
             return RpcError::not_on_transport(session.transport.as_str()).into();
         };
         match event::read_subscribe_params(params) {
+            Ok(_) if subs.len() >= self.limits.subscriptions => {
+                tracing::info!(limit = limits::SUBSCRIPTIONS, "limit exceeded");
+                let max = self.limits.max_of(limits::SUBSCRIPTIONS);
+                RpcError::limit_exceeded(limits::SUBSCRIPTIONS, max).into()
+            }
             Ok(name) if self.table.events.contains_key(&name) => {
                 Answer::Value(Value::String(subs.add(&name)))
             }
@@ -365,7 +371,9 @@ impl Plant {
 
     /// `rpc.fake` with `emit`: a notification of `event` on each subscription to it, now.
     async fn emit(&self, event: &str, delay_ms: u64, session: &mut Session<'_>) -> Answer {
-        let Some(subs) = session.subscriptions.as_deref_mut() else {
+        let (Some(subs), Some(outbox)) =
+            (session.subscriptions.as_deref_mut(), session.outbox.as_deref_mut())
+        else {
             return RpcError::not_on_transport(session.transport.as_str()).into();
         };
         if !self.table.events.contains_key(event) {
@@ -379,17 +387,18 @@ impl Plant {
         if delay_ms > 0 {
             tokio::time::sleep(Duration::from_millis(delay_ms)).await;
         }
-        let sent = self.notify(subs, Some(event), &mut session.outbox);
+        let sent = self.notify(subs, Some(event), outbox).await;
         Answer::Value(json!({"emitted": sent}))
     }
 
-    /// Appends one notification per subscription (of `event`, or of every event when `None`)
-    /// to `outbox`; returns how many. A payload that cannot be made valid is logged, not sent.
-    pub(crate) fn notify(
+    /// Sends one notification per subscription (of `event`, or of every event when `None`),
+    /// each made just before it is sent; returns how many were sent. A payload that cannot be
+    /// made valid is logged, not sent; a failed send stops the rest (the outbox keeps why).
+    pub(crate) async fn notify(
         &self,
         subs: &mut Subscriptions,
         event: Option<&str>,
-        outbox: &mut Vec<Vec<u8>>,
+        outbox: &mut Outbox,
     ) -> usize {
         let mut sent = 0;
         for sub in subs.iter_mut().filter(|s| event.is_none_or(|e| e == s.event)) {
@@ -402,7 +411,10 @@ impl Plant {
                         event: sub.event.clone(),
                         payload,
                     };
-                    outbox.push(serde_json::to_vec(&note.to_value()).unwrap_or_default());
+                    if !outbox.send(serde_json::to_vec(&note.to_value()).unwrap_or_default()).await
+                    {
+                        break;
+                    }
                     sent += 1;
                 }
                 Err(reason) => tracing::error!(event = %sub.event, %reason, "no notification sent"),
