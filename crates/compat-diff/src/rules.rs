@@ -1205,7 +1205,8 @@ pub fn rules_markdown() -> String {
          reported when it is risky or breaking, and decides the rollout advice.\n\n\
          Contract-version policy, per namespace: a breaking change needs a major bump of `version`, an\n\
          additive (safe or risky) one a minor bump. In 0.x a breaking change needs a minor bump and an\n\
-         additive one a patch bump. `version-not-bumped` states the least next version. A `schema`\n\
+         additive one a patch bump. `version-not-bumped` states the least next version. The wire's\n\
+         plant-wide members (`describe`, `codes`) belong to no namespace and ask for no bump. A `schema`\n\
          (format version) difference is reported apart and is never a contract change.\n\n\
          | rule | category | subject | action | input | output | purpose |\n\
          | --- | --- | --- | --- | --- | --- | --- |\n",
