@@ -32,7 +32,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let Some(loaded) = input::load(&args.contract) else {
         return Outcome::InputError;
     };
-    let target = match args.target.optional_target() {
+    let target = match args.target.optional_target(&loaded.document) {
         Ok(target) => target,
         Err(message) => {
             eprintln!("error: {message}");

@@ -279,3 +279,57 @@ fn sample_is_deterministic_and_its_values_validate() {
         lines.lines().last().unwrap_or_default()
     );
 }
+
+const FOREIGN: &str = "fixtures/future/foreign-wire.types.json";
+
+#[test]
+fn value_commands_take_a_wire_name_as_well_as_the_contract_name() {
+    // docs/wire.md §11.1: `eth.getBalance` is called `eth_getBalance` on this `_` wire, and
+    // `net.peers` is called `net_peerCount` (a `wire.methods` entry); either spelling names it.
+    let params = r#"["0x407d73d8a49eeb85d32cf465507dd71d507100c1", "latest"]"#;
+    for name in ["eth_getBalance", "eth.getBalance"] {
+        let ok = accord_with_stdin(&["validate", FOREIGN, "--params", name], params);
+        assert_eq!(ok.status.code(), Some(0), "{name}: {}", stderr(&ok));
+        let bad =
+            accord_with_stdin(&["validate", FOREIGN, "--params", name], r#"["nope", "latest"]"#);
+        assert_eq!(bad.status.code(), Some(1), "{name}: {}", stderr(&bad));
+    }
+    for name in ["net_peerCount", "net.peers"] {
+        let ok = accord_with_stdin(&["validate", FOREIGN, "--result", name], r#""0x2""#);
+        assert_eq!(ok.status.code(), Some(0), "{name}: {}", stderr(&ok));
+        let bad = accord_with_stdin(&["validate", FOREIGN, "--result", name], "2");
+        assert_eq!(bad.status.code(), Some(1), "{name}: {}", stderr(&bad));
+    }
+    // `net_peers` is neither the wire name nor the contract's name.
+    let wrong = accord_with_stdin(&["validate", FOREIGN, "--result", "net_peers"], r#""0x2""#);
+    assert_eq!(wrong.status.code(), Some(2));
+
+    let by_wire =
+        accord(&["sample", FOREIGN, "--params", "eth_getBalance", "--seed", "3", "--count", "5"]);
+    let by_name =
+        accord(&["sample", FOREIGN, "--params", "eth.getBalance", "--seed", "3", "--count", "5"]);
+    assert_eq!(by_wire.status.code(), Some(0), "{}", stderr(&by_wire));
+    assert_eq!(by_wire.stdout, by_name.stdout, "one method, one sample");
+    let lines = String::from_utf8_lossy(&by_wire.stdout).into_owned();
+    let check =
+        accord_with_stdin(&["validate", FOREIGN, "--params", "eth_getBalance", "--jsonl"], &lines);
+    assert_eq!(
+        String::from_utf8_lossy(&check.stdout).lines().next(),
+        Some("5 values: 5 valid, 0 invalid")
+    );
+
+    let by_wire = accord(&["export", "jsonschema", FOREIGN, "--result", "net_peerCount"]);
+    let by_name = accord(&["export", "jsonschema", FOREIGN, "--result", "net.peers"]);
+    assert_eq!(by_wire.status.code(), Some(0), "{}", stderr(&by_wire));
+    assert_eq!(by_wire.stdout, by_name.stdout);
+}
+
+#[test]
+fn an_unknown_wire_name_names_both_spellings_of_a_close_one() {
+    let close = accord_with_stdin(&["validate", FOREIGN, "--params", "eth_getBalanse"], "[]");
+    assert_eq!(close.status.code(), Some(2));
+    insta::assert_snapshot!(stderr(&close), @"error: --params: the contract has no method called `eth_getBalanse`; did you mean `eth_getBalance` (`eth.getBalance`)?");
+    let far = accord(&["sample", FOREIGN, "--result", "web3_clientVersion"]);
+    assert_eq!(far.status.code(), Some(2));
+    insta::assert_snapshot!(stderr(&far), @"error: --result: the contract has no method called `web3_clientVersion`: name one by its wire name or as NAMESPACE.METHOD, such as `eth_blockNumber` (`eth.blockNumber`)");
+}

@@ -43,6 +43,7 @@ mod compare;
 mod report;
 mod rules;
 mod version;
+mod wire;
 mod witness;
 
 use accord_schema_model::Document;
@@ -102,6 +103,8 @@ pub fn diff(old: &Source, new: &Source) -> Report {
     let mut cx = compare::Cx::new(&old.document, &new.document);
     cx.documents();
     let mut changes = cx.changes;
+    // The wire section (how callers reach the plant): nothing when neither side has one.
+    changes.extend(wire::changes(&old.document, &new.document));
     changes.extend(version::policy(&old.document, &new.document, &changes));
     report::build(old, new, changes)
 }

@@ -135,6 +135,12 @@ fn advice(c: &Change, primary: Level, mirror: Level) -> String {
         "reserved-name-reused" => return "needs a new name: pick one that was never used.".to_owned(),
         "reserved-name-removed" => return "keep the name in `reserved`: a reservation outlives every release that might still carry the old meaning.".to_owned(),
         "request-option-without-ack" => return "deploy the plant first, and add a result field only a plant implementing the option produces, so callers can tell done from ignored.".to_owned(),
+        "wire-name-changed" | "wire-separator-changed" | "subscription-route-changed" | "describe-method-renamed" => {
+            return "a rename on the wire has no safe deploy order: keep the old wire name (a `wire.methods` or `wire.events` entry), or have the plant answer both names while every caller moves, then drop the old one.".to_owned();
+        }
+        "codes-profile-changed" | "protocol-code-meaning-changed" => {
+            return "a code cannot change meaning under running callers: keep the old meaning, or move every caller to handle both meanings before the plant changes.".to_owned();
+        }
         "probable-rename" | "unit-changed" | "semantics-changed" => {
             return "needs a new name: expand (add the new one beside the old), migrate (write both, move readers to the new one), contract (remove the old one in a later release and reserve its name).".to_owned();
         }

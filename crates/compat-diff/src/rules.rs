@@ -72,6 +72,9 @@ pub enum Category {
     Surface,
     /// Type shape, constraints and attributes: judged by set inclusion under a polarity.
     Structural,
+    /// How callers reach the plant (the `wire` section): wire names, the describe method,
+    /// protocol codes, subscription routes.
+    Wire,
     /// Removal discipline: deprecate first, reserve afterwards, never reuse; rename hints.
     Lifecycle,
     /// The contract-version policy.
@@ -83,6 +86,7 @@ impl Category {
         match self {
             Category::Surface => "surface",
             Category::Structural => "structural",
+            Category::Wire => "wire",
             Category::Lifecycle => "lifecycle",
             Category::Policy => "policy",
         }
@@ -97,7 +101,7 @@ pub struct Rule {
     /// One line: what the rule is about.
     pub purpose: &'static str,
     /// What it covers: namespace, method, event, error, param, field, type, constraint,
-    /// attribute, version.
+    /// attribute, version, wire, code.
     pub subject: &'static str,
     /// The change: add, remove, change, widen, narrow, set, unset, reuse, rename.
     pub action: &'static str,
@@ -126,7 +130,7 @@ impl Rule {
     }
 }
 
-use Category::{Lifecycle, Policy, Structural, Surface};
+use Category::{Lifecycle, Policy, Structural, Surface, Wire};
 use Level::{Breaking as B, Risky as K, Safe as S};
 
 macro_rules! rule {
@@ -980,6 +984,129 @@ pub const RULES: &[Rule] = &[
         "A `default` was removed.",
         "Old callers that omit the value relied on the default."
     ),
+    // Wire: how callers reach the plant (docs/format.md §15). Names are written by callers
+    // and answered by the plant (input); protocol codes are written by the plant and read by
+    // callers (output).
+    rule!(
+        "wire-name-changed",
+        Wire,
+        "method",
+        "rename",
+        B,
+        B,
+        "wire-name-changed",
+        false,
+        "A method's wire name changed (a `wire.methods` entry): a rename on the wire.",
+        "Input, breaking: old callers call the old name, which the new plant does not answer (method-not-found). Output, breaking: new callers call the new name, which the old plant does not answer. The contract's name `ns.method` is unchanged, but no caller reaches the method by it."
+    ),
+    rule!(
+        "wire-separator-changed",
+        Wire,
+        "namespace",
+        "rename",
+        B,
+        B,
+        "wire-separator-changed",
+        false,
+        "A namespace's wire separator changed: every method and subscription name derived from it is renamed. Reported once per namespace, with how many names it renames and an example.",
+        "Breaking both ways, as for `wire-name-changed`: old callers call the old names on the new plant, new callers the new names on the old plant. A method whose wire name is given by name (`wire.methods`) is not renamed by the separator and is not counted."
+    ),
+    rule!(
+        "describe-method-renamed",
+        Wire,
+        "wire",
+        "rename",
+        K,
+        K,
+        "describe-method-renamed",
+        false,
+        "The describe method is called by another name.",
+        "Input, risky: old callers that ask the plant for its description (a compatibility check with `builtAgainst`, `accord conform`) get method-not-found from the new plant. Output, risky: new callers get it from the old plant. Risky, not breaking: the describe method is the protocol's, not a contract method, and a caller that does without it loses the check, not its work; a caller that refuses to start without it breaks."
+    ),
+    rule!(
+        "describe-method-removed",
+        Wire,
+        "wire",
+        "remove",
+        K,
+        S,
+        "describe-method-added",
+        false,
+        "The plant no longer answers a describe method (`describe: false`).",
+        "Input, risky: old callers that call the describe method get method-not-found from the new plant, and lose their compatibility check (see `describe-method-renamed` for why risky). Output, safe: new callers call no describe method, so the old plant's one goes unused."
+    ),
+    rule!(
+        "describe-method-added",
+        Wire,
+        "wire",
+        "add",
+        S,
+        K,
+        "describe-method-removed",
+        false,
+        "The plant answers a describe method it did not answer before.",
+        "Input, safe: old callers did not call one. Output, risky: new callers that call it get method-not-found from the old plant: deploy the plant first."
+    ),
+    rule!(
+        "codes-profile-changed",
+        Wire,
+        "code",
+        "change",
+        B,
+        B,
+        "codes-profile-changed",
+        false,
+        "The wire's codes profile changed (`wire.codes.profile`). Reported once, naming the protocol codes whose meaning the profile change moves; codes the contract sets itself are reported by the other code rules.",
+        "Protocol codes are written by the plant and read by callers. Output, breaking: old callers read the new plant's codes with the old meanings (EIP-1474's `-32000` \"invalid input\" read as jsonrpsee's \"call execution failed\"), and a missing method or refused params are no longer recognised. Input, breaking: new callers read the old plant's codes with the new meanings."
+    ),
+    rule!(
+        "protocol-code-meaning-changed",
+        Wire,
+        "code",
+        "change",
+        B,
+        B,
+        "protocol-code-meaning-changed",
+        false,
+        "A protocol code means something else: its reserved meaning, or its role (method not found, invalid params, limit, credentials) changed.",
+        "Output, breaking: old callers read the new plant's code with the old meaning (a limit taken for a missing method, a refused param for a missing resource). Input, breaking: new callers read the old plant's code with the new meaning."
+    ),
+    rule!(
+        "protocol-code-added",
+        Wire,
+        "code",
+        "add",
+        S,
+        K,
+        "protocol-code-removed",
+        false,
+        "A code gained a protocol meaning (a reserved code, or a new method-not-found, invalid-params or limit code).",
+        "Output, risky: the new plant may send it for its own reasons, and old callers that do not know it take it for an unknown error, or for a declared error that uses the same code. Input, safe: the old plant never sends it with that meaning."
+    ),
+    rule!(
+        "protocol-code-removed",
+        Wire,
+        "code",
+        "remove",
+        K,
+        S,
+        "protocol-code-added",
+        false,
+        "A code lost its protocol meaning.",
+        "Output, safe: the new plant no longer sends it for its own reasons, and old callers' handling of it goes unused. Input, risky: the old plant still sends it, and new callers no longer know what it means."
+    ),
+    rule!(
+        "subscription-route-changed",
+        Wire,
+        "event",
+        "change",
+        B,
+        B,
+        "subscription-route-changed",
+        false,
+        "How an event is subscribed changed: the subscribe, notification or unsubscribe name, the selecting params, or accord's style ↔ pubsub.",
+        "Input, breaking: old subscribers subscribe by the old route, which the new plant does not answer, or wait for notifications under a name it no longer sends. Output, breaking: new subscribers do the same against the old plant. A change explained by a separator change alone is counted in `wire-separator-changed` instead."
+    ),
     // Lifecycle.
     rule!(
         "removed-without-deprecation",
@@ -1078,7 +1205,8 @@ pub fn rules_markdown() -> String {
          reported when it is risky or breaking, and decides the rollout advice.\n\n\
          Contract-version policy, per namespace: a breaking change needs a major bump of `version`, an\n\
          additive (safe or risky) one a minor bump. In 0.x a breaking change needs a minor bump and an\n\
-         additive one a patch bump. `version-not-bumped` states the least next version. A `schema`\n\
+         additive one a patch bump. `version-not-bumped` states the least next version. The wire's\n\
+         plant-wide members (`describe`, `codes`) belong to no namespace and ask for no bump. A `schema`\n\
          (format version) difference is reported apart and is never a contract change.\n\n\
          | rule | category | subject | action | input | output | purpose |\n\
          | --- | --- | --- | --- | --- | --- | --- |\n",

@@ -62,7 +62,8 @@ pub use crate::{
     },
     json_schema::{JSON_SCHEMA_DIALECT, json_schema, json_schema_of_contract},
     lint::{
-        Diagnostic, LintReport, LintRule, Severity, lint, rules_markdown as lint_rules_markdown,
+        Diagnostic, LintReport, LintRule, Severity, did_you_mean, lint,
+        rules_markdown as lint_rules_markdown,
     },
     report::{Rule, ValidationError},
 };

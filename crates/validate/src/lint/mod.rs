@@ -223,8 +223,10 @@ pub(crate) fn join_pointer(base: &Pointer, escaped: &str) -> Pointer {
     at
 }
 
-/// The candidate closest to `name` by edit distance, when it is close enough to be a typo.
-pub(crate) fn did_you_mean<'a>(
+/// The candidate closest to `name` by edit distance (ASCII case ignored), when it is close
+/// enough to be a typo: at most a third of its length, and 1 to 3 edits. For lint's help and the
+/// cli's "did you mean" on names.
+pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {

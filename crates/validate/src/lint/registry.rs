@@ -5,9 +5,10 @@
 use crate::lint::rules::{
     bad_pattern, costly_pattern, dangling_ref, discriminator_invalid, dotted_name,
     duplicate_enum_value, duplicate_error_code, duplicate_param, duplicate_union_arm, empty_type,
-    invalid_default, invalid_example, literal_base_kind, min_above_max, misplaced_refinement,
-    mixed_enum, no_finite_value, ref_cycle, required_after_optional, reserved_name_used,
-    undeclared_semantics, unknown_format, unknown_semantics, value_past_budget,
+    error_code_collides_with_protocol, invalid_default, invalid_example, literal_base_kind,
+    min_above_max, misplaced_refinement, mixed_enum, no_finite_value, ref_cycle,
+    required_after_optional, reserved_name_used, undeclared_semantics, unknown_format,
+    unknown_semantics, value_past_budget, wire_unresolved,
 };
 use crate::lint::{Ctx, Severity};
 
@@ -61,7 +62,7 @@ impl LintRule {
     }
 }
 
-pub(crate) static RULES: [LintRule; 24] = [
+pub(crate) static RULES: [LintRule; 26] = [
     LintRule {
         id: "dangling-ref",
         severity: Severity::Error,
@@ -165,6 +166,22 @@ pub(crate) static RULES: [LintRule; 24] = [
         label: "code declared before",
         doc: duplicate_error_code::DuplicateErrorCode::DOC,
         check: duplicate_error_code::check,
+    },
+    LintRule {
+        id: "wire-unresolved",
+        severity: Severity::Error,
+        summary: "A `wire` section that reads but does not resolve: no tool can speak to the plant through it.",
+        label: "does not resolve",
+        doc: wire_unresolved::WireUnresolved::DOC,
+        check: wire_unresolved::check,
+    },
+    LintRule {
+        id: "error-code-collides-with-protocol",
+        severity: Severity::Error,
+        summary: "A declared error code that is also a protocol code of the contract's wire.",
+        label: "also a protocol code",
+        doc: error_code_collides_with_protocol::ErrorCodeCollidesWithProtocol::DOC,
+        check: error_code_collides_with_protocol::check,
     },
     LintRule {
         id: "invalid-default",

@@ -265,3 +265,34 @@ fn the_compile_rules_fire_exactly_when_compile_refuses() {
         assert_eq!(compiles, !flagged, "{}: compile and lint disagree", path.display());
     }
 }
+
+#[test]
+fn on_accord_s_own_wire_minus_32004_is_free_and_the_credential_codes_are_not() {
+    // wire.md §4: `-32004` answers only `rpc.subscribe`/`rpc.unsubscribe`, so a contract method
+    // may declare it (the bundled pump contract does); `-32001..-32003` can answer any method.
+    let doc = Document::parse(
+        r#"{"schema": 1, "namespaces": {"pump": {"version": "1.0.0", "methods": {
+            "start": {"semantics": "write", "result": {"kind": "null"}, "errors": [
+              {"code": -32004, "message": "unknown pump"},
+              {"code": -32002, "message": "wrong key"}
+            ]}}}}}"#,
+    )
+    .expect("reads");
+    let found: Vec<String> = lint(&doc)
+        .into_iter()
+        .filter(|d| d.rule == "error-code-collides-with-protocol")
+        .map(|d| format!("{} {}", d.pointer, d.message))
+        .collect();
+    insta::assert_snapshot!(found.join("\n"), @"/namespaces/pump/methods/start/errors/1/code error -32002 `wrong key` of `pump.start` is also the wire's protocol code -32002 (credential refused, accord's wire): a caller cannot tell them apart");
+}
+
+#[test]
+fn a_wire_that_does_not_resolve_is_one_finding_and_no_collision() {
+    // An unknown profile: the codes are unknown, so no collision is claimed on top of it.
+    let out = check(
+        r#"{"schema": 1, "wire": {"codes": {"profile": "geth"}}, "namespaces": {"eth": {"version": "1.0.0",
+          "methods": {"m": {"semantics": "read", "result": {"kind": "null"},
+            "errors": [{"code": -32000, "message": "x"}]}}}}}"#,
+    );
+    insta::assert_snapshot!(out, @"error wire-unresolved /wire/codes/profile");
+}
