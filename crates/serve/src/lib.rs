@@ -21,6 +21,7 @@
 //! # Ok(()) }
 //! ```
 
+mod credential;
 mod encode;
 mod error;
 mod events;
@@ -36,6 +37,7 @@ mod ws;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+pub use crate::credential::TokenHandle;
 pub use crate::error::Error;
 pub use crate::scenario::ScenarioSource;
 pub use crate::seed::Mode;
