@@ -224,21 +224,29 @@ fn npm_peers(root: &Path) -> Result<Option<PathBuf>> {
     Ok(Some(bin))
 }
 
-pub(crate) fn run(root: &Path) -> Result<()> {
+/// Builds accord and xtask in release; when this program is not that release build, runs the
+/// release build with `task` and returns `None` (measure with the optimized load generator),
+/// else the release directory.
+pub(crate) fn in_release(root: &Path, task: &[String]) -> Result<Option<PathBuf>> {
     eprintln!("building accord and xtask (release)...");
     let mut build = workspace::cargo();
     build.current_dir(root).args(["build", "--release", "-q", "-p", "accord-cli", "-p", "xtask"]);
     workspace::stdout_of(&mut build).context("could not build accord")?;
     let release = workspace::target_dir(root).join("release");
     let xtask_bin = release.join("xtask");
-    if !is_same_file(&std::env::current_exe()?, &xtask_bin) {
-        // Measure with the optimized load generator: run the release build of this task.
-        let status = Command::new(&xtask_bin).arg("bench-serve").current_dir(root).status()?;
-        if !status.success() {
-            bail!("the release build of bench-serve failed ({status})");
-        }
-        return Ok(());
+    if is_same_file(&std::env::current_exe()?, &xtask_bin) {
+        return Ok(Some(release));
     }
+    let status = Command::new(&xtask_bin).args(task).current_dir(root).status()?;
+    if !status.success() {
+        bail!("the release build of {} failed ({status})", task[0]);
+    }
+    Ok(None)
+}
+
+pub(crate) fn run(root: &Path) -> Result<()> {
+    let Some(release) = in_release(root, &["bench-serve".to_owned()])? else { return Ok(()) };
+    let xtask_bin = release.join("xtask");
     let placement = Placement::decide();
     placement.pin_self()?;
     eprintln!("{}", placement.describe());

@@ -9,6 +9,7 @@ mod freeze;
 mod layering;
 mod load;
 mod roundtrip;
+mod soak;
 mod value_diff;
 mod workspace;
 mod worktree;
@@ -34,6 +35,11 @@ tasks:
   bench-floor ADDR METHOD=FILE...
                            (run by bench-serve) the least server there can be: answers each POST on ADDR
                            with FILE's bytes for the METHOD its body names, parsing nothing else
+  soak --secs N [--url URL]
+                           accord serve of the pump plant (release) under normal calls (HTTP and
+                           WebSocket) and hostile peers for N seconds on loopback: peak RSS, p50/p99
+                           of the normal calls, failures and what each hostile peer got; fails when
+                           a normal call failed. With --url, drive the plant running there
   layering                 print the dependencies between workspace packages and check them against
                            the layering table in docs/ARCHITECTURE.md
   help                     print this text
@@ -48,6 +54,7 @@ enum Task {
     Layering,
     BenchServe,
     BenchFloor { addr: std::net::SocketAddr, answers: Vec<String> },
+    Soak(soak::Options),
     Help,
 }
 
@@ -108,6 +115,25 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
             }
             Task::BenchFloor { addr, answers }
         }
+        "soak" => {
+            let (mut secs, mut url) = (None, None);
+            while let Some(arg) = rest.next() {
+                match arg {
+                    "--secs" => {
+                        let n = rest.next().ok_or("`--secs` needs a number of seconds")?;
+                        let n = n.parse::<u64>().ok().filter(|n| (1..=86_400).contains(n));
+                        secs = Some(n.ok_or("`--secs` takes 1 to 86400 seconds")?);
+                    }
+                    "--url" => {
+                        let u = rest.next().ok_or("`--url` needs http://HOST:PORT/")?;
+                        url = Some(u.to_owned());
+                    }
+                    other => return Err(unexpected("soak", other)),
+                }
+            }
+            let secs = secs.ok_or("`soak` needs `--secs N`")?;
+            Task::Soak(soak::Options { secs, url })
+        }
         other => return Err(format!("unknown task `{other}`")),
     };
     if let Some(extra) = rest.next() {
@@ -124,6 +150,7 @@ fn task_name(task: &Task) -> &'static str {
         Task::Layering => "layering",
         Task::BenchServe => "bench-serve",
         Task::BenchFloor { .. } => "bench-floor",
+        Task::Soak(_) => "soak",
         Task::Help => "help",
     }
 }
@@ -156,6 +183,7 @@ fn main() -> ExitCode {
         Task::Layering => layering::run(&root),
         Task::BenchServe => bench_serve::run(&root),
         Task::BenchFloor { addr, answers } => floor::run(addr, &answers),
+        Task::Soak(options) => soak::run(&root, &options),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -198,6 +226,11 @@ mod tests {
                 answers: vec!["bench.ping=a.json".into()]
             })
         );
+        assert_eq!(parse("soak --secs 60"), Ok(Task::Soak(soak::Options { secs: 60, url: None })));
+        assert_eq!(
+            parse("soak --url http://127.0.0.1:7878/ --secs 5"),
+            Ok(Task::Soak(soak::Options { secs: 5, url: Some("http://127.0.0.1:7878/".into()) }))
+        );
         assert_eq!(parse("help"), Ok(Task::Help));
         assert_eq!(parse("fixtures --help"), Ok(Task::Help));
     }
@@ -221,6 +254,11 @@ mod tests {
             "bench-floor nowhere a=b",
             "bench-floor 127.0.0.1:1",
             "bench-floor 127.0.0.1:1 a.json",
+            "soak",
+            "soak --secs",
+            "soak --secs 0",
+            "soak --secs ten",
+            "soak --secs 5 --fast",
         ] {
             assert!(parse(bad).is_err(), "{bad:?} was accepted");
         }

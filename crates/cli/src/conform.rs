@@ -25,9 +25,10 @@ pub(crate) struct Args {
     /// credentials, and the credential phase is skipped).
     #[arg(long, value_name = "FILE")]
     token_file: Option<PathBuf>,
-    /// Generated valid params, and mutants, per called method.
-    #[arg(long, default_value_t = 5, value_name = "N")]
-    calls: usize,
+    /// Generated valid params, and mutants, per called method (at most 10000).
+    #[arg(long, default_value_t = 5, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(0..=MAX_CALLS))]
+    calls: u64,
     /// The seed of every generated value: one seed, one run.
     #[arg(long, default_value_t = 0, value_name = "N")]
     seed: u64,
@@ -46,7 +47,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
     /// How long to wait for one answer, and for events after a subscription, in milliseconds.
-    #[arg(long, default_value_t = 5000, value_name = "MS")]
+    #[arg(long, default_value_t = 5000, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..))]
     timeout: u64,
     /// The error code invalid params must be refused with.
     #[arg(long, default_value_t = accord_wire_invalid_params(), value_name = "CODE", allow_hyphen_values = true)]
@@ -67,6 +69,10 @@ const fn accord_wire_invalid_params() -> i64 {
     -32602
 }
 
+/// The most `--calls`: already hours against a slow plant, and far from where the counts a run
+/// keeps could overflow.
+const MAX_CALLS: u64 = 10_000;
+
 /// How `accord conform` reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum ConformFormat {
@@ -83,16 +89,9 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let doc = loaded.document;
     let token = match &args.token_file {
         None => None,
-        Some(path) => match std::fs::read_to_string(path) {
-            Ok(text) if !text.trim().is_empty() => Some(text.trim().to_owned()),
-            Ok(_) => {
-                eprintln!("error: {}: the token file is empty", path.display());
-                return Outcome::InputError;
-            }
-            Err(err) => {
-                eprintln!("error: {}: {err}", path.display());
-                return Outcome::InputError;
-            }
+        Some(path) => match crate::token::read(path) {
+            Some(token) => Some(token),
+            None => return Outcome::InputError,
         },
     };
     let policy = match Policy::with_allowed(&doc, args.allow.iter().map(String::as_str)) {
@@ -103,10 +102,10 @@ pub(crate) fn run(args: &Args) -> Outcome {
         }
     };
     let options = Options {
-        calls: args.calls,
+        calls: usize::try_from(args.calls).unwrap_or(usize::MAX),
         seed: args.seed,
         policy,
-        timeout: Duration::from_millis(args.timeout.max(1)),
+        timeout: Duration::from_millis(args.timeout),
         invalid_params_code: args.invalid_params_code,
         jobs: usize::from(args.jobs),
         deadline: args.deadline,

@@ -40,9 +40,20 @@ impl BatchedStderr {
         writer
     }
 
-    /// Writes out what is buffered (and how many lines were dropped, if any) now.
-    pub(crate) fn flush_now(&self) {
-        self.flush_through(&mut Vec::new());
+    /// Writes out what is buffered (and how many lines were dropped, if any), waiting at most
+    /// `limit` for stderr to take it: a stderr that blocks (a full pipe nobody reads) must not
+    /// hold the process at exit, so past the limit the rest is dropped unwritten. True when
+    /// everything was written.
+    pub(crate) fn flush_within(&self, limit: Duration) -> bool {
+        let writer = self.clone();
+        let (done, finished) = std::sync::mpsc::channel();
+        // The write happens on a thread of its own, left blocked if stderr never takes it; the
+        // process exits without it.
+        let spawned = std::thread::Builder::new().name("log-flush".into()).spawn(move || {
+            writer.flush_through(&mut Vec::new());
+            let _ = done.send(());
+        });
+        spawned.is_ok() && finished.recv_timeout(limit).is_ok()
     }
 
     /// Writes out what is buffered, taking it by swapping it with `spare` (left empty).

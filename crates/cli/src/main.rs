@@ -3,6 +3,23 @@
 //! This is the only crate with a command line parser, miette's "fancy" rendering and process
 //! exit codes: 0 success, 1 the check found problems, 2 usage or input errors.
 
+// std's `eprint!`/`eprintln!` panic when stderr cannot be written (`2>/dev/full`), which would
+// turn any message into exit 101. These, defined before the modules so that every module's
+// calls resolve to them, drop a message stderr refuses: there is nowhere else to say it, and
+// the exit code still tells.
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod accept;
 mod baseline;
 mod check;
@@ -23,6 +40,7 @@ mod sample;
 mod sarif;
 mod serve;
 mod target;
+mod token;
 mod validate;
 
 use std::process::ExitCode;
@@ -99,8 +117,10 @@ impl From<Outcome> for ExitCode {
 }
 
 fn main() -> ExitCode {
-    // clap exits with 2 on usage errors and 0 on --help/--version, as the exit-code table wants.
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage(&err).into(),
+    };
     let outcome = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Extract(args) => extract::run(&args),
@@ -116,4 +136,17 @@ fn main() -> ExitCode {
         Command::Conform(args) => conform::run(&args),
     };
     outcome.into()
+}
+
+/// What clap has to say instead of running a command: usage errors on stderr (exit 2, as the
+/// exit-code table wants); `--help` and `--version` on stdout, exit 0, or 2 when stdout cannot
+/// take them (clap's own `exit` would say 0 whatever happened to the text).
+fn usage(err: &clap::Error) -> Outcome {
+    use std::io::Write as _;
+    if err.use_stderr() {
+        let _ = err.print();
+        return Outcome::InputError;
+    }
+    let printed = err.print().and_then(|()| std::io::stdout().flush());
+    if output::check(printed) { Outcome::Success } else { Outcome::InputError }
 }

@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
+use crate::Outcome;
+use crate::output::{self, Written};
 use crate::target::TargetArgs;
-use crate::{Outcome, output};
 
 /// Arguments of `accord sample`.
 #[derive(Debug, clap::Args)]
@@ -27,20 +28,26 @@ pub(crate) fn run(args: &Args) -> Outcome {
 }
 
 fn sample(args: &Args, validator: accord_validate::Validator<'_>) -> Outcome {
-    let mut text = String::new();
+    // Written value by value: a large --count never waits whole in memory, and a reader that
+    // has seen enough (`| head -1`) ends the run at once.
+    let mut out = output::Lines::new();
     for i in 0..args.count {
         // Value i of a run is the value of seed + i: `--seed 7 --count 3` ends where
         // `--seed 9 --count 1` begins.
         match validator.generate(args.seed.wrapping_add(i)) {
-            Ok(value) => {
-                text.push_str(&value.to_string());
-                text.push('\n');
-            }
+            Ok(value) => match out.line(&value.to_string()) {
+                Written::More => {}
+                Written::Closed => return Outcome::Success,
+                Written::Failed => return Outcome::InputError,
+            },
             Err(err) => {
+                if !out.finish() {
+                    return Outcome::InputError;
+                }
                 eprintln!("error: {}: {err}", args.contract.display());
                 return Outcome::InputError;
             }
         }
     }
-    if output::print(&text) { Outcome::Success } else { Outcome::InputError }
+    if out.finish() { Outcome::Success } else { Outcome::InputError }
 }

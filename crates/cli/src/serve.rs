@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use accord_schema_model::Document;
-use accord_serve::{Budget, Config, Limits, Mode, ScenarioSource};
+use accord_serve::{Budget, Config, Limits, Mode, ScenarioSource, TokenHandle};
 use clap::ValueEnum;
 
 use crate::log_writer::BatchedStderr;
-use crate::{Outcome, input};
+use crate::{Outcome, input, output, token};
 
 /// Arguments of `accord serve`.
 #[derive(Debug, clap::Args)]
@@ -27,7 +27,8 @@ pub(crate) struct Args {
     /// method gets the n-th value.
     #[arg(long, value_enum, default_value_t = ModeArg::Stable)]
     mode: ModeArg,
-    /// A file holding the bearer token callers must send (trailing whitespace ignored).
+    /// A file holding the bearer token callers must send (its trailing whitespace removed);
+    /// SIGHUP re-reads it.
     #[arg(long, value_name = "FILE")]
     token_file: Option<PathBuf>,
     /// Canned answers matched by method and params (docs/serve.md).
@@ -53,7 +54,8 @@ pub(crate) struct Args {
     max_batch: u64,
     /// The most open connections, HTTP and WebSocket [default: the descriptor limit less 64,
     /// and at least half of it].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
     max_connections: Option<u64>,
     /// The most subscriptions on one WebSocket.
     #[arg(long, value_name = "N", default_value_t = Limits::default().subscriptions as u64,
@@ -102,8 +104,8 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let Some(loaded) = input::load(&args.contract) else { return Outcome::InputError };
     let token = match &args.token_file {
         None => None,
-        Some(path) => match read(path) {
-            Some(text) => Some(text.trim().to_owned()),
+        Some(path) => match token::read(path) {
+            Some(token) => Some(token),
             None => return Outcome::InputError,
         },
     };
@@ -156,7 +158,9 @@ pub(crate) fn run(args: &Args) -> Outcome {
         }
     };
     let outcome = runtime.block_on(serve(args, loaded.document, config));
-    log.flush_now();
+    // A stderr nobody reads (a full pipe) must not hold the exit: past the limit the rest of
+    // the log is dropped.
+    log.flush_within(FINAL_FLUSH);
     outcome
 }
 
@@ -171,14 +175,22 @@ async fn serve(args: &Args, doc: Document, config: Config) -> Outcome {
     };
     // The handlers are registered before the banner is printed: whoever reads the URL may
     // signal at once, and a signal before registration would kill the process unanswered.
-    let stop_signal = match Signals::register() {
+    let reload = args.token_file.clone().zip(server.token_handle());
+    let stop_signal = match Signals::register(reload) {
         Ok(signals) => signals,
         Err(err) => {
             eprintln!("error: cannot handle signals: {err}");
             return Outcome::InputError;
         }
     };
-    println!("{}", banner.replace("{URL}", &server.url()));
+    // The banner is the one place the URL (its port, with port 0) is told: if it cannot be
+    // written, a closed pipe included, nobody can use this plant.
+    if let Err(err) = output::print_strict(&format!("{}\n", banner.replace("{URL}", &server.url())))
+    {
+        eprintln!("error: cannot write the banner (the plant's URL) to stdout: {err}");
+        server.shutdown().await;
+        return Outcome::InputError;
+    }
     let stop = server.shutdown_handle();
     tokio::spawn(async move {
         stop_signal.recv().await;
@@ -188,40 +200,83 @@ async fn serve(args: &Args, doc: Document, config: Config) -> Outcome {
     Outcome::Success
 }
 
-/// SIGINT (Ctrl-C) and, on Unix, SIGTERM.
+/// How long the log's last lines may take to reach stderr at exit.
+const FINAL_FLUSH: Duration = Duration::from_secs(1);
+
+/// The token file and the plant's token, for SIGHUP to re-read the one into the other.
+type Reload = (PathBuf, TokenHandle);
+
+/// SIGINT (Ctrl-C) and, on Unix, SIGTERM; SIGHUP too when there is a token file to re-read
+/// (without one, SIGHUP keeps its default: the process ends).
 struct Signals {
     #[cfg(unix)]
     interrupt: tokio::signal::unix::Signal,
     #[cfg(unix)]
     terminate: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    hangup: Option<(tokio::signal::unix::Signal, Reload)>,
 }
 
 impl Signals {
     #[cfg(unix)]
-    fn register() -> std::io::Result<Signals> {
+    fn register(reload: Option<Reload>) -> std::io::Result<Signals> {
         use tokio::signal::unix::{SignalKind, signal};
+        let hangup = match reload {
+            Some(reload) => Some((signal(SignalKind::hangup())?, reload)),
+            None => None,
+        };
         Ok(Signals {
             interrupt: signal(SignalKind::interrupt())?,
             terminate: signal(SignalKind::terminate())?,
+            hangup,
         })
     }
 
     #[cfg(not(unix))]
-    fn register() -> std::io::Result<Signals> {
+    fn register(_reload: Option<Reload>) -> std::io::Result<Signals> {
         Ok(Signals {})
     }
 
+    /// Waits for a signal to stop, re-reading the token file at each SIGHUP meanwhile.
     #[cfg(unix)]
     async fn recv(mut self) {
-        tokio::select! {
-            _ = self.interrupt.recv() => {}
-            _ = self.terminate.recv() => {}
+        loop {
+            let hangup = async {
+                match &mut self.hangup {
+                    Some((signal, reload)) => {
+                        signal.recv().await;
+                        Some(&*reload)
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                _ = self.interrupt.recv() => return,
+                _ = self.terminate.recv() => return,
+                Some((path, handle)) = hangup => reload_token(path, handle),
+            }
         }
     }
 
     #[cfg(not(unix))]
     async fn recv(self) {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// SIGHUP: the token file read again and its token put in place; on any problem the old token
+/// stays, and the log says why.
+#[cfg(unix)]
+fn reload_token(path: &Path, handle: &TokenHandle) {
+    let file = path.display().to_string();
+    let token = std::fs::read_to_string(path)
+        .map_err(|err| format!("cannot read the token file: {err}"))
+        .and_then(|text| token::parse(&text).map(str::to_owned));
+    match token.and_then(|token| handle.replace(&token).map_err(|err| err.to_string())) {
+        Ok(()) => tracing::info!(%file, "SIGHUP: token file re-read; the new token is in place"),
+        Err(reason) => {
+            tracing::error!(%file, %reason, "SIGHUP: token file not re-read; the old token stays");
+        }
     }
 }
 

@@ -3,25 +3,11 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-
 use common::*;
 
 /// POSTs `body` with a raw HTTP/1.1 request; the response's status line and body.
 fn post(url: &str, body: &str) -> (String, String) {
-    let addr = url.trim_start_matches("http://").trim_end_matches('/');
-    let mut stream = TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    (head.lines().next().unwrap().to_owned(), body.to_owned())
+    post_with(url, "", body)
 }
 
 #[test]

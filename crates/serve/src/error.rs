@@ -28,6 +28,15 @@ pub enum Error {
     /// The credential is unusable (an empty token).
     #[error("the token is empty; a plant with credentials needs a non-empty token")]
     EmptyToken,
+    /// No `Authorization: Bearer` header could carry the token as it is (a line break, a byte
+    /// past ASCII, over 4 KiB ...): every caller would be refused.
+    #[error(
+        "{reason}; a plant with credentials needs a token that an Authorization header can carry"
+    )]
+    UnusableToken {
+        /// What is wrong with the token, from accord-wire's check.
+        reason: String,
+    },
     /// The address could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {

@@ -19,7 +19,7 @@ use crate::slots::Conn;
 /// What the request's `Authorization` header gets it.
 pub(crate) fn access_of(shared: &Shared, headers: &HeaderMap) -> Access {
     let value = headers.get(header::AUTHORIZATION).map(|v| v.to_str().unwrap_or(""));
-    Access::decide(shared.plant.token.as_deref(), Presented::from_header(value))
+    shared.plant.token.access(Presented::from_header(value))
 }
 
 /// The 401 of a wrong credential: `WWW-Authenticate: Bearer` and `-32002` with id `null`.

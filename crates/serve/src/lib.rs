@@ -22,6 +22,7 @@
 //! ```
 
 mod body_budget;
+mod credential;
 mod encode;
 mod error;
 mod events;
@@ -42,6 +43,7 @@ use std::time::Duration;
 
 pub use accord_validate::Budget;
 
+pub use crate::credential::TokenHandle;
 pub use crate::error::Error;
 pub use crate::scenario::ScenarioSource;
 pub use crate::seed::Mode;

@@ -11,6 +11,7 @@ use accord_wire::fake::{ExampleRef, Fake};
 use accord_wire::{Access, Call, Id, Incoming, Request, RpcError, describe, event, fake, limits};
 use serde_json::{Value, json};
 
+use crate::credential::Token;
 use crate::encode::{self, Answer};
 use crate::events::Subscriptions;
 use crate::scenario::{self, Canned, CannedAnswer};
@@ -88,7 +89,7 @@ pub(crate) struct Plant {
     seed: u64,
     mode: Mode,
     pub(crate) limits: Limits,
-    pub(crate) token: Option<String>,
+    pub(crate) token: Arc<Token>,
     pub(crate) event_interval: Option<Duration>,
 }
 
@@ -98,9 +99,7 @@ impl Plant {
         if doc.namespaces.as_ref().is_some_and(|n| n.contains_key("rpc")) {
             return Err(Error::ReservedNamespace);
         }
-        if config.token.as_deref().is_some_and(str::is_empty) {
-            return Err(Error::EmptyToken);
-        }
+        let token = Arc::new(Token::new(config.token.as_deref())?);
         let contract = Contract::compile(&doc)?;
         let table = Table::new(&doc, &contract);
         for dropped in &table.dropped {
@@ -121,7 +120,7 @@ impl Plant {
             // serde_json refuses nesting past 128 as a syntax error; a deeper limit could never
             // be reached, so the effective limit (and what -32003 reports) is at most that.
             limits: Limits { depth: config.limits.depth.min(MAX_DEPTH), ..config.limits },
-            token: config.token.clone(),
+            token,
             event_interval: config.event_interval,
         })
     }

@@ -19,7 +19,7 @@ use tokio_io_timeout::TimeoutStream;
 use crate::body_budget::BodyBudget;
 use crate::plant::Plant;
 use crate::slots::{Conn, Slots};
-use crate::{Config, Error, http, ws};
+use crate::{Config, Error, TokenHandle, http, ws};
 
 /// How long a shutdown waits for requests in flight and WebSockets before it drops them.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -42,6 +42,7 @@ pub(crate) struct Shared {
 pub struct Server {
     addr: SocketAddr,
     stop: ShutdownHandle,
+    token: Option<TokenHandle>,
     task: JoinHandle<()>,
 }
 
@@ -78,6 +79,12 @@ impl Server {
         self.stop.clone()
     }
 
+    /// A handle that replaces the plant's token while it serves; `None` for a plant without
+    /// credentials (a token cannot be added to it later).
+    pub fn token_handle(&self) -> Option<TokenHandle> {
+        self.token.clone()
+    }
+
     /// Stops the plant and waits until it has stopped.
     pub async fn shutdown(self) {
         self.stop.shutdown();
@@ -95,9 +102,10 @@ impl Server {
 /// # Errors
 ///
 /// The contract does not compile or has a namespace `rpc`, the scenario does not fit it, the
-/// token is empty, or the address cannot be bound.
+/// token is empty or no header could carry it, or the address cannot be bound.
 pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
     let plant = Plant::new(doc, &config)?;
+    let token = plant.token.is_set().then(|| TokenHandle(plant.token.clone()));
     let listener = TcpListener::bind(config.addr)
         .await
         .map_err(|source| Error::Bind { addr: config.addr, source })?;
@@ -113,7 +121,7 @@ pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
     });
     let task = tokio::spawn(accept(listener, shared, rx, config));
     tracing::info!(%addr, "serving");
-    Ok(Server { addr, stop: ShutdownHandle(Arc::new(tx)), task })
+    Ok(Server { addr, stop: ShutdownHandle(Arc::new(tx)), token, task })
 }
 
 /// One request: `POST /` and `GET /` (the upgrade), 404 for other paths, 405 for other

@@ -26,6 +26,44 @@ impl<'a> Presented<'a> {
     }
 }
 
+/// The longest token a plant or a caller should use: far past any real secret, and well
+/// within what HTTP servers take in one header (8 KiB and up).
+pub const MAX_TOKEN_BYTES: usize = 4096;
+
+/// Why no `Authorization: Bearer TOKEN` header can carry `token` so that it arrives as it is,
+/// or `None` when one can. A plant that takes such a token refuses every caller, so both ends
+/// check it before they start: it must be non-empty, at most [`MAX_TOKEN_BYTES`] bytes, printable
+/// ASCII (a header value is a line of ASCII text; a control character, a line break or a byte
+/// past ASCII is refused or mangled on the way), and without whitespace at either end (a header
+/// value is read with its outer whitespace removed, and [`Presented::from_header`] trims too).
+/// Spaces inside are carried as they are.
+pub fn token_problem(token: &str) -> Option<String> {
+    if token.is_empty() {
+        return Some("the token is empty".to_owned());
+    }
+    if token.len() > MAX_TOKEN_BYTES {
+        return Some(format!(
+            "the token is {} bytes long; at most {MAX_TOKEN_BYTES} fit a header",
+            token.len()
+        ));
+    }
+    if let Some((at, c)) = token.char_indices().find(|(_, c)| !(' '..='~').contains(c)) {
+        let what = match c {
+            '\n' | '\r' => "a line break",
+            '\0' => "a NUL byte",
+            c if c.is_ascii_control() => "a control character",
+            _ => "a character past ASCII",
+        };
+        return Some(format!(
+            "the token holds {what} ({c:?} at byte {at}); a header carries printable ASCII only"
+        ));
+    }
+    if token.starts_with(' ') || token.ends_with(' ') {
+        return Some("the token begins or ends with a space, which no header keeps".to_owned());
+    }
+    None
+}
+
 /// What a request may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
@@ -54,4 +92,29 @@ impl Access {
 
 fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_a_header_cannot_carry_is_named() {
+        for (token, reason) in [
+            ("", "empty"),
+            ("tok\nen", "a line break"),
+            ("tok\0en", "a NUL byte"),
+            ("tok\ten", "a control character"),
+            ("jeton-\u{e9}", "past ASCII"),
+            (" token", "begins or ends with a space"),
+        ] {
+            let problem = token_problem(token).unwrap_or_default();
+            assert!(problem.contains(reason), "{token:?}: {problem}");
+        }
+        let long = "a".repeat(MAX_TOKEN_BYTES + 1);
+        assert!(token_problem(&long).unwrap_or_default().contains("4097 bytes"));
+        for good in ["s3cret", "a b", "eyJhbGciOi.J9-_~+/=", &"a".repeat(MAX_TOKEN_BYTES)] {
+            assert_eq!(token_problem(good), None, "{good:?}");
+        }
+    }
 }

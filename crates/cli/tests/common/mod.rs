@@ -95,3 +95,22 @@ pub(crate) fn terminate(child: &mut Child) -> (i32, String) {
     child.stderr.take().unwrap().read_to_string(&mut log).unwrap();
     (status.code().unwrap_or(-1), log)
 }
+
+/// POSTs `body` to `url` (`http://ADDR/`) with a raw HTTP/1.1 request on a connection of its
+/// own, with `headers` (whole lines, each ending in CRLF) added: the response's status line and
+/// body.
+pub(crate) fn post_with(url: &str, headers: &str, body: &str) -> (String, String) {
+    use std::io::Write;
+    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    (head.lines().next().unwrap().to_owned(), body.to_owned())
+}

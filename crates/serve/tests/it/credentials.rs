@@ -115,3 +115,49 @@ async fn an_empty_token_is_refused_at_startup() {
         "the token is empty; a plant with credentials needs a non-empty token"
     );
 }
+
+#[tokio::test]
+async fn a_token_no_header_can_carry_is_refused_at_startup() {
+    for (token, reason) in [
+        ("s3cret\ntoken", "a line break"),
+        ("s3cret\0", "a NUL byte"),
+        ("jeton-s\u{e9}cret", "a character past ASCII"),
+        (" s3cret", "begins or ends with a space"),
+    ] {
+        let err = accord_serve::start(
+            crate::common::contract("pump-plant"),
+            Config { token: Some(token.into()), ..local() },
+        )
+        .await
+        .unwrap_err();
+        assert!(matches!(err, accord_serve::Error::UnusableToken { .. }), "{token:?}: {err}");
+        assert!(err.to_string().contains(reason), "{token:?}: {err}");
+    }
+    let long = "a".repeat(4097);
+    let err = accord_serve::start(
+        crate::common::contract("pump-plant"),
+        Config { token: Some(long), ..local() },
+    )
+    .await
+    .unwrap_err();
+    assert!(err.to_string().contains("4097 bytes"), "{err}");
+}
+
+#[tokio::test]
+async fn a_replaced_token_is_the_only_one_taken_and_a_bad_one_is_not_taken() {
+    let server = pump(guarded()).await;
+    let handle = server.token_handle().expect("a plant with a token has a token handle");
+    handle.replace("rotated-token").unwrap();
+    let old = post_with(&server, LIST, Some("Bearer s3cret-token"), "application/json").await;
+    assert_eq!(old.status, 401, "the old token is refused once replaced");
+    let new = post_with(&server, LIST, Some("Bearer rotated-token"), "application/json").await;
+    assert!(new.body["result"].is_array(), "{:?}", new.body);
+    let err = handle.replace("bad\ntoken").unwrap_err();
+    assert!(err.to_string().contains("a line break"), "{err}");
+    let still = post_with(&server, LIST, Some("Bearer rotated-token"), "application/json").await;
+    assert!(still.body["result"].is_array(), "a refused replacement keeps the token in place");
+    server.shutdown().await;
+    let open = pump(local()).await;
+    assert!(open.token_handle().is_none(), "no token, nothing to replace");
+    open.shutdown().await;
+}
