@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use accord_schema_model::Document;
-use accord_serve::{Config, Limits, Mode, ScenarioSource};
+use accord_serve::{Budget, Config, Limits, Mode, ScenarioSource};
 use clap::ValueEnum;
 
 use crate::log_writer::BatchedStderr;
@@ -51,10 +51,30 @@ pub(crate) struct Args {
     #[arg(long, value_name = "N", default_value_t = Limits::default().batch_length as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_batch: u64,
-    /// The most open WebSockets; one more is refused with HTTP 503 at the upgrade.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().connections as u64,
+    /// The most open connections, HTTP and WebSocket [default: the descriptor limit less 64,
+    /// and at least half of it].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections: Option<u64>,
+    /// The most subscriptions on one WebSocket.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().subscriptions as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
-    max_connections: u64,
+    max_subscriptions: u64,
+    /// The most bytes all HTTP bodies being read may hold together (at least --max-body-bytes).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().body_memory as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_body_memory: u64,
+    /// The largest answer to one message, in bytes; a response past it is refused (`-32003`).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().answer_bytes as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_answer_bytes: u64,
+    /// The most values in one generated result, error data or event payload.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().generation.nodes as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_generated_values: u64,
+    /// The most bytes of JSON in one generated result, error data or event payload.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().generation.bytes as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_generated_bytes: u64,
     /// How long request headers, a body, or a begun WebSocket frame may stall before closing.
     #[arg(long, value_name = "MS", default_value_t = Config::default().read_timeout.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -113,7 +133,17 @@ pub(crate) fn run(args: &Args) -> Outcome {
             body_bytes: usize::try_from(args.max_body_bytes).unwrap_or(usize::MAX),
             depth: usize::try_from(args.max_depth).unwrap_or(128),
             batch_length: usize::try_from(args.max_batch).unwrap_or(usize::MAX),
-            connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+            connections: match args.max_connections {
+                Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+                None => accord_serve::default_connections(),
+            },
+            subscriptions: usize::try_from(args.max_subscriptions).unwrap_or(usize::MAX),
+            body_memory: usize::try_from(args.max_body_memory).unwrap_or(usize::MAX),
+            answer_bytes: usize::try_from(args.max_answer_bytes).unwrap_or(usize::MAX),
+            generation: Budget {
+                nodes: usize::try_from(args.max_generated_values).unwrap_or(usize::MAX),
+                bytes: usize::try_from(args.max_generated_bytes).unwrap_or(usize::MAX),
+            },
         },
         read_timeout: Duration::from_millis(args.read_timeout),
         write_timeout: Duration::from_millis(args.write_timeout),

@@ -20,6 +20,9 @@ pub enum Error {
         /// Why it was refused.
         reason: String,
     },
+    /// The contract's `wire` section cannot be resolved into a dialect.
+    #[error("the contract's wire section cannot be used: {0}")]
+    Wire(accord_schema_model::Error),
     /// The contract does not compile into validators (a dangling ref, a bad pattern).
     #[error("the contract cannot be checked against: {0}")]
     Contract(#[from] accord_validate::Error),

@@ -58,7 +58,7 @@ fn the_plan_lists_every_method_with_its_decision_and_sends_nothing() {
     let doc = pump();
     // Nothing listens on port 9 of loopback; the plan does not need it.
     let plant = Plant { url: "http://127.0.0.1:9/".into(), token: None };
-    let plan = accord_conform::plan(&doc, &plant, &Options::default());
+    let plan = accord_conform::plan(&doc, &plant, &Options::default()).expect("plan");
     assert_eq!(plan.methods.len(), 13);
     assert_eq!(plan.called().count(), 6);
     assert_eq!(plan.events.len(), 4);
@@ -84,4 +84,30 @@ fn transcripts_render_and_parse_and_refuse_other_lines() {
     );
     let err = Transcript::parse("// note\n{\"jsonrpc\": \"2.0\"}\n").unwrap_err();
     assert!(matches!(err, Error::Transcript { line: 2, .. }), "{err}");
+}
+
+#[test]
+fn the_plan_follows_the_contracts_wire_section() {
+    let path =
+        format!("{}/../../fixtures/future/foreign-wire.types.json", env!("CARGO_MANIFEST_DIR"));
+    let doc = Document::parse(&std::fs::read_to_string(path).expect("contract")).expect("parses");
+    let plant = Plant { url: "http://127.0.0.1:9/".into(), token: None };
+    let plan = accord_conform::plan(&doc, &plant, &Options::default()).expect("plan");
+    let dialect = accord_schema_model::Dialect::of(&doc).expect("dialect");
+    assert_eq!(plan.protocol.describe, None, "`describe: false`: no describe phase");
+    assert_eq!(plan.protocol.probe, "eth_blockNumber", "the first read method, by its wire name");
+    assert_eq!(plan.protocol.method_not_found, dialect.codes.method_not_found);
+    for code in &dialect.codes.invalid_params {
+        assert!(plan.protocol.invalid_params.contains(code), "{code}");
+    }
+    assert!(
+        plan.to_text().contains(
+            "protocol: describe none (the describe phase is skipped); probes to eth_blockNumber"
+        ),
+        "{}",
+        plan.to_text()
+    );
+    // Without a wire section: accord's own protocol, as before.
+    let accord = accord_conform::plan(&pump(), &plant, &Options::default()).expect("plan");
+    assert_eq!(accord.protocol, accord_conform::Protocol::accord(&Options::default()));
 }

@@ -36,18 +36,17 @@ pub(crate) fn too_deep(value: &Value) -> Option<crate::Pointer> {
 
 /// Parses `text` as one JSON value, refusing duplicate keys and integers it cannot keep exactly.
 pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {
-    let duplicate = RefCell::new(None);
-    let big_integral = Cell::new(false);
-    let seed = StrictValue { duplicate: &duplicate, big_integral: &big_integral };
+    let strict = StrictJson::refusing();
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = seed
+    let value = strict
+        .seed()
         .deserialize(&mut de)
         .and_then(|value| {
             de.end()?;
             Ok(value)
         })
-        .map_err(|err| syntax_error(text, &err, duplicate.into_inner()))?;
-    if big_integral.get() {
+        .map_err(|err| syntax_error(text, &err, strict.duplicate.take().map(|d| d.key)))?;
+    if strict.big_integral.get() {
         refuse_big_integer_literals(text)?;
     }
     Ok(value)
@@ -115,12 +114,94 @@ fn syntax_error(text: &str, err: &serde_json::Error, duplicate: Option<String>) 
     }
 }
 
-/// Builds a `Value` like serde_json's own, but records and refuses a duplicate key.
-#[derive(Clone, Copy)]
-struct StrictValue<'a> {
-    duplicate: &'a RefCell<Option<String>>,
+/// A key an object names twice, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey {
+    /// The JSON Pointer of the member named twice, from the value read (`/a/0/b`).
+    pub pointer: String,
+    /// The key.
+    pub key: String,
+}
+
+/// The one strict JSON reading of accord, for contracts and the wire alike: a
+/// `serde_json::Value` read from any serde_json deserializer, with every object's keys named
+/// once. A duplicate key is ambiguous (serde_json keeps the last, many readers the first: a
+/// gateway and a plant that disagree about what was asked is the request-smuggling class), so
+/// the model refuses a contract that has one and the wire a request.
+///
+/// [`StrictJson::refusing`] stops reading at the first duplicate (with a serde error);
+/// [`StrictJson::recording`] notes the first and reads on, so that a caller can still judge
+/// the rest (a body's syntax, a request's id) and refuse with its own error.
+///
+/// ```
+/// use accord_schema_model::StrictJson;
+/// use serde::de::DeserializeSeed;
+///
+/// let strict = StrictJson::recording();
+/// let mut de = serde_json::Deserializer::from_str(r#"{"a": [{"b": 1, "b": 2}]}"#);
+/// let value = strict.seed().deserialize(&mut de).unwrap();
+/// assert_eq!(value["a"][0]["b"], 2);
+/// let dup = strict.duplicate().unwrap();
+/// assert_eq!((dup.pointer.as_str(), dup.key.as_str()), ("/a/0/b", "b"));
+/// ```
+#[derive(Debug)]
+pub struct StrictJson {
+    refuse: bool,
+    duplicate: RefCell<Option<DuplicateKey>>,
+    /// The depth of the container `duplicate.pointer` is relative to, while the containers
+    /// around it are still being read (each prefixes its own segment as it is left).
+    pending: Cell<usize>,
+    depth: Cell<usize>,
     /// Set when a double at or past 2^63 with no fraction was read: maybe a cut-down integer.
-    big_integral: &'a Cell<bool>,
+    big_integral: Cell<bool>,
+}
+
+impl StrictJson {
+    /// A reading that fails at the first duplicate key.
+    pub fn refusing() -> StrictJson {
+        StrictJson { refuse: true, ..StrictJson::recording() }
+    }
+
+    /// A reading that records the first duplicate key (the last value of it is kept) and reads
+    /// on.
+    pub fn recording() -> StrictJson {
+        StrictJson {
+            refuse: false,
+            duplicate: RefCell::new(None),
+            pending: Cell::new(0),
+            depth: Cell::new(0),
+            big_integral: Cell::new(false),
+        }
+    }
+
+    /// The seed that reads one value.
+    pub fn seed(&self) -> StrictValue<'_> {
+        StrictValue { strict: self }
+    }
+
+    /// The first duplicate key read so far, with its pointer from the outermost value read.
+    pub fn duplicate(&self) -> Option<DuplicateKey> {
+        self.duplicate.borrow().clone()
+    }
+
+    /// Called as the child `segment` of the container at the current depth is done: when a
+    /// duplicate was found inside that child, its pointer gains the segment.
+    fn left_child(&self, segment: &dyn fmt::Display) {
+        let depth = self.depth.get();
+        if self.pending.get() == depth + 1
+            && let Some(dup) = self.duplicate.borrow_mut().as_mut()
+        {
+            let segment = segment.to_string().replace('~', "~0").replace('/', "~1");
+            dup.pointer.insert_str(0, &format!("/{segment}"));
+            self.pending.set(depth);
+        }
+    }
+}
+
+/// Reads one value for a [`StrictJson`] ([`StrictJson::seed`]).
+#[derive(Clone, Copy)]
+pub struct StrictValue<'a> {
+    strict: &'a StrictJson,
 }
 
 impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
@@ -152,7 +233,7 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
 
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
         if v.fract() == 0.0 && v.abs() >= 9.2e18 {
-            self.big_integral.set(true);
+            self.strict.big_integral.set(true);
         }
         // JSON text has no NaN or infinity, so serde_json never hands one over.
         Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
@@ -171,24 +252,41 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let strict = self.strict;
+        strict.depth.set(strict.depth.get() + 1);
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(item) = seq.next_element_seed(self)? {
+            strict.left_child(&items.len());
             items.push(item);
         }
+        strict.depth.set(strict.depth.get() - 1);
         Ok(Value::Array(items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let strict = self.strict;
+        strict.depth.set(strict.depth.get() + 1);
         let mut map = Map::new();
         while let Some(key) = access.next_key::<String>()? {
             let value = access.next_value_seed(self)?;
+            strict.left_child(&key);
             if map.contains_key(&key) {
-                let message = format!("duplicate key `{key}`");
-                *self.duplicate.borrow_mut() = Some(key);
-                return Err(de::Error::custom(message));
+                if strict.refuse {
+                    let message = format!("duplicate key `{key}`");
+                    *strict.duplicate.borrow_mut() =
+                        Some(DuplicateKey { pointer: String::new(), key });
+                    return Err(de::Error::custom(message));
+                }
+                let mut first = strict.duplicate.borrow_mut();
+                if first.is_none() {
+                    let pointer = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+                    *first = Some(DuplicateKey { pointer, key: key.clone() });
+                    strict.pending.set(strict.depth.get());
+                }
             }
             map.insert(key, value);
         }
+        strict.depth.set(strict.depth.get() - 1);
         Ok(Value::Object(map))
     }
 }

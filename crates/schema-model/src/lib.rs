@@ -65,6 +65,7 @@ pub use crate::{
         Param, ParamStructure, Reserved, Semantics, Unknown,
     },
     error::{Error, ErrorKind},
+    json::{DuplicateKey, StrictJson, StrictValue},
     pointer::Pointer,
     source::{Located, Position, SourceMap, Span},
     type_node::{

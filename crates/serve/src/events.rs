@@ -33,6 +33,11 @@ impl Subscriptions {
         self.list.len() != before
     }
 
+    /// How many there are.
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
     pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Subscription> {
         self.list.iter_mut()
     }

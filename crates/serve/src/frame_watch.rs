@@ -5,6 +5,11 @@
 //! timeout fails with [`io::ErrorKind::TimedOut`]; between frames it waits as long as the peer
 //! likes, because a subscriber legitimately sits idle for hours waiting for events.
 //!
+//! A data message as a whole (all its fragments, with the control frames between them) must
+//! also arrive within the timeout from the read that brought its first byte: a peer trickling
+//! one fragment every few seconds, or keeping a message open with pings, is closed once the
+//! message has taken longer, however steadily its bytes come.
+//!
 //! The watch sits under tungstenite, at the byte stream, because tungstenite only yields whole
 //! messages: a frame that stops half-way is invisible above it.
 
@@ -28,6 +33,10 @@ pub(crate) struct FrameWatch<S> {
     /// (from the next such wait) whenever bytes arrive.
     deadline: Pin<Box<Sleep>>,
     armed: bool,
+    /// When the last bytes arrived.
+    last_read: Option<Instant>,
+    /// When the data message in progress began (the read that brought its first byte).
+    message_since: Option<Instant>,
 }
 
 impl<S> FrameWatch<S> {
@@ -39,29 +48,66 @@ impl<S> FrameWatch<S> {
             timeout,
             deadline: Box::pin(tokio::time::sleep(timeout)),
             armed: false,
+            last_read: None,
+            message_since: None,
         }
+    }
+}
+
+impl<S> FrameWatch<S> {
+    /// What is overdue once a deadline has passed: no byte for the timeout is the plainer
+    /// reason, and so named when both are due; else the message is too slow.
+    fn overdue(&self) -> Stall {
+        let silent = self.last_read.and_then(|at| at.checked_add(self.timeout));
+        if silent.is_none_or(|due| Instant::now() >= due) { Stall::Frame } else { Stall::Message }
     }
 }
 
 /// Whether `error` is the one [`FrameWatch`] returns when a frame or message stalls (rather
 /// than a timeout from the socket itself).
+#[cfg(test)]
 pub(crate) fn is_stalled(error: &io::Error) -> bool {
-    error.kind() == io::ErrorKind::TimedOut
-        && error.get_ref().is_some_and(|inner| inner.is::<Stalled>())
+    stall_of(error).is_some()
+}
+
+/// What stalled, when `error` is the one [`FrameWatch`] returns for a stall.
+pub(crate) fn stall_of(error: &io::Error) -> Option<Stall> {
+    if error.kind() != io::ErrorKind::TimedOut {
+        return None;
+    }
+    error.get_ref().and_then(|inner| inner.downcast_ref::<Stalled>()).map(|s| s.what)
+}
+
+/// What was too slow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stall {
+    /// No byte came for the timeout inside a frame or an unfinished message.
+    Frame,
+    /// A data message, begun, was still unfinished the timeout later (bytes kept coming).
+    Message,
 }
 
 /// The error inside the `TimedOut` [`io::Error`].
 #[derive(Debug)]
-struct Stalled(Duration);
+struct Stalled {
+    what: Stall,
+    after: Duration,
+}
 
 impl std::fmt::Display for Stalled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "no byte for {} ms inside a WebSocket frame or fragmented message",
-            self.0.as_millis()
-        )
+        let ms = self.after.as_millis();
+        match self.what {
+            Stall::Frame => {
+                write!(f, "no byte for {ms} ms inside a WebSocket frame or fragmented message")
+            }
+            Stall::Message => write!(f, "a WebSocket message took longer than {ms} ms to arrive"),
+        }
     }
+}
+
+fn stalled(what: Stall, after: Duration) -> io::Error {
+    io::Error::new(io::ErrorKind::TimedOut, Stalled { what, after })
 }
 
 impl std::error::Error for Stalled {}
@@ -73,11 +119,26 @@ impl<S: AsyncRead + Unpin> AsyncRead for FrameWatch<S> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        // A message begun more than the timeout ago and still unfinished: whatever its bytes
+        // are doing, it has taken too long (`None` when the timeout is past any instant).
+        let message_due = this.message_since.and_then(|since| since.checked_add(this.timeout));
+        if message_due.is_some_and(|due| Instant::now() >= due) {
+            return Poll::Ready(Err(stalled(this.overdue(), this.timeout)));
+        }
         let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {
+                let begun = this.frames.begun;
                 this.frames.feed(&buf.filled()[before..]);
                 this.armed = false;
+                let now = Instant::now();
+                this.last_read = Some(now);
+                if !this.frames.in_message() {
+                    this.message_since = None;
+                } else if this.frames.begun != begun || this.message_since.is_none() {
+                    // A new message began in these bytes (perhaps after the end of another).
+                    this.message_since = Some(now);
+                }
                 Poll::Ready(Ok(()))
             }
             Poll::Ready(Err(error)) => Poll::Ready(Err(error)),
@@ -89,17 +150,16 @@ impl<S: AsyncRead + Unpin> AsyncRead for FrameWatch<S> {
                 if !this.armed {
                     // A timeout too far to be an instant (`Config::read_timeout` is any
                     // Duration) is no deadline at all.
-                    let Some(at) = Instant::now().checked_add(this.timeout) else {
+                    // Timed from the last bytes (a message begun in them is due the same instant).
+                    let from = this.last_read.unwrap_or_else(Instant::now);
+                    let Some(at) = from.checked_add(this.timeout) else {
                         return Poll::Pending;
                     };
-                    this.deadline.as_mut().reset(at);
+                    this.deadline.as_mut().reset(message_due.map_or(at, |due| due.min(at)));
                     this.armed = true;
                 }
                 match this.deadline.as_mut().poll(cx) {
-                    Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
-                        io::ErrorKind::TimedOut,
-                        Stalled(this.timeout),
-                    ))),
+                    Poll::Ready(()) => Poll::Ready(Err(stalled(this.overdue(), this.timeout))),
                     Poll::Pending => Poll::Pending,
                 }
             }
@@ -165,12 +225,20 @@ pub(crate) struct Frames {
     /// A data frame without FIN was seen and the final continuation has not been: control
     /// frames may still come between its fragments.
     unfinished: bool,
+    /// How many data messages have begun (a data frame's first byte with none unfinished).
+    begun: u64,
 }
 
 impl Frames {
     /// Whether the peer is inside a frame or an unfinished message: the next byte is owed.
     pub(crate) fn busy(&self) -> bool {
         self.part != Part::Between || self.unfinished
+    }
+
+    /// Whether the peer is inside a data message: in a data frame, or between the fragments of
+    /// an unfinished one.
+    pub(crate) fn in_message(&self) -> bool {
+        self.unfinished || (self.part != Part::Between && self.data)
     }
 
     /// Follows `bytes`, the next ones the peer sent.
@@ -199,6 +267,9 @@ impl Frames {
                 self.fin = byte & 0x80 != 0;
                 // Opcodes 0x8 to 0xF are control frames (close, ping, pong, reserved).
                 self.data = byte & 0x08 == 0;
+                if self.data && !self.unfinished {
+                    self.begun += 1;
+                }
                 self.part = Part::Length { masked: false };
             }
             Part::Length { .. } => {
@@ -440,11 +511,12 @@ mod tests {
     #[tokio::test]
     async fn bytes_that_keep_coming_keep_the_frame_alive() {
         // One byte every 25 ms for 800 ms against a 400 ms timeout: re-armed on every byte, the
-        // read never times out; armed once, it would.
+        // read never times out; armed once, it would. A ping, which is no data message, so the
+        // whole-message deadline does not apply.
         let timeout = Duration::from_millis(400);
         let (mut peer, ours) = tokio::io::duplex(1024);
         let mut watch = FrameWatch::new(ours, timeout);
-        let bytes = text(true, &[b'x'; 26]);
+        let bytes = frame(OpCode::Control(Control::Ping), true, true, &[b'x'; 26]);
         let writer = tokio::spawn(async move {
             for byte in bytes {
                 peer.write_all(&[byte]).await.unwrap();
@@ -459,5 +531,52 @@ mod tests {
         }
         assert!(!watch.frames.busy());
         drop(writer.await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_message_that_keeps_coming_too_long_is_cut() {
+        // A data message trickled as above: every byte in time, the whole too late.
+        let timeout = Duration::from_millis(400);
+        let (mut peer, ours) = tokio::io::duplex(1024);
+        let mut watch = FrameWatch::new(ours, timeout);
+        let bytes = text(true, &[b'x'; 26]);
+        let writer = tokio::spawn(async move {
+            for byte in bytes {
+                if peer.write_all(&[byte]).await.is_err() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            }
+        });
+        let mut buf = [0; 64];
+        let started = Instant::now();
+        let error = loop {
+            match watch.read(&mut buf).await {
+                Ok(_) => continue,
+                Err(error) => break error,
+            }
+        };
+        assert_eq!(stall_of(&error), Some(Stall::Message), "{error}");
+        assert_eq!(error.to_string(), "a WebSocket message took longer than 400 ms to arrive");
+        assert!(started.elapsed() < Duration::from_millis(700), "{:?}", started.elapsed());
+        drop(watch);
+        writer.await.unwrap();
+    }
+
+    #[test]
+    fn messages_begun_are_counted_and_control_frames_are_no_message() {
+        let mut frames = Frames::default();
+        frames.feed(&frame(OpCode::Control(Control::Ping), true, true, b"p"));
+        assert_eq!((frames.begun, frames.in_message()), (0, false));
+        let first = text(false, b"{");
+        frames.feed(&first[..1]);
+        assert_eq!((frames.begun, frames.in_message()), (1, true));
+        frames.feed(&first[1..]);
+        frames.feed(&frame(OpCode::Control(Control::Ping), true, true, b"p"));
+        assert!(frames.in_message(), "a ping between fragments does not end the message");
+        frames.feed(&frame(OpCode::Data(Data::Continue), true, true, b"}"));
+        assert_eq!((frames.begun, frames.in_message()), (1, false));
+        frames.feed(&text(true, b"{}"));
+        assert_eq!(frames.begun, 2);
     }
 }

@@ -1,6 +1,6 @@
 //! `POST /`: one request or batch per body (docs/wire.md §1), the credential read from each
-//! request's `Authorization` header (§8), the body limit and the read timeout enforced while
-//! the body is read (§9).
+//! request's `Authorization` header (§8), the body limit, the body budget and the read timeout
+//! enforced while the body is read (§9).
 
 use std::sync::Arc;
 
@@ -8,12 +8,13 @@ use accord_wire::{Access, Presented, RpcError, limits};
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, Request, Response, StatusCode, header};
 use futures_util::FutureExt;
-use http_body_util::BodyExt;
 use hyper::body::Incoming;
 
+use crate::body_budget::{Read, Reading};
 use crate::encode;
 use crate::plant::{Session, Transport};
 use crate::server::Shared;
+use crate::slots::Conn;
 
 /// What the request's `Authorization` header gets it.
 pub(crate) fn access_of(shared: &Shared, headers: &HeaderMap) -> Access {
@@ -54,7 +55,11 @@ fn declared_json(headers: &HeaderMap) -> bool {
 }
 
 /// The handler of `POST /`.
-pub(crate) async fn post(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Body> {
+pub(crate) async fn post(
+    shared: &Arc<Shared>,
+    conn: &Conn,
+    request: Request<Incoming>,
+) -> Response<Body> {
     let (parts, mut body) = request.into_parts();
     let headers = &parts.headers;
     let access = access_of(shared, headers);
@@ -74,24 +79,32 @@ pub(crate) async fn post(shared: &Arc<Shared>, request: Request<Incoming>) -> Re
     if declared_length.is_some_and(|n| n > max as u64) {
         return too_large(shared);
     }
-    let mut out = Vec::new();
     // Most bodies are in hand with the head: read them without arming a timer, and start the
-    // read timeout only when the body is still on its way (the frames read so far stay in
-    // `out`; a frame is taken whole or not at all).
-    let read = match read_body(&mut body, max, &mut out).now_or_never() {
+    // read timeout only when the body is still on its way (or waits for the body budget); what
+    // was read so far stays in `reading`.
+    let budget = &shared.body_budget;
+    let mut reading = Reading::default();
+    let read = match reading.read(&mut body, max, budget).now_or_never() {
         Some(done) => Ok(done),
         None => {
-            tokio::time::timeout(shared.read_timeout, read_body(&mut body, max, &mut out)).await
+            tokio::time::timeout(shared.read_timeout, reading.read(&mut body, max, budget)).await
         }
     };
-    let bytes = match read {
-        Ok(Ok(true)) => out,
-        Ok(Ok(false)) => return too_large(shared),
+    match read {
+        Ok(Ok(Read::Whole)) => {}
+        Ok(Ok(Read::TooLarge)) => return too_large(shared),
         Ok(Err(reason)) => {
             tracing::info!(%reason, "body could not be read");
             let error =
                 RpcError::parse_error(1, 1, &format!("the body could not be read: {reason}"));
             return json(StatusCode::BAD_REQUEST, encode::refusal(error));
+        }
+        Err(_) if reading.waiting => {
+            let mut response =
+                json(StatusCode::SERVICE_UNAVAILABLE, shared.plant.limit(limits::BODY_MEMORY));
+            // The rest of the body is not read; the connection cannot be reused.
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return response;
         }
         Err(_) => {
             tracing::info!(
@@ -104,8 +117,10 @@ pub(crate) async fn post(shared: &Arc<Shared>, request: Request<Incoming>) -> Re
         }
     };
     let mut session =
-        Session { transport: Transport::Http, access, subscriptions: None, outbox: Vec::new() };
-    match shared.plant.answer(&bytes, &mut session).await {
+        Session { transport: Transport::Http, access, subscriptions: None, outbox: None };
+    // Not closed to make room while it is answered (slots.rs).
+    let _answering = conn.answering();
+    match shared.plant.answer(&reading.bytes, &mut session).await {
         Some(answer) => json(StatusCode::OK, answer),
         None => empty(StatusCode::NO_CONTENT),
     }
@@ -116,18 +131,4 @@ fn too_large(shared: &Shared) -> Response<Body> {
     // The rest of the body is not read; the connection cannot be reused.
     response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
-}
-
-/// Reads the rest of the body into `out`: `false` once it passes `max` bytes.
-async fn read_body(body: &mut Incoming, max: usize, out: &mut Vec<u8>) -> Result<bool, String> {
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| e.to_string())?;
-        // Trailers (the only other kind of frame) carry no part of the request.
-        let Ok(chunk) = frame.into_data() else { continue };
-        if out.len() + chunk.len() > max {
-            return Ok(false);
-        }
-        out.extend_from_slice(&chunk);
-    }
-    Ok(true)
 }

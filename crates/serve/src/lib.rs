@@ -21,6 +21,7 @@
 //! # Ok(()) }
 //! ```
 
+mod body_budget;
 mod encode;
 mod error;
 mod events;
@@ -30,11 +31,16 @@ mod plant;
 mod scenario;
 mod seed;
 mod server;
+mod slots;
 mod table;
 mod ws;
+mod ws_close;
+mod ws_send;
 
 use std::net::SocketAddr;
 use std::time::Duration;
+
+pub use accord_validate::Budget;
 
 pub use crate::error::Error;
 pub use crate::scenario::ScenarioSource;
@@ -51,25 +57,73 @@ pub struct Limits {
     pub depth: usize,
     /// The most requests in one batch.
     pub batch_length: usize,
-    /// The most open WebSockets.
+    /// The most open connections, HTTP and WebSocket alike (by default, from the descriptor
+    /// limit: see [`default_connections`]).
     pub connections: usize,
+    /// The largest answer to one message (a response, or a whole batch's), in bytes: a
+    /// response that would pass it is answered with `-32003` `answer-bytes` instead.
+    pub answer_bytes: usize,
+    /// How large one generated result, error data or event payload may grow (`-32003`
+    /// `generation-nodes` or `generation-bytes` past it).
+    pub generation: Budget,
+    /// The most subscriptions on one WebSocket.
+    pub subscriptions: usize,
+    /// The most bytes all HTTP bodies being read or answered may hold together (the first
+    /// 8 KiB of each not counted); at least `body_bytes`.
+    pub body_memory: usize,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { body_bytes: 1 << 20, depth: 128, batch_length: 100, connections: 256 }
+        Limits {
+            body_bytes: 1 << 20,
+            depth: 128,
+            batch_length: 100,
+            answer_bytes: 16 << 20,
+            generation: Budget::default(),
+            connections: default_connections(),
+            subscriptions: 64,
+            body_memory: 32 << 20,
+        }
     }
+}
+
+/// Descriptors kept for what is not a connection (standard streams, the listener, the
+/// runtime's own, a log file) and for the connection refused or closed to make room.
+const SPARE_DESCRIPTORS: u64 = 64;
+
+/// The default connection limit: the process's descriptor limit (`RLIMIT_NOFILE`, soft) less
+/// [`SPARE_DESCRIPTORS`], and at least half of it, so that connections are refused by the plant
+/// with a word before the system refuses them without one; 256 where there is no such limit.
+pub fn default_connections() -> usize {
+    #[cfg(unix)]
+    {
+        let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile);
+        if let Some(soft) = limit.current {
+            let n = soft.saturating_sub(SPARE_DESCRIPTORS).max(soft / 2).max(1);
+            return usize::try_from(n).unwrap_or(usize::MAX);
+        }
+    }
+    256
 }
 
 impl Limits {
     /// The configured maximum of the limit named `name` (docs/wire.md §9's names).
     pub fn max_of(&self, name: &str) -> u64 {
-        use accord_wire::limits::{BATCH_LENGTH, BODY_BYTES, CONNECTIONS, DEPTH};
+        use accord_wire::limits::{
+            ANSWER_BYTES, BATCH_LENGTH, BODY_BYTES, BODY_MEMORY, CONNECTIONS, DEPTH,
+            GENERATION_BYTES, GENERATION_NODES, SUBSCRIPTIONS,
+        };
         let max = match name {
             BODY_BYTES => self.body_bytes,
+            BODY_MEMORY => self.body_memory.max(self.body_bytes),
             DEPTH => self.depth,
             BATCH_LENGTH => self.batch_length,
             CONNECTIONS => self.connections,
+            ANSWER_BYTES => self.answer_bytes,
+            GENERATION_NODES => self.generation.nodes,
+            GENERATION_BYTES => self.generation.bytes,
+            SUBSCRIPTIONS => self.subscriptions,
             _ => 0,
         };
         max as u64

@@ -2,6 +2,7 @@
 //! docs/wire.md says. HTTP and WebSocket differ only in the [`Session`] they hand in.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use accord_schema_model::Document;
@@ -15,6 +16,7 @@ use crate::events::Subscriptions;
 use crate::scenario::{self, Canned, CannedAnswer};
 use crate::seed::{self, Mode};
 use crate::table::{MethodInfo, Table};
+use crate::ws_send::Outbox;
 use crate::{Config, Error, Limits};
 
 /// The deepest nesting serde_json parses (its recursion limit).
@@ -37,12 +39,12 @@ impl Transport {
 }
 
 /// What one message is answered within: its transport and access, and on a WebSocket the
-/// connection's subscriptions and the notifications to send before the answer.
+/// connection's subscriptions and where notifications are sent (before the answer).
 pub(crate) struct Session<'a> {
     pub(crate) transport: Transport,
     pub(crate) access: Access,
     pub(crate) subscriptions: Option<&'a mut Subscriptions>,
-    pub(crate) outbox: Vec<Vec<u8>>,
+    pub(crate) outbox: Option<&'a mut Outbox>,
 }
 
 /// How a contract call is steered by `rpc.fake`.
@@ -52,9 +54,34 @@ enum Steer<'a> {
     Error(i64),
 }
 
+/// The `rpc.describe` answers serialized once, at startup: one per credential state for a call
+/// without `builtAgainst` (the usual call, answered by copying bytes), and the contract alone,
+/// appended to the answer made for a call with `builtAgainst` (whose verdicts depend on it). A
+/// contract of a million methods is serialized once, not once per call.
+struct Described {
+    full: Arc<[u8]>,
+    reduced: Arc<[u8]>,
+    contract: Vec<u8>,
+}
+
+impl Described {
+    fn new(doc: &Document) -> Described {
+        let bytes = |reduced| {
+            let answer = describe::answer(doc, &Vec::new(), reduced);
+            Arc::from(serde_json::to_vec(&answer).unwrap_or_default())
+        };
+        Described {
+            full: bytes(false),
+            reduced: bytes(true),
+            contract: serde_json::to_vec(&doc.to_value()).unwrap_or_default(),
+        }
+    }
+}
+
 /// A compiled contract, ready to answer.
 pub(crate) struct Plant {
     doc: Document,
+    described: Described,
     contract: Contract,
     table: Table,
     scenario: Vec<Canned>,
@@ -84,6 +111,7 @@ impl Plant {
             None => Vec::new(),
         };
         Ok(Plant {
+            described: Described::new(&doc),
             doc,
             contract,
             table,
@@ -112,8 +140,12 @@ impl Plant {
         if limits::nests_deeper_than(bytes, self.limits.depth) {
             return Some(self.limit(limits::DEPTH));
         }
-        let incoming = match Incoming::parse(bytes) {
+        let incoming = match Incoming::parse_with_batch_limit(bytes, self.limits.batch_length) {
             Ok(incoming) => incoming,
+            Err(error) if error.code == accord_wire::codes::LIMIT_EXCEEDED => {
+                tracing::info!(limit = limits::BATCH_LENGTH, "limit exceeded");
+                return Some(encode::refusal(error));
+            }
             Err(error) => {
                 tracing::info!(
                     transport = session.transport.as_str(),
@@ -127,20 +159,17 @@ impl Plant {
             Incoming::Single(request) => {
                 let (id, answer) = self.one(request, session).await?;
                 let mut out = Vec::with_capacity(256);
-                encode::response(&id, &answer, &mut out);
+                self.respond(&id, &answer, &mut out);
                 Some(out)
             }
             Incoming::Batch(requests) => {
-                if requests.len() > self.limits.batch_length {
-                    return Some(self.limit(limits::BATCH_LENGTH));
-                }
                 let mut out = vec![b'['];
                 for request in requests {
                     if let Some((id, answer)) = self.one(request, session).await {
                         if out.len() > 1 {
                             out.push(b',');
                         }
-                        encode::response(&id, &answer, &mut out);
+                        self.respond(&id, &answer, &mut out);
                     }
                 }
                 if out.len() == 1 {
@@ -149,6 +178,26 @@ impl Plant {
                 out.push(b']');
                 Some(out)
             }
+        }
+    }
+
+    /// Appends one response to `out` (the answer so far), or, when the answer would then pass
+    /// `answer-bytes`, the `-32003` that says so in its place: whatever a contract makes the
+    /// plant generate, one message's answer stays within the limit (each refusal is small).
+    fn respond(&self, id: &Id, answer: &Answer, out: &mut Vec<u8>) {
+        let mark = out.len();
+        encode::response(id, answer, out);
+        if out.len() > self.limits.answer_bytes {
+            let size = out.len() - mark;
+            out.truncate(mark);
+            out.shrink_to(mark.max(256));
+            tracing::info!(limit = limits::ANSWER_BYTES, bytes = size, "limit exceeded");
+            let max = self.limits.answer_bytes as u64;
+            let reason = format!(
+                "the response is {size} bytes; with what precedes it the answer would pass {max}"
+            );
+            let error = RpcError::limit_exceeded_because(limits::ANSWER_BYTES, max, &reason);
+            encode::response(id, &Answer::Error(error), out);
         }
     }
 
@@ -166,13 +215,14 @@ impl Plant {
         let request = match request {
             Ok(request) => request,
             Err(rejected) => {
+                let error = rejected.error();
                 tracing::info!(
                     transport = session.transport.as_str(),
-                    code = -32600,
+                    code = error.code,
                     reason = rejected.reason,
                     "invalid request"
                 );
-                return Some((rejected.id.clone(), Answer::Error(rejected.error())));
+                return Some((rejected.id, Answer::Error(error)));
             }
         };
         let started = Instant::now();
@@ -238,8 +288,23 @@ impl Plant {
     }
 
     fn describe(&self, params: Option<&Value>, access: Access) -> Answer {
+        let reduced = access != Access::Full;
         match describe::read_params(params) {
-            Ok(built) => Answer::Value(describe::answer(&self.doc, &built, access != Access::Full)),
+            Ok(built) if built.is_empty() && reduced => Answer::Raw(self.described.reduced.clone()),
+            Ok(built) if built.is_empty() => Answer::Raw(self.described.full.clone()),
+            Ok(built) if reduced => Answer::Value(describe::answer_head(&self.doc, &built, true)),
+            Ok(built) => {
+                let head = describe::answer_head(&self.doc, &built, false);
+                let contract = &self.described.contract;
+                let mut out = Vec::with_capacity(256 + contract.len());
+                // Cannot fail: a Value into memory.
+                let _ = serde_json::to_writer(&mut out, &head);
+                out.pop(); // the head's closing `}`
+                out.extend_from_slice(br#","contract":"#);
+                out.extend_from_slice(contract);
+                out.push(b'}');
+                Answer::Raw(Arc::from(out))
+            }
             Err(error) => error.into(),
         }
     }
@@ -249,6 +314,11 @@ impl Plant {
             return RpcError::not_on_transport(session.transport.as_str()).into();
         };
         match event::read_subscribe_params(params) {
+            Ok(_) if subs.len() >= self.limits.subscriptions => {
+                tracing::info!(limit = limits::SUBSCRIPTIONS, "limit exceeded");
+                let max = self.limits.max_of(limits::SUBSCRIPTIONS);
+                RpcError::limit_exceeded(limits::SUBSCRIPTIONS, max).into()
+            }
             Ok(name) if self.table.events.contains_key(&name) => {
                 Answer::Value(Value::String(subs.add(&name)))
             }
@@ -301,7 +371,9 @@ impl Plant {
 
     /// `rpc.fake` with `emit`: a notification of `event` on each subscription to it, now.
     async fn emit(&self, event: &str, delay_ms: u64, session: &mut Session<'_>) -> Answer {
-        let Some(subs) = session.subscriptions.as_deref_mut() else {
+        let (Some(subs), Some(outbox)) =
+            (session.subscriptions.as_deref_mut(), session.outbox.as_deref_mut())
+        else {
             return RpcError::not_on_transport(session.transport.as_str()).into();
         };
         if !self.table.events.contains_key(event) {
@@ -315,17 +387,18 @@ impl Plant {
         if delay_ms > 0 {
             tokio::time::sleep(Duration::from_millis(delay_ms)).await;
         }
-        let sent = self.notify(subs, Some(event), &mut session.outbox);
+        let sent = self.notify(subs, Some(event), outbox).await;
         Answer::Value(json!({"emitted": sent}))
     }
 
-    /// Appends one notification per subscription (of `event`, or of every event when `None`)
-    /// to `outbox`; returns how many. A payload that cannot be made valid is logged, not sent.
-    pub(crate) fn notify(
+    /// Sends one notification per subscription (of `event`, or of every event when `None`),
+    /// each made just before it is sent; returns how many were sent. A payload that cannot be
+    /// made valid is logged, not sent; a failed send stops the rest (the outbox keeps why).
+    pub(crate) async fn notify(
         &self,
         subs: &mut Subscriptions,
         event: Option<&str>,
-        outbox: &mut Vec<Vec<u8>>,
+        outbox: &mut Outbox,
     ) -> usize {
         let mut sent = 0;
         for sub in subs.iter_mut().filter(|s| event.is_none_or(|e| e == s.event)) {
@@ -338,7 +411,10 @@ impl Plant {
                         event: sub.event.clone(),
                         payload,
                     };
-                    outbox.push(serde_json::to_vec(&note.to_value()).unwrap_or_default());
+                    if !outbox.send(serde_json::to_vec(&note.to_value()).unwrap_or_default()).await
+                    {
+                        break;
+                    }
                     sent += 1;
                 }
                 Err(reason) => tracing::error!(event = %sub.event, %reason, "no notification sent"),
@@ -364,9 +440,18 @@ impl Plant {
     fn made(&self, target: &Target, seed: u64, what: &str) -> Result<Value, RpcError> {
         let check =
             self.contract.validator(target).map_err(|e| RpcError::internal(&e.to_string()))?;
-        let value = check
-            .generate(seed)
-            .map_err(|e| RpcError::internal(&format!("no {what} could be made: {e}")))?;
+        let value = check.generator().budget(self.limits.generation).generate(seed).map_err(
+            |e| match e {
+                accord_validate::Error::Budget { limit, max, .. } => {
+                    RpcError::limit_exceeded_because(
+                        limit.name(),
+                        max,
+                        &format!("no {what} could be made: {e}"),
+                    )
+                }
+                e => RpcError::internal(&format!("no {what} could be made: {e}")),
+            },
+        )?;
         match check.validate(&value) {
             Ok(()) => Ok(value),
             Err(errors) => Err(RpcError::internal(&format!(
@@ -497,4 +582,52 @@ impl std::fmt::Display for LoggedId<'_> {
 fn reason_of(error: &RpcError) -> String {
     let reason = error.data.as_ref().and_then(|d| d.get("reason")).and_then(Value::as_str);
     reason.unwrap_or(&error.message).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use accord_schema_model::Document;
+    use accord_wire::{Access, describe};
+    use serde_json::{Value, json};
+
+    use super::Plant;
+    use crate::Config;
+    use crate::encode::Answer;
+
+    const PUMP: &str = include_str!("../../../fixtures/contracts/pump-plant.types.json");
+
+    fn bytes(answer: &Answer) -> Value {
+        match answer {
+            Answer::Raw(bytes) => serde_json::from_slice(bytes).unwrap(),
+            Answer::Value(value) => value.clone(),
+            Answer::Error(error) => panic!("{error:?}"),
+        }
+    }
+
+    /// `rpc.describe` is serialized once per credential state and the same bytes are handed
+    /// out on every call (the same allocation); with `builtAgainst` the answer is the one the
+    /// wire builds, the contract appended from its one serialization.
+    #[test]
+    fn describe_is_serialized_once_and_reused() {
+        let doc = Document::parse(PUMP).unwrap();
+        let plant = Plant::new(doc.clone(), &Config::default()).unwrap();
+        for access in [Access::Full, Access::Reduced] {
+            let (Answer::Raw(a), Answer::Raw(b)) =
+                (plant.describe(None, access), plant.describe(None, access))
+            else {
+                panic!("describe is not answered from its bytes");
+            };
+            assert!(Arc::ptr_eq(&a, &b), "one serialization, reused");
+            let want = describe::answer(&doc, &Vec::new(), access != Access::Full);
+            assert_eq!(serde_json::from_slice::<Value>(&a).unwrap(), want);
+        }
+        let params = json!({"builtAgainst": {"pump": "2.0.0", "boiler": "1.0.0"}});
+        let built = describe::read_params(Some(&params)).unwrap();
+        for access in [Access::Full, Access::Reduced] {
+            let got = bytes(&plant.describe(Some(&params), access));
+            assert_eq!(got, describe::answer(&doc, &built, access != Access::Full));
+        }
+    }
 }

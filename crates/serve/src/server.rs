@@ -12,20 +12,26 @@ use axum::http::{HeaderValue, Method, Request, Response, StatusCode, header};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_io_timeout::TimeoutStream;
 
+use crate::body_budget::BodyBudget;
 use crate::plant::Plant;
+use crate::slots::{Conn, Slots};
 use crate::{Config, Error, http, ws};
 
 /// How long a shutdown waits for requests in flight and WebSockets before it drops them.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
+/// The largest read buffer of an HTTP connection, and so the largest request head.
+const READ_BUFFER: usize = 32 * 1024;
+
 /// What every connection shares.
 pub(crate) struct Shared {
     pub(crate) plant: Plant,
-    pub(crate) connections: Arc<Semaphore>,
+    pub(crate) slots: Arc<Slots>,
+    pub(crate) body_budget: BodyBudget,
     pub(crate) shutdown: watch::Receiver<bool>,
     pub(crate) read_timeout: Duration,
     pub(crate) write_timeout: Duration,
@@ -99,7 +105,8 @@ pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
     let (tx, rx) = watch::channel(false);
     let shared = Arc::new(Shared {
         plant,
-        connections: Arc::new(Semaphore::new(config.limits.connections)),
+        slots: Arc::new(Slots::new(config.limits.connections)),
+        body_budget: BodyBudget::new(config.limits.body_memory, config.limits.body_bytes),
         shutdown: rx.clone(),
         read_timeout: config.read_timeout,
         write_timeout: config.write_timeout,
@@ -113,14 +120,15 @@ pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
 /// methods. A plain match rather than a router: two routes, and this runs for every request.
 async fn route(
     shared: Arc<Shared>,
+    conn: Arc<Conn>,
     request: Request<Incoming>,
 ) -> Result<Response<Body>, std::convert::Infallible> {
     if request.uri().path() != "/" {
         return Ok(status(StatusCode::NOT_FOUND));
     }
     let response = match *request.method() {
-        Method::POST => http::post(&shared, request).await,
-        Method::GET => ws::upgrade(axum::extract::State(shared), request.map(Body::new)).await,
+        Method::POST => http::post(&shared, &conn, request).await,
+        Method::GET => ws::upgrade(shared, &conn, request.map(Body::new)).await,
         _ => {
             let mut response = status(StatusCode::METHOD_NOT_ALLOWED);
             response.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
@@ -182,6 +190,10 @@ async fn accept(
                         continue;
                     }
                 };
+                let Some(conn) = shared.slots.admit().await else {
+                    refuse(&stream, &shared);
+                    continue;
+                };
                 let _ = stream.set_nodelay(true);
                 // Only writes are timed here: reads are hyper's header timeout, the body timeout
                 // (http.rs) and FrameWatch (ws.rs), each knowing when a peer owes bytes. A write
@@ -190,13 +202,18 @@ async fn accept(
                 stream.set_write_timeout(Some(config.write_timeout));
                 let stream = Box::pin(stream);
                 let for_connection = shared.clone();
+                let this = conn.clone();
                 let service = hyper::service::service_fn(move |request| {
-                    route(for_connection.clone(), request)
+                    route(for_connection.clone(), this.clone(), request)
                 });
                 let connection = hyper::server::conn::http1::Builder::new()
                     // Head and body in one buffer, one iovec: measured cheaper in the kernel
                     // than hyper's default of two for answers of this size (docs/benchmarks.md).
                     .writev(false)
+                    // The read buffer of each connection, which bounds a request head too:
+                    // hyper's default (~400 KB) times every connection reading a body is
+                    // more memory than the body budget (docs/serve.md, Limits).
+                    .max_buf_size(READ_BUFFER)
                     .timer(TokioTimer::new())
                     .header_read_timeout(config.read_timeout)
                     .serve_connection(TokioIo::new(stream), service)
@@ -204,6 +221,7 @@ async fn accept(
                 let mut stop = shutdown.clone();
                 let open = open_rx.clone();
                 let write_timeout = config.write_timeout;
+                let slots = shared.slots.clone();
                 tokio::spawn(async move {
                     let mut connection = std::pin::pin!(connection);
                     tokio::select! {
@@ -213,7 +231,10 @@ async fn accept(
                             connection.as_mut().graceful_shutdown();
                             log_write_stall(connection.await, write_timeout);
                         }
+                        // Closed to make room for a new connection (slots.rs): dropped as it is.
+                        () = conn.evicted() => {}
                     }
+                    slots.forget(&conn);
                     drop(open);
                 });
             }
@@ -222,9 +243,25 @@ async fn accept(
     }
     drop(listener);
     tracing::info!("shutting down");
+    // Bodies waiting for the body budget are answered now rather than at their read timeout.
+    shared.body_budget.close();
     drop(open_rx);
     let _ = tokio::time::timeout(SHUTDOWN_GRACE, open_tx.closed()).await;
-    let all = u32::try_from(config.limits.connections).unwrap_or(u32::MAX);
-    let _ = tokio::time::timeout(SHUTDOWN_GRACE, shared.connections.acquire_many(all)).await;
+    shared.slots.all_free(SHUTDOWN_GRACE).await;
     tracing::info!("stopped");
+}
+
+/// Refuses a connection for which no slot could be had: a 503 with `-32003` naming the
+/// `connections` limit, written only if the socket takes it at once, then closed.
+fn refuse(stream: &tokio::net::TcpStream, shared: &Shared) {
+    tracing::info!(
+        transport = "http",
+        "connection refused: every slot is answering or a WebSocket"
+    );
+    let body = shared.plant.limit(accord_wire::limits::CONNECTIONS);
+    let head = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.try_write(&[head.as_bytes(), &body].concat());
 }

@@ -7,33 +7,33 @@
 //! stalls half-way is closed after the read timeout, while an idle socket waits for ever.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use accord_wire::{Access, limits};
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use hyper_util::rt::TokioIo;
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::{Instant, Interval};
 use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
+use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
-use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 use crate::events::Subscriptions;
-use crate::frame_watch::{self, FrameWatch};
+use crate::frame_watch::FrameWatch;
 use crate::http::{access_of, json, refused};
 use crate::plant::{Session, Transport};
 use crate::server::Shared;
-
-type Socket = WebSocketStream<FrameWatch<TokioIo<hyper::upgrade::Upgraded>>>;
+use crate::slots::Conn;
+use crate::ws_close::{Ending, close};
+use crate::ws_send::{self, Outbox, Socket};
 
 /// The handler of `GET /`.
-pub(crate) async fn upgrade(State(shared): State<Arc<Shared>>, mut request: Request) -> Response {
+pub(crate) async fn upgrade(shared: Arc<Shared>, conn: &Conn, mut request: Request) -> Response {
     let access = access_of(&shared, request.headers());
     if access == Access::Refused {
         return refused();
@@ -42,13 +42,14 @@ pub(crate) async fn upgrade(State(shared): State<Arc<Shared>>, mut request: Requ
         Ok(accept) => accept,
         Err(why) => return not_an_upgrade(why),
     };
-    let Ok(permit) = shared.connections.clone().try_acquire_owned() else {
+    // The WebSocket keeps its connection's slot, and is never closed to make room.
+    let Some(permit) = conn.take_permit() else {
         return json(StatusCode::SERVICE_UNAVAILABLE, shared.plant.limit(limits::CONNECTIONS));
     };
+    shared.slots.forget(conn);
     // Messages up to the limit are answered; those past it, up to this hard cap, get -32003;
     // past the cap the frame is not read at all and the socket closes with 1009 (too big).
-    let cap = hard_cap(shared.plant.limits.body_bytes);
-    let config = WebSocketConfig::default().max_message_size(Some(cap)).max_frame_size(Some(cap));
+    let config = ws_send::config(hard_cap(shared.plant.limits.body_bytes));
     // Resolves once hyper has sent the 101 below and handed the connection over.
     let on_upgrade = hyper::upgrade::on(&mut request);
     tokio::spawn(async move {
@@ -121,7 +122,8 @@ pub(crate) fn hard_cap(limit: usize) -> usize {
 
 async fn run(socket: Socket, shared: Arc<Shared>, access: Access, _permit: OwnedSemaphorePermit) {
     let plant = &shared.plant;
-    let (mut sink, mut stream) = socket.split();
+    let (sink, mut stream) = socket.split();
+    let mut outbox = Outbox::new(sink);
     let mut subscriptions = Subscriptions::default();
     let mut ticker = plant.event_interval.map(|every| {
         let mut ticker = tokio::time::interval_at(Instant::now() + every, every);
@@ -132,8 +134,6 @@ async fn run(socket: Socket, shared: Arc<Shared>, access: Access, _permit: Owned
     let mut shutdown = shared.shutdown.clone();
     tracing::info!(transport = "websocket", ?access, "connection opened");
     loop {
-        let mut outbox = Vec::new();
-        let mut reply = None;
         tokio::select! {
             message = stream.next() => {
                 let bytes = match message {
@@ -142,70 +142,36 @@ async fn run(socket: Socket, shared: Arc<Shared>, access: Access, _permit: Owned
                     Some(Ok(Message::Binary(bytes))) => bytes.to_vec(),
                     // Pings are answered by tungstenite; raw frames are never read.
                     Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => continue,
-                    Some(Err(WsError::Io(error))) if frame_watch::is_stalled(&error) => {
-                        let timeout_ms = shared.read_timeout.as_millis() as u64;
-                        tracing::info!(
-                            transport = "websocket", timeout_ms, "frame stalled; closing"
-                        );
-                        let reason = format!("read timeout: a frame stalled for {timeout_ms} ms");
-                        // Written only if it can be (a peer that reads nothing gets no close).
-                        let closing = sink.send(close(CloseCode::Policy, &reason));
-                        let _ = tokio::time::timeout(CLOSE_WRITE, closing).await;
-                        break;
-                    }
                     Some(Err(error)) => {
-                        tracing::info!(transport = "websocket", %error, "message refused; closing");
-                        let reason = format!("limit {}: max {} bytes (or a broken frame)", limits::BODY_BYTES, plant.limits.body_bytes);
-                        let _ = sink.send(close(CloseCode::Size, &reason)).await;
-                        break;
+                        Ending::of_read(&error, &shared).close(&mut outbox).await;
+                        return;
                     }
                 };
+                // Notifications of an emit are sent while it runs, before the answer.
                 let mut session = Session {
                     transport: Transport::WebSocket,
                     access,
                     subscriptions: Some(&mut subscriptions),
-                    outbox: Vec::new(),
+                    outbox: Some(&mut outbox),
                 };
-                reply = plant.answer(&bytes, &mut session).await;
-                outbox = session.outbox;
+                if let Some(reply) = plant.answer(&bytes, &mut session).await {
+                    outbox.send(reply).await;
+                }
             }
             () = tick(&mut ticker) => {
-                plant.notify(&mut subscriptions, None, &mut outbox);
+                plant.notify(&mut subscriptions, None, &mut outbox).await;
             }
             _ = shutdown.changed() => {
-                let _ = sink.send(close(CloseCode::Away, "the plant is shutting down")).await;
+                let _ = outbox.send_raw(close(CloseCode::Away, "the plant is shutting down")).await;
                 break;
             }
         }
-        for message in outbox.into_iter().chain(reply) {
-            match sink.send(Message::Text(text(message).into())).await {
-                Ok(()) => {}
-                // The socket's write timeout (server.rs): the peer has stopped reading.
-                Err(WsError::Io(error)) if error.kind() == std::io::ErrorKind::TimedOut => {
-                    let timeout_ms = shared.write_timeout.as_millis() as u64;
-                    tracing::info!(transport = "websocket", timeout_ms, "write stalled; closing");
-                    return;
-                }
-                Err(_) => {
-                    tracing::info!(transport = "websocket", "connection lost");
-                    return;
-                }
-            }
+        if let Some(error) = outbox.failure() {
+            Ending::of_send(&error, &shared).close(&mut outbox).await;
+            return;
         }
     }
     tracing::info!(transport = "websocket", "connection closed");
-}
-
-/// How long the close after a stalled frame may take to write.
-const CLOSE_WRITE: Duration = Duration::from_secs(1);
-
-fn close(code: CloseCode, reason: &str) -> Message {
-    Message::Close(Some(CloseFrame { code, reason: reason.into() }))
-}
-
-fn text(bytes: Vec<u8>) -> String {
-    // The plant writes JSON through serde_json, which writes UTF-8 only.
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 async fn tick(ticker: &mut Option<Interval>) {

@@ -49,6 +49,13 @@ pub(crate) struct ByteCheck<'p, 'b> {
     limit: usize,
     depth: usize,
     path: Path<'b>,
+    /// Keys named twice in one object, anywhere (however the object was read: checked, skipped
+    /// or captured); any makes the input invalid.
+    duplicates: usize,
+    /// Inside a value being skipped (with errors wanted): the path below `path`, kept apart
+    /// because the value path reports what a skip finds (depth) at the skipped value itself, and
+    /// only a key named twice is reported deeper, at its own place.
+    inner: Vec<Seg<'b>>,
     pub(crate) errors: Vec<ValidationError>,
 }
 
@@ -62,6 +69,8 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             limit,
             depth: 0,
             path: Path::default(),
+            duplicates: 0,
+            inner: Vec::new(),
             errors: Vec::new(),
         }
     }
@@ -77,7 +86,21 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             let _ = self.syntax("the end of the input after the value");
             return false;
         }
-        ok
+        if self.duplicates > 0
+            && self.detailed
+            && !self.errors.iter().any(|e| e.rule == Rule::DuplicateKey)
+        {
+            // Met only where errors were not being kept (inside a value read for its verdict
+            // alone): still said, at the whole value.
+            self.errors.push(ValidationError {
+                pointer: String::new(),
+                rule: Rule::DuplicateKey,
+                expected: DUPLICATE_EXPECTED.to_owned(),
+                found: "a key named twice inside the value".to_owned(),
+                nearest: Vec::new(),
+            });
+        }
+        ok && self.duplicates == 0
     }
 
     // ----- reporting -----
@@ -354,8 +377,15 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 // remembered, not a reason to stop reading (which `members` does for failures
                 // when errors are not wanted).
                 let mut within = true;
-                self.members(|this, _| {
-                    within &= this.skip()?;
+                self.members(|this, key| {
+                    if this.detailed {
+                        this.inner.push(Seg::Key(Self::decode(key)));
+                    }
+                    let skipped = this.skip();
+                    if this.detailed {
+                        this.inner.pop();
+                    }
+                    within &= skipped?;
                     Ok(true)
                 })?;
                 self.depth -= 1;
@@ -366,8 +396,15 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     return self.skip_too_deep();
                 }
                 let mut within = true;
-                self.elements(|this, _| {
-                    within &= this.skip()?;
+                self.elements(|this, i| {
+                    if this.detailed {
+                        this.inner.push(Seg::Index(i));
+                    }
+                    let skipped = this.skip();
+                    if this.detailed {
+                        this.inner.pop();
+                    }
+                    within &= skipped?;
                     Ok(true)
                 })?;
                 self.depth -= 1;
@@ -437,7 +474,9 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         }
     }
 
-    /// Iterates an object's members: `each(self, key)` consumes the member's value.
+    /// Iterates an object's members: `each(self, key)` consumes the member's value. A key
+    /// named twice is counted and reported (`duplicate-key`, at the second one) but does not
+    /// stop the iteration: a JSON reader keeps one of the two, and which is the ambiguity.
     fn members(&mut self, mut each: impl FnMut(&mut Self, Str<'b>) -> Res<bool>) -> Res<bool> {
         // At `{`.
         self.pos += 1;
@@ -447,6 +486,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             self.pos += 1;
             return Ok(true);
         }
+        let mut keys = Keys::default();
         loop {
             self.ws();
             if self.peek() != Some(b'"') {
@@ -454,6 +494,20 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             }
             let key = self.string()?;
             self.eat(b':', "`:` after a member name")?;
+            if !keys.insert(key) {
+                self.duplicates += 1;
+                if self.detailed {
+                    let name = Self::decode(key);
+                    let found = format!("`{name}` named twice");
+                    let len = self.path.len();
+                    for seg in self.inner.clone() {
+                        self.path.push(seg);
+                    }
+                    self.path.push(Seg::Key(name));
+                    self.fail(Rule::DuplicateKey, DUPLICATE_EXPECTED, found);
+                    self.path.truncate(len);
+                }
+            }
             ok &= each(self, key)?;
             if !ok && !self.detailed {
                 return Ok(false);
@@ -1102,6 +1156,52 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
 
 /// The declared member a key names: compared as bytes when the key has no escapes (no text
 /// built), decoded first when it has.
+/// What a `duplicate-key` error expects.
+const DUPLICATE_EXPECTED: &str = "each key named once";
+
+/// The keys of one object read so far: compared in place while there are few (no allocation
+/// for a value without escapes), hashed once there are many (a hostile object of 100,000
+/// members costs one insertion each, not a comparison with every other).
+#[derive(Default)]
+struct Keys<'b> {
+    few: [Option<Str<'b>>; FEW_KEYS],
+    count: usize,
+    many: Option<std::collections::HashSet<Cow<'b, str>>>,
+}
+
+/// How many keys are compared in place before they are hashed (few: the array is on the stack
+/// of every object level, up to the depth limit).
+const FEW_KEYS: usize = 8;
+
+impl<'b> Keys<'b> {
+    /// Adds `key`; `false` when it was there already.
+    fn insert(&mut self, key: Str<'b>) -> bool {
+        if let Some(many) = &mut self.many {
+            return many.insert(ByteCheck::decode(key));
+        }
+        let same = |a: Str<'b>, b: Str<'b>| {
+            if a.escaped || b.escaped {
+                ByteCheck::decode(a) == ByteCheck::decode(b)
+            } else {
+                a.raw == b.raw
+            }
+        };
+        if self.few[..self.count].iter().flatten().any(|k| same(*k, key)) {
+            return false;
+        }
+        if self.count < FEW_KEYS {
+            self.few[self.count] = Some(key);
+            self.count += 1;
+        } else {
+            let mut many: std::collections::HashSet<Cow<'b, str>> =
+                self.few.iter().flatten().map(|k| ByteCheck::decode(*k)).collect();
+            many.insert(ByteCheck::decode(key));
+            self.many = Some(many);
+        }
+        true
+    }
+}
+
 fn find_member(members: &Members, key: Str<'_>, hint: usize) -> Option<usize> {
     if key.escaped { members.find(&unescape(key.text())) } else { members.find_from(key.raw, hint) }
 }

@@ -49,6 +49,9 @@ pub(crate) fn text_needs_content(rules: &Text) -> bool {
         || rules.format.is_some()
 }
 
+/// The string rules, cheapest first: a string that breaks `minLength` or `maxLength` is not
+/// matched against the `pattern` or the `format` at all (a 1 MB string over `maxLength 10`
+/// must not cost a pattern run; docs/wire.md §4).
 pub(crate) fn text(rules: &Text, s: &str, mut fail: impl FnMut(Rule, String, String)) -> bool {
     let mut ok = true;
     if rules.min_length.is_some() || rules.max_length.is_some() {
@@ -66,6 +69,9 @@ pub(crate) fn text(rules: &Text, s: &str, mut fail: impl FnMut(Rule, String, Str
             ok = false;
             fail(Rule::MaxLength, format!("a string of at most {max} characters"), chars(len));
         }
+    }
+    if !ok {
+        return false;
     }
     if let Some(pattern) = &rules.pattern
         && !pattern.is_match(s)

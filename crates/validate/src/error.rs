@@ -59,6 +59,21 @@ pub enum Error {
         /// Why no value was found.
         reason: String,
     },
+    /// A value of the type would pass the generator's [`Budget`](crate::Budget): its least
+    /// value already does, or the value being made grew past it. Nothing past the budget is
+    /// ever allocated.
+    #[error("cannot generate a value{}: {reason}", at_pointer(pointer))]
+    Budget {
+        /// Where in the value being generated the budget ran out (`""` when the whole value's
+        /// least size passes it).
+        pointer: String,
+        /// Which bound was passed.
+        limit: crate::BudgetLimit,
+        /// That bound's configured maximum.
+        max: u64,
+        /// What passed it, in a sentence.
+        reason: String,
+    },
     /// No such method, event or type.
     #[error("the contract has no {what} `{namespace}.{name}`")]
     NotFound {

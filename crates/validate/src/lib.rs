@@ -56,7 +56,10 @@ pub use crate::{
     compile::Target,
     error::Error,
     format::Format,
-    generate::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS, Generator, Mutant},
+    generate::{
+        Budget, BudgetLimit, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS,
+        DEFAULT_MAX_NODES, Generator, Mutant,
+    },
     json_schema::{JSON_SCHEMA_DIALECT, json_schema, json_schema_of_contract},
     lint::{
         Diagnostic, LintReport, LintRule, Severity, did_you_mean, lint,

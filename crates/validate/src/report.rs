@@ -57,6 +57,8 @@ pub enum Rule {
     Depth,
     /// The bytes are not JSON (bytes path only).
     Syntax,
+    /// An object names a key twice (bytes path only: a `Value` keeps one member per key).
+    DuplicateKey,
 }
 
 impl Rule {
@@ -86,6 +88,7 @@ impl Rule {
             Rule::Discriminator => "discriminator",
             Rule::Depth => "depth",
             Rule::Syntax => "syntax",
+            Rule::DuplicateKey => "duplicate-key",
         }
     }
 }

@@ -45,15 +45,35 @@ impl RpcError {
         RpcError::new(INVALID_REQUEST, "Invalid request", Some(json!({"reason": reason})))
     }
 
+    /// `-32600` for a member named twice (or a key twice inside it), naming the member.
+    pub fn duplicate_member(reason: &str, member: &str) -> RpcError {
+        let data = json!({"reason": reason, "member": member});
+        RpcError::new(INVALID_REQUEST, "Invalid request", Some(data))
+    }
+
+    /// `-32602` for a key named twice inside params: one error at the key's path, rule
+    /// `duplicate-key`.
+    pub fn duplicate_param(key: &accord_schema_model::DuplicateKey) -> RpcError {
+        let error = json!({"path": key.pointer, "rule": "duplicate-key",
+            "expected": "each key named once", "found": format!("`{}` named twice", key.key)});
+        RpcError::new(INVALID_PARAMS, "Invalid params", Some(json!({"errors": [error]})))
+    }
+
     /// `-32601` naming the method.
     pub fn method_not_found(method: &str) -> RpcError {
         RpcError::new(METHOD_NOT_FOUND, "Method not found", Some(json!({"method": method})))
     }
 
-    /// `-32602` with every validation error, each as docs/wire.md §4 shapes it.
+    /// `-32602` with the validation errors, each as docs/wire.md §4 shapes it: the first
+    /// [`MAX_ERRORS`], and `"more": N` counting the rest (a request cannot make its answer
+    /// grow with every error it contains).
     pub fn invalid_params(errors: &[ValidationError]) -> RpcError {
-        let errors: Vec<Value> = errors.iter().map(validation_error_value).collect();
-        RpcError::new(INVALID_PARAMS, "Invalid params", Some(json!({"errors": errors})))
+        let mut data = Map::new();
+        data.insert("errors".into(), capped(errors));
+        if errors.len() > MAX_ERRORS {
+            data.insert("more".into(), (errors.len() - MAX_ERRORS).into());
+        }
+        RpcError::new(INVALID_PARAMS, "Invalid params", Some(Value::Object(data)))
     }
 
     /// `-32602` for params that are wrong in a way no type says (an unknown example name, an
@@ -82,6 +102,14 @@ impl RpcError {
     /// `-32003` naming the limit and its configured maximum.
     pub fn limit_exceeded(limit: &str, max: u64) -> RpcError {
         let data = json!({"limit": limit, "max": max});
+        RpcError::new(LIMIT_EXCEEDED, "Limit exceeded", Some(data))
+    }
+
+    /// `-32003` naming the limit and its maximum, with what passed it (a limit the plant's own
+    /// answer reached rather than the request: `answer-bytes`, `generation-nodes`,
+    /// `generation-bytes`).
+    pub fn limit_exceeded_because(limit: &str, max: u64, reason: &str) -> RpcError {
+        let data = json!({"limit": limit, "max": max, "reason": reason});
         RpcError::new(LIMIT_EXCEEDED, "Limit exceeded", Some(data))
     }
 
@@ -122,7 +150,17 @@ impl RpcError {
     }
 }
 
-/// One validation error as `-32602`'s `data.errors` carries it.
+/// The most validation errors one `-32602` lists (and one `nearest` list under an error); the
+/// rest are counted in `more`.
+pub const MAX_ERRORS: usize = 32;
+
+/// The first [`MAX_ERRORS`] of `errors`, as `data.errors` (or `nearest`) carries them.
+fn capped(errors: &[ValidationError]) -> Value {
+    errors.iter().take(MAX_ERRORS).map(validation_error_value).collect::<Vec<_>>().into()
+}
+
+/// One validation error as `-32602`'s `data.errors` carries it (its `nearest` capped like the
+/// list, with `"more"` counting the rest).
 pub fn validation_error_value(error: &ValidationError) -> Value {
     let mut object = Map::new();
     object.insert("path".into(), error.pointer.clone().into());
@@ -130,8 +168,10 @@ pub fn validation_error_value(error: &ValidationError) -> Value {
     object.insert("expected".into(), error.expected.clone().into());
     object.insert("found".into(), error.found.clone().into());
     if !error.nearest.is_empty() {
-        let nearest: Vec<Value> = error.nearest.iter().map(validation_error_value).collect();
-        object.insert("nearest".into(), nearest.into());
+        object.insert("nearest".into(), capped(&error.nearest));
+        if error.nearest.len() > MAX_ERRORS {
+            object.insert("more".into(), (error.nearest.len() - MAX_ERRORS).into());
+        }
     }
     Value::Object(object)
 }

@@ -85,6 +85,16 @@ pub fn compatibility(served: &Version, built: &Version) -> Result<(), String> {
 
 /// The answer to `rpc.describe`: full (with `contract`) or reduced (with `update`).
 pub fn answer(served: &Document, built: &BuiltAgainst, reduced: bool) -> Value {
+    let mut out = answer_head(served, built, reduced);
+    if !reduced && let Value::Object(members) = &mut out {
+        members.insert("contract".into(), served.to_value());
+    }
+    out
+}
+
+/// The answer to `rpc.describe` without the full answer's `contract`, which is its last member:
+/// a plant that serialized the contract once appends it to this (the reduced answer is whole).
+pub fn answer_head(served: &Document, built: &BuiltAgainst, reduced: bool) -> Value {
     let mut namespaces = Map::new();
     for (name, namespace) in served.namespaces.iter().flatten() {
         let mut entry = Map::new();
@@ -114,8 +124,6 @@ pub fn answer(served: &Document, built: &BuiltAgainst, reduced: bool) -> Value {
     out.insert("namespaces".into(), Value::Object(namespaces));
     if reduced {
         out.insert("update".into(), UPDATE_HINT.into());
-    } else {
-        out.insert("contract".into(), served.to_value());
     }
     Value::Object(out)
 }

@@ -5,10 +5,11 @@
 
 use std::fmt;
 
+use accord_schema_model::DuplicateKey;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::members::{Members, Top};
+use crate::members::{Members, Top, Unread};
 use crate::{Error, JSONRPC, RpcError};
 
 /// A request id: a string, a number or `null` (JSON-RPC 2.0 §4). A request without an `id`
@@ -87,6 +88,8 @@ impl Request {
             jsonrpc: object.remove("jsonrpc"),
             method: object.remove("method"),
             params: object.remove("params"),
+            // A `Value` has one member per name: whatever was named twice is gone already.
+            duplicate: None,
         })
     }
 
@@ -106,6 +109,18 @@ impl Request {
                 }
             },
         };
+        if let Some(duplicate) = members.duplicate {
+            // Which of two ids to answer is the very ambiguity: neither.
+            let id = match &duplicate {
+                Duplicate::Member(name) if name == "id" => Id::Null,
+                _ => id.unwrap_or(Id::Null),
+            };
+            let reason = match &duplicate {
+                Duplicate::Member(_) => DUPLICATE_MEMBER,
+                Duplicate::Param(_) => DUPLICATE_PARAM,
+            };
+            return Err(Rejected { id, reason, duplicate: Some(duplicate) });
+        }
         // The id a refusal answers with, cloned only when there is a refusal.
         let refuse = |reason| Err(Rejected::new(id.clone().unwrap_or(Id::Null), reason));
         match &members.jsonrpc {
@@ -146,25 +161,50 @@ impl Request {
     }
 }
 
-/// A value that is JSON but not a request: always answered with `-32600` (JSON-RPC 2.0 §5:
-/// an invalid request gets an error even when it carries no id), with the id when one could be
-/// read.
+/// The reason of a request that names a member twice, or a key twice inside one.
+pub const DUPLICATE_MEMBER: &str =
+    "a member is named twice (or a key twice inside it); readers disagree on which counts";
+/// The reason of a request whose params name a key twice.
+pub const DUPLICATE_PARAM: &str = "a key inside `params` is named twice";
+
+/// A name a request gave twice: ambiguous, since one reader keeps the first and another the
+/// last (a gateway and a plant that disagree about what was asked: request smuggling), so the
+/// request is refused (docs/wire.md §4).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Duplicate {
+    /// A member of the request object (`id`, `jsonrpc`, `method`, `params` or another) named
+    /// twice, or a key named twice inside a member other than `params`: `-32600` naming it.
+    Member(String),
+    /// A key named twice inside `params`: `-32602` at its path.
+    Param(DuplicateKey),
+}
+
+/// A value that is JSON but not a request: always answered with an error (JSON-RPC 2.0 §5: an
+/// invalid request gets an error even when it carries no id), with the id when one could be
+/// read: `-32600`, or `-32602` for a key named twice inside `params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rejected {
     /// The id to answer with: the request's, or `null` when it could not be read.
     pub id: Id,
     /// Why it is not a request, in one phrase (the `-32600` error's `data.reason`).
     pub reason: &'static str,
+    /// The name given twice, when that is why.
+    pub duplicate: Option<Duplicate>,
 }
 
 impl Rejected {
     fn new(id: Id, reason: &'static str) -> Rejected {
-        Rejected { id, reason }
+        Rejected { id, reason, duplicate: None }
     }
 
-    /// The `-32600` error.
+    /// The error: `-32600` (with `data.member` naming a member given twice), or `-32602` at
+    /// the path of a key given twice inside `params`.
     pub fn error(&self) -> RpcError {
-        RpcError::invalid_request(self.reason)
+        match &self.duplicate {
+            None => RpcError::invalid_request(self.reason),
+            Some(Duplicate::Member(name)) => RpcError::duplicate_member(self.reason, name),
+            Some(Duplicate::Param(key)) => RpcError::duplicate_param(key),
+        }
     }
 
     /// The error response that answers it.
@@ -216,7 +256,20 @@ impl Incoming {
     /// Reads the bytes straight into each request's members (the same judgement as
     /// [`Incoming::from_value`] of the parsed value, without building the whole value).
     pub fn parse(bytes: &[u8]) -> Result<Incoming, RpcError> {
-        let top = Top::parse(bytes).map_err(|err| RpcError::from_json_error(&err))?;
+        Incoming::parse_with_batch_limit(bytes, usize::MAX)
+    }
+
+    /// Reads bytes as [`Incoming::parse`] does, with a limit on the length of a batch checked
+    /// while it is read: a batch of more than `max_batch` requests is `Err` `-32003`
+    /// `batch-length` as soon as its element `max_batch + 1` begins, without the rest being
+    /// parsed or held (whatever follows, even text that is not JSON).
+    pub fn parse_with_batch_limit(bytes: &[u8], max_batch: usize) -> Result<Incoming, RpcError> {
+        let top = Top::parse(bytes, max_batch).map_err(|unread| match unread {
+            Unread::Syntax(err) => RpcError::from_json_error(&err),
+            Unread::TooLong => {
+                RpcError::limit_exceeded(crate::limits::BATCH_LENGTH, max_batch as u64)
+            }
+        })?;
         Ok(match top {
             Top::Batch(judged) if judged.is_empty() => {
                 Incoming::Single(Err(Rejected::new(Id::Null, "an empty batch")))

@@ -7,8 +7,19 @@ pub const BODY_BYTES: &str = "body-bytes";
 pub const DEPTH: &str = "depth";
 /// `batch-length`: requests in one batch.
 pub const BATCH_LENGTH: &str = "batch-length";
-/// `connections`: open WebSockets.
+/// `connections`: open connections, HTTP and WebSocket.
 pub const CONNECTIONS: &str = "connections";
+/// `answer-bytes`: the answer to one message (a response, or a batch's responses together).
+pub const ANSWER_BYTES: &str = "answer-bytes";
+/// `generation-nodes`: values in one generated result, error data or event payload
+/// (accord-validate's `BudgetLimit::Nodes`).
+pub const GENERATION_NODES: &str = "generation-nodes";
+/// `generation-bytes`: bytes of one generated value's JSON (`BudgetLimit::Bytes`).
+pub const GENERATION_BYTES: &str = "generation-bytes";
+/// `body-memory`: the bytes all request bodies being read may hold together.
+pub const BODY_MEMORY: &str = "body-memory";
+/// `subscriptions`: subscriptions on one WebSocket.
+pub const SUBSCRIPTIONS: &str = "subscriptions";
 
 /// Whether `bytes` nest arrays and objects deeper than `max` anywhere, brackets inside strings
 /// not counted. Works on any bytes (JSON or not) without allocating, and stops at the first
@@ -45,7 +56,14 @@ pub fn nests_deeper_than(bytes: &[u8], max: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::nests_deeper_than;
+    use super::{GENERATION_BYTES, GENERATION_NODES, nests_deeper_than};
+
+    #[test]
+    fn generation_limits_are_the_generators_names() {
+        use accord_validate::BudgetLimit;
+        assert_eq!(GENERATION_NODES, BudgetLimit::Nodes.name());
+        assert_eq!(GENERATION_BYTES, BudgetLimit::Bytes.name());
+    }
 
     #[test]
     fn counts_containers_and_skips_strings() {

@@ -3,18 +3,21 @@
 //! The judgement itself is [`crate::envelope::Request::from_members`], the same one a parsed
 //! `Value` goes through, so both ways of reading refuse and accept alike (a test checks they do).
 //!
-//! Duplicate members: the last one counts, as when the object is read into a `Value` first.
-//! Members other than the four, and values that are not objects, are still read as `Value`s
-//! and dropped, not skipped with `IgnoredAny`: skipping accepts numbers a `Value` refuses
-//! (`1e400`), and the two ways of reading must refuse alike.
+//! Duplicate keys are refused, wherever they are (docs/wire.md §4): every member's value is read
+//! with the model's strict JSON reading ([`StrictJson`], the one contracts are read with), and a
+//! member named twice, or a key named twice inside a member's value, is noted and the request
+//! refused once it is read. Members other than the four, and values that are not objects, are
+//! still read as `Value`s and dropped, not skipped with `IgnoredAny`: skipping accepts numbers a
+//! `Value` refuses (`1e400`), and the two ways of reading must refuse alike.
 
 use std::fmt;
 
+use accord_schema_model::StrictJson;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::envelope::{Rejected, Request};
+use crate::envelope::{Duplicate, Rejected, Request};
 
 /// The four members of a request object the wire reads (docs/wire.md §2), each as sent.
 #[derive(Debug, Default)]
@@ -23,6 +26,8 @@ pub(crate) struct Members {
     pub(crate) jsonrpc: Option<Value>,
     pub(crate) method: Option<Value>,
     pub(crate) params: Option<Value>,
+    /// The first name read twice, when one was.
+    pub(crate) duplicate: Option<Duplicate>,
 }
 
 /// One element of a body, judged as soon as it is read: the members (four `Value`s, hundreds
@@ -36,11 +41,26 @@ pub(crate) enum Top {
     Batch(Vec<Judged>),
 }
 
+/// Why a body was not read into a [`Top`].
+pub(crate) enum Unread {
+    /// Not JSON.
+    Syntax(serde_json::Error),
+    /// A batch with more elements than allowed: reading stopped at the first one past it.
+    TooLong,
+}
+
 impl Top {
-    pub(crate) fn parse(bytes: &[u8]) -> Result<Top, serde_json::Error> {
+    /// Reads a body; a batch longer than `max_batch` stops the reading as soon as its element
+    /// `max_batch + 1` begins, so a huge batch is never held in memory (nor its tail parsed).
+    pub(crate) fn parse(bytes: &[u8], max_batch: usize) -> Result<Top, Unread> {
+        let too_long = std::cell::Cell::new(false);
         let mut reader = serde_json::Deserializer::from_slice(bytes);
-        let top = reader.deserialize_any(TopVisitor)?;
-        reader.end()?;
+        let read = reader.deserialize_any(TopVisitor { max_batch, too_long: &too_long });
+        if too_long.get() {
+            return Err(Unread::TooLong);
+        }
+        let top = read.map_err(Unread::Syntax)?;
+        reader.end().map_err(Unread::Syntax)?;
         Ok(top)
     }
 }
@@ -51,7 +71,8 @@ enum Key {
     Jsonrpc,
     Method,
     Params,
-    Other,
+    /// Another member, by name (kept to notice it named twice).
+    Other(String),
 }
 
 impl Key {
@@ -61,7 +82,17 @@ impl Key {
             "jsonrpc" => Key::Jsonrpc,
             "method" => Key::Method,
             "params" => Key::Params,
-            _ => Key::Other,
+            other => Key::Other(other.to_owned()),
+        }
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            Key::Id => "id",
+            Key::Jsonrpc => "jsonrpc",
+            Key::Method => "method",
+            Key::Params => "params",
+            Key::Other(name) => name,
         }
     }
 }
@@ -88,23 +119,47 @@ impl Visitor<'_> for KeyVisitor {
 
 fn read_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<Members, A::Error> {
     let mut members = Members::default();
+    // Names of other members, to notice one named twice (no allocation without any).
+    let mut others: Vec<String> = Vec::new();
     while let Some(key) = map.next_key::<Key>()? {
-        let slot = match key {
-            Key::Id => &mut members.id,
-            Key::Jsonrpc => &mut members.jsonrpc,
-            Key::Method => &mut members.method,
-            Key::Params => &mut members.params,
-            Key::Other => {
-                map.next_value::<Value>()?;
-                continue;
+        let strict = StrictJson::recording();
+        let value = map.next_value_seed(strict.seed())?;
+        let twice = match &key {
+            Key::Id => members.id.is_some(),
+            Key::Jsonrpc => members.jsonrpc.is_some(),
+            Key::Method => members.method.is_some(),
+            Key::Params => members.params.is_some(),
+            Key::Other(name) => {
+                let seen = others.contains(name);
+                if !seen {
+                    others.push(name.clone());
+                }
+                seen
             }
         };
-        *slot = Some(map.next_value::<Value>()?);
+        if members.duplicate.is_none() {
+            members.duplicate = match (twice, strict.duplicate()) {
+                (true, _) => Some(Duplicate::Member(key.name().to_owned())),
+                (false, Some(inside)) if matches!(key, Key::Params) => {
+                    Some(Duplicate::Param(inside))
+                }
+                (false, Some(_)) => Some(Duplicate::Member(key.name().to_owned())),
+                (false, None) => None,
+            };
+        }
+        match key {
+            Key::Id => members.id = Some(value),
+            Key::Jsonrpc => members.jsonrpc = Some(value),
+            Key::Method => members.method = Some(value),
+            Key::Params => members.params = Some(value),
+            Key::Other(_) => {}
+        }
     }
     Ok(members)
 }
 
-/// Drains a sequence that is not a request (read as JSON, kept nowhere).
+/// Drains a sequence that is not a request (read as JSON, kept nowhere; a duplicate key in it
+/// changes nothing, the element being refused anyway).
 fn skip_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
     while seq.next_element::<Value>()?.is_some() {}
     Ok(())
@@ -171,9 +226,12 @@ impl<'de> DeserializeSeed<'de> for ElementSeed {
     }
 }
 
-struct TopVisitor;
+struct TopVisitor<'a> {
+    max_batch: usize,
+    too_long: &'a std::cell::Cell<bool>,
+}
 
-impl<'de> Visitor<'de> for TopVisitor {
+impl<'de> Visitor<'de> for TopVisitor<'_> {
     type Value = Top;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -185,6 +243,10 @@ impl<'de> Visitor<'de> for TopVisitor {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
         let mut elements = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(element) = seq.next_element_seed(ElementSeed)? {
+            if elements.len() == self.max_batch {
+                self.too_long.set(true);
+                return Err(de::Error::custom("the batch is longer than allowed"));
+            }
             elements.push(element);
         }
         Ok(Top::Batch(elements))

@@ -197,6 +197,24 @@ fn read_through_value(bytes: &[u8]) -> Result<Incoming, accord_wire::RpcError> {
     Ok(Incoming::from_value(value))
 }
 
+/// Whether a request of `parsed` was refused for a name given twice.
+fn names_twice(parsed: &Result<Incoming, accord_wire::RpcError>) -> bool {
+    let twice = |r: &Result<Request, Rejected>| matches!(r, Err(r) if r.duplicate.is_some());
+    match parsed {
+        Ok(Incoming::Single(one)) => twice(one),
+        Ok(Incoming::Batch(all)) => all.iter().any(twice),
+        Err(_) => false,
+    }
+}
+
+/// Whether the model's strict reading finds a key named twice anywhere in `bytes`.
+fn has_duplicate_key(bytes: &[u8]) -> bool {
+    use serde::de::DeserializeSeed;
+    let strict = accord_schema_model::StrictJson::recording();
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    strict.seed().deserialize(&mut de).is_ok() && strict.duplicate().is_some()
+}
+
 /// A small deterministic generator of JSON texts shaped like requests, batches and the rest.
 struct Texts(rand::rngs::ChaCha8Rng);
 
@@ -304,16 +322,22 @@ fn reading_the_bytes_agrees_with_reading_the_value_first() {
     let mut texts = Texts::new(0x00ac_c02d);
     let generated: Vec<String> = (0..5_000).map(|_| texts.text()).collect();
     let mut compared = 0;
+    let mut duplicates = 0;
     for bytes in fixed.iter().copied().chain(generated.iter().map(String::as_bytes)) {
-        assert_eq!(
-            Incoming::parse(bytes),
-            read_through_value(bytes),
-            "{}",
-            String::from_utf8_lossy(bytes)
-        );
+        let parsed = Incoming::parse(bytes);
+        let text = String::from_utf8_lossy(bytes);
+        if names_twice(&parsed) {
+            // Refused for a name given twice, which the strict reading finds too (a `Value`
+            // read first keeps the last and cannot tell).
+            assert!(has_duplicate_key(bytes), "{text}");
+            duplicates += 1;
+        } else {
+            assert_eq!(parsed, read_through_value(bytes), "{text}");
+        }
         compared += 1;
     }
     assert_eq!(compared, 5_008);
+    assert!(duplicates > 100, "the generator names members twice ({duplicates})");
     // The generator makes every shape: requests, refusals, batches and parse errors.
     let shapes: Vec<Result<Incoming, accord_wire::RpcError>> =
         generated.iter().map(|t| Incoming::parse(t.as_bytes())).collect();
@@ -321,4 +345,81 @@ fn reading_the_bytes_agrees_with_reading_the_value_first() {
     assert!(shapes.iter().any(|s| matches!(s, Ok(Incoming::Single(Err(_))))));
     assert!(shapes.iter().any(|s| matches!(s, Ok(Incoming::Batch(_)))));
     assert!(shapes.iter().any(Result::is_err));
+}
+
+/// A name given twice is refused, never read last-wins: a member of the envelope with `-32600`
+/// naming it (and id `null` when it is the id), a key inside params with `-32602` at its path.
+#[test]
+fn duplicate_names_are_refused() {
+    let refusal = |text: &str| -> (Id, RpcError) {
+        match Incoming::parse(text.as_bytes()).unwrap() {
+            Incoming::Single(Err(rejected)) => (rejected.id.clone(), rejected.error()),
+            other => panic!("{text}: expected a refusal, got {other:?}"),
+        }
+    };
+    for (text, member, id) in [
+        (r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"a.b"}"#, "id", Id::Null),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"a.b","method":"a.c"}"#,
+            "method",
+            Id::Number(1.into()),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"a.b"}"#,
+            "jsonrpc",
+            Id::Number(1.into()),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"a.b","params":[],"params":{}}"#,
+            "params",
+            Id::Number(1.into()),
+        ),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"a.b","x":1,"x":2}"#, "x", Id::Number(1.into())),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"a.b","x":{"y":1,"y":2}}"#, "x", Id::Number(1.into())),
+    ] {
+        let (got_id, error) = refusal(text);
+        assert_eq!(error.code, codes::INVALID_REQUEST, "{text}");
+        assert_eq!(error.data.as_ref().unwrap()["member"], member, "{text}");
+        assert_eq!(got_id, id, "{text}");
+    }
+    let (id, error) = refusal(
+        r#"{"jsonrpc":"2.0","id":3,"method":"pump.status","params":{"pump":"bad","pump":"P-101"}}"#,
+    );
+    assert_eq!(id, Id::Number(3.into()));
+    assert_eq!(error.code, codes::INVALID_PARAMS);
+    assert_eq!(
+        error.data.unwrap(),
+        json!({"errors": [{"path": "/pump", "rule": "duplicate-key",
+            "expected": "each key named once", "found": "`pump` named twice"}]})
+    );
+    let (_, error) = refusal(
+        r#"{"jsonrpc":"2.0","id":3,"method":"a.b","params":[{"a":[1,{"k/~":1,"k/~":2}]}]}"#,
+    );
+    assert_eq!(error.data.unwrap()["errors"][0]["path"], "/0/a/1/k~1~0");
+    // In a batch, only the element that names twice is refused.
+    let batch = Incoming::parse(
+        br#"[{"jsonrpc":"2.0","id":1,"method":"a.b"},{"jsonrpc":"2.0","id":2,"id":3,"method":"a.b"}]"#,
+    )
+    .unwrap();
+    let Incoming::Batch(all) = batch else { panic!("{batch:?}") };
+    assert!(all[0].is_ok() && all[1].as_ref().is_err_and(|r| r.duplicate.is_some()));
+}
+
+/// A batch longer than the limit is refused while it is read: what follows the first element
+/// past the limit is never parsed (here it is not even JSON).
+#[test]
+fn batch_length_is_checked_while_reading() {
+    let one = r#"{"jsonrpc":"2.0","id":1,"method":"a.b"}"#;
+    let three = format!("[{one},{one},{one}]");
+    assert!(
+        matches!(Incoming::parse_with_batch_limit(three.as_bytes(), 3), Ok(Incoming::Batch(b)) if b.len() == 3)
+    );
+    let error = Incoming::parse_with_batch_limit(three.as_bytes(), 2).unwrap_err();
+    assert_eq!(error.code, codes::LIMIT_EXCEEDED);
+    assert_eq!(error.data.unwrap(), json!({"limit": "batch-length", "max": 2}));
+    let broken_tail = format!("[{one},{one},{one}, this is not JSON");
+    let error = Incoming::parse_with_batch_limit(broken_tail.as_bytes(), 2).unwrap_err();
+    assert_eq!(error.code, codes::LIMIT_EXCEEDED, "stopped before the tail");
+    // Unlimited, the same text is a parse error.
+    assert_eq!(Incoming::parse(broken_tail.as_bytes()).unwrap_err().code, codes::PARSE_ERROR);
 }

@@ -58,9 +58,15 @@ pub(crate) fn stderr(out: &Output) -> String {
 
 /// `accord serve ARGS` started in the workspace root, stdout and stderr piped.
 pub(crate) fn spawn_serve(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_accord"))
-        .arg("serve")
-        .args(args)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_accord"));
+    command.arg("serve").args(args);
+    spawn_piped(command)
+}
+
+/// `command` (one that runs `accord serve`) started in the workspace root, stdout and stderr
+/// piped.
+pub(crate) fn spawn_piped(mut command: Command) -> Child {
+    command
         .current_dir(root())
         .env("NO_COLOR", "1")
         .stdout(Stdio::piped())

@@ -151,3 +151,49 @@ async fn a_contract_with_a_namespace_rpc_is_refused_at_startup() {
     let err = accord_serve::start(doc, local()).await.unwrap_err();
     insta::assert_snapshot!(err.to_string(), @"the contract has a namespace called `rpc`; JSON-RPC reserves `rpc.` names for the protocol (rpc.describe, rpc.fake, ...), so its methods could never be called: rename the namespace");
 }
+
+/// Names given twice are refused, not read last-wins (the request-smuggling class): a member of
+/// the envelope is `-32600` naming it, a key inside params `-32602` at its path.
+#[tokio::test]
+async fn names_given_twice_are_refused() {
+    let server = pump(local()).await;
+    let reply = post(&server, r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"pump.list"}"#).await;
+    assert_eq!(reply.body["id"], Value::Null, "neither id is answered: {}", reply.text);
+    assert_eq!(reply.body["error"]["code"], -32600);
+    assert_eq!(reply.body["error"]["data"]["member"], "id");
+    for (text, member) in [
+        (r#"{"jsonrpc":"2.0","id":1,"method":"pump.list","method":"pump.explode"}"#, "method"),
+        (r#"{"jsonrpc":"2.0","jsonrpc":"1.0","id":1,"method":"pump.list"}"#, "jsonrpc"),
+        (r#"{"jsonrpc":"2.0","id":1,"method":"pump.list","params":{},"params":[]}"#, "params"),
+    ] {
+        let reply = post(&server, text).await;
+        assert_eq!(reply.body["id"], 1, "{}", reply.text);
+        assert_eq!(reply.body["error"]["code"], -32600, "{}", reply.text);
+        assert_eq!(reply.body["error"]["data"]["member"], member, "{}", reply.text);
+    }
+    let reply = post(
+        &server,
+        r#"{"jsonrpc":"2.0","id":9,"method":"pump.status","params":{"pump":"bad","pump":"P-101"}}"#,
+    )
+    .await;
+    assert_eq!(reply.body["id"], 9);
+    assert_eq!(reply.body["error"]["code"], -32602, "{}", reply.text);
+    assert_eq!(reply.body["error"]["data"]["errors"][0]["path"], "/pump");
+    assert_eq!(reply.body["error"]["data"]["errors"][0]["rule"], "duplicate-key");
+    server.shutdown().await;
+}
+
+/// A 900 KB batch of 100,000 tiny requests is one `-32003 batch-length`, refused as soon as
+/// element 101 begins: what follows is never parsed, so a tail that is not JSON does not make
+/// it a parse error (read whole first, it would be `-32700`).
+#[tokio::test]
+async fn a_huge_batch_is_refused_while_read() {
+    let server = pump(local()).await;
+    let batch = format!("[{}, not JSON", vec![r#"{"id":1}"#; 100_000].join(","));
+    assert!((850_000..1 << 20).contains(&batch.len()), "{} bytes", batch.len());
+    let reply = post(&server, &batch).await;
+    assert_eq!(reply.body["error"]["code"], -32003, "{}", reply.text);
+    let max = accord_serve::Limits::default().batch_length;
+    assert_eq!(reply.body["error"]["data"], json!({"limit": "batch-length", "max": max}));
+    server.shutdown().await;
+}

@@ -6,7 +6,8 @@ use serde_json::json;
 use crate::common::{close_code, local, next, post, pump, send, ws};
 
 fn small() -> Config {
-    let limits = Limits { body_bytes: 512, depth: 8, batch_length: 3, connections: 1 };
+    let limits =
+        Limits { body_bytes: 512, depth: 8, batch_length: 3, connections: 1, ..Limits::default() };
     Config { limits, ..local() }
 }
 

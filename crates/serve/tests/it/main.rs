@@ -6,6 +6,8 @@ mod credentials;
 mod envelope;
 mod events;
 mod fake;
+mod hostile;
+mod hostile_contract;
 mod lifecycle;
 mod limits;
 mod property;

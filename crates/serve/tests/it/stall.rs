@@ -24,7 +24,7 @@ const TIMEOUT: Duration = Duration::from_millis(200);
 /// The most any step waits for the server; far past the timeout, so never what a test measures.
 const BOUND: Duration = Duration::from_secs(10);
 
-type Raw = WebSocketStream<TcpStream>;
+pub(crate) type Raw = WebSocketStream<TcpStream>;
 
 fn short() -> Config {
     Config { read_timeout: TIMEOUT, ..local() }
@@ -32,8 +32,16 @@ fn short() -> Config {
 
 /// A raw connection after a real handshake (RFC 6455 §1.3's sample key), read with tungstenite
 /// and written byte by byte by the test; `Err` is the status line of a refused upgrade.
-async fn handshaken(server: &Server) -> Result<Raw, String> {
-    let mut tcp = TcpStream::connect(server.addr()).await.unwrap();
+pub(crate) async fn handshaken(server: &Server) -> Result<Raw, String> {
+    handshaken_on(TcpStream::connect(server.addr()).await.unwrap()).await
+}
+
+/// [`handshaken`] over a socket already connected; panics on a refused upgrade.
+pub(crate) async fn handshake_on(tcp: TcpStream) -> Raw {
+    handshaken_on(tcp).await.unwrap()
+}
+
+async fn handshaken_on(mut tcp: TcpStream) -> Result<Raw, String> {
     tcp.write_all(
         b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
           Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
@@ -54,7 +62,7 @@ async fn handshaken(server: &Server) -> Result<Raw, String> {
 }
 
 /// One frame from this client: masked, as RFC 6455 §5.3 requires.
-fn frame(opcode: OpCode, fin: bool, payload: &[u8]) -> Vec<u8> {
+pub(crate) fn frame(opcode: OpCode, fin: bool, payload: &[u8]) -> Vec<u8> {
     let header =
         FrameHeader { is_final: fin, opcode, mask: Some([1, 2, 3, 4]), ..FrameHeader::default() };
     let mut out = Vec::new();
@@ -62,21 +70,21 @@ fn frame(opcode: OpCode, fin: bool, payload: &[u8]) -> Vec<u8> {
     out
 }
 
-fn text(fin: bool, payload: &str) -> Vec<u8> {
+pub(crate) fn text(fin: bool, payload: &str) -> Vec<u8> {
     frame(OpCode::Data(Data::Text), fin, payload.as_bytes())
 }
 
-fn list(id: u64) -> String {
+pub(crate) fn list(id: u64) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "pump.list"}).to_string()
 }
 
-async fn write(ws: &mut Raw, bytes: &[u8]) {
+pub(crate) async fn write(ws: &mut Raw, bytes: &[u8]) {
     ws.get_mut().write_all(bytes).await.unwrap();
 }
 
 /// The next text message as JSON, or how the socket ended: `Err(Some((code, reason)))` a close
 /// frame, `Err(None)` the end of the stream without one.
-async fn read(ws: &mut Raw) -> Result<Value, Option<(u16, String)>> {
+pub(crate) async fn read(ws: &mut Raw) -> Result<Value, Option<(u16, String)>> {
     let next = async {
         loop {
             match ws.next().await {

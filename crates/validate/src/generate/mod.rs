@@ -11,6 +11,7 @@
 //! and then an unknown member in an open object (`"x-extra": 1`), which readers must tolerate.
 //! The same seed gives the same value on every run and machine (ChaCha8, a portable generator).
 
+mod budget;
 mod dice;
 mod mutate;
 mod number;
@@ -23,6 +24,8 @@ use serde_json::Value;
 use crate::program::NodeId;
 use crate::{Error, Rule, Validator};
 
+use self::budget::Size;
+pub use self::budget::{Budget, BudgetLimit, DEFAULT_MAX_BYTES, DEFAULT_MAX_NODES};
 use self::dice::{Dice, derive};
 use self::plan::{NO_VALUE, Plan};
 
@@ -60,6 +63,7 @@ pub struct Generator<'c> {
     validator: Validator<'c>,
     max_depth: usize,
     max_items: usize,
+    budget: Budget,
     plan: Plan,
 }
 
@@ -107,7 +111,26 @@ impl<'c> Generator<'c> {
     /// [`DEFAULT_MAX_ITEMS`].
     pub fn new(validator: Validator<'c>) -> Self {
         let plan = Plan::new(validator.program, validator.root);
-        Generator { validator, max_depth: DEFAULT_MAX_DEPTH, max_items: DEFAULT_MAX_ITEMS, plan }
+        Generator {
+            validator,
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_items: DEFAULT_MAX_ITEMS,
+            budget: Budget::default(),
+            plan,
+        }
+    }
+
+    /// The same generator with another budget: how many values and bytes one generated value
+    /// may hold ([`Budget::default`]: [`DEFAULT_MAX_NODES`] and [`DEFAULT_MAX_BYTES`]).
+    pub fn budget(self, budget: Budget) -> Self {
+        Generator { budget, ..self }
+    }
+
+    /// The least size a value of this type has, as the budget counts it: (values, bytes of
+    /// compact JSON); `None` when the type has no finite value.
+    pub fn least_size(&self) -> Option<(u64, u64)> {
+        let size = self.plan.least_size(self.validator.root);
+        (size != Size::NONE).then_some((size.nodes, size.bytes))
     }
 
     /// The same generator with another nesting cut-off: past `depth` levels only finite
@@ -149,6 +172,21 @@ impl<'c> Generator<'c> {
                 ),
             });
         }
+        // A type with no value the generator can make (an empty enum, a string past the
+        // longest it writes) has no least size; the walk below names its reason.
+        let size = self.plan.least_size(root);
+        if let Some((limit, least)) = size.passes(self.budget).filter(|_| size != Size::NONE) {
+            let max = self.max_of(limit);
+            return Err(Error::Budget {
+                pointer: String::new(),
+                limit,
+                max,
+                reason: format!(
+                    "every value of the type holds at least {least} {}, past the generation budget of {max}",
+                    limit.unit()
+                ),
+            });
+        }
         let room = self.max_depth.max(least as usize).min(limit) as u32;
         let mut last = None;
         for attempt in 0..ATTEMPTS {
@@ -162,15 +200,21 @@ impl<'c> Generator<'c> {
                         last = Some(value::Fail {
                             pointer: first.pointer.clone(),
                             reason: format!("a generated value was refused ({first})"),
+                            budget: None,
                         });
                     }
                 },
+                // Another seed would only spend the budget again.
+                Err(value::Fail { pointer, reason, budget: Some(limit) }) => {
+                    return Err(Error::Budget { pointer, limit, max: self.max_of(limit), reason });
+                }
                 Err(fail) => last = Some(fail),
             }
         }
         let fail = last.unwrap_or_else(|| value::Fail {
             pointer: String::new(),
             reason: "no attempt was made".to_owned(),
+            budget: None,
         });
         Err(Error::Generate { pointer: fail.pointer, reason: fail.reason })
     }
@@ -189,6 +233,14 @@ impl<'c> Generator<'c> {
     /// value gets a bounded, seed-chosen selection.
     pub fn mutants(&self, valid: &Value, seed: u64) -> Vec<Mutant> {
         mutate::mutants(self, valid, seed)
+    }
+
+    /// The configured maximum of one bound of the budget.
+    fn max_of(&self, limit: BudgetLimit) -> u64 {
+        match limit {
+            BudgetLimit::Nodes => self.budget.nodes as u64,
+            BudgetLimit::Bytes => self.budget.bytes as u64,
+        }
     }
 
     /// Whether `value` checks against node `id` on its own (at the validator's depth limit).

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::budget::{Size, least_sizes};
 use super::text::PatternSampler;
 use crate::program::{Node, NodeId, Params, Program};
 
@@ -16,6 +17,8 @@ pub(crate) const NO_VALUE: u32 = u32::MAX;
 pub(crate) struct Plan {
     /// Per node: the fewest container levels a value of it needs; [`NO_VALUE`] when none is finite.
     least: Vec<u32>,
+    /// Per node: the least size of its values ([`Size::NONE`] when none is finite).
+    sizes: Vec<Size>,
     /// Per string node with a pattern that the root reaches: its sampler, or why there is none.
     pub(crate) patterns: HashMap<NodeId, Result<PatternSampler, String>>,
 }
@@ -23,6 +26,7 @@ pub(crate) struct Plan {
 impl Plan {
     pub(crate) fn new(program: &Program, root: NodeId) -> Plan {
         let least = least_depths(program);
+        let sizes = least_sizes(program);
         let mut patterns = HashMap::new();
         let mut seen = vec![false; program.nodes.len()];
         let mut stack = vec![root];
@@ -38,7 +42,12 @@ impl Plan {
             }
             stack.extend(children(node));
         }
-        Plan { least, patterns }
+        Plan { least, sizes, patterns }
+    }
+
+    /// The least size of a value of node `id`.
+    pub(crate) fn least_size(&self, id: NodeId) -> Size {
+        self.sizes[id as usize]
     }
 
     pub(crate) fn least(&self, id: NodeId) -> u32 {

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use super::budget::{Budget, BudgetLimit, scalar_bytes, value_size};
 use super::dice::Dice;
 use super::plan::Plan;
 use super::{Generator, number, text};
@@ -19,13 +20,16 @@ use crate::program::{Dict, List, Members, Node, NodeId, Params, Program};
 const NODE_BUDGET: usize = 400;
 
 /// The most items an array gets, whatever its `minItems`.
-const MAX_COLLECTION: u64 = 10_000;
+pub(crate) const MAX_COLLECTION: u64 = 10_000;
 
 /// Why a value could not be made, and where.
 #[derive(Debug)]
 pub(crate) struct Fail {
     pub(crate) pointer: String,
     pub(crate) reason: String,
+    /// Set when the value passed the generator's budget: then nothing smaller is tried, the
+    /// walk ends (every later step would pass it again).
+    pub(crate) budget: Option<BudgetLimit>,
 }
 
 /// One walk.
@@ -34,8 +38,13 @@ pub(crate) struct Gen<'g, 'p> {
     plan: &'g Plan,
     pub(crate) dice: Dice,
     max_items: u64,
-    /// Values made so far.
+    /// Steps of the walk so far (refs and union arms included): past a few hundred, frugal.
     made: usize,
+    /// Values made so far, as the budget counts them (refs and unions are their target's).
+    nodes: usize,
+    /// Bytes of compact JSON made so far (see `budget::scalar_bytes`).
+    bytes: u64,
+    budget: Budget,
     path: Vec<Cow<'p, str>>,
 }
 
@@ -47,6 +56,9 @@ impl<'g, 'p> Gen<'g, 'p> {
             dice,
             max_items: generator.max_items as u64,
             made: 0,
+            nodes: 0,
+            bytes: 0,
+            budget: generator.budget,
             path: Vec::new(),
         }
     }
@@ -57,7 +69,38 @@ impl<'g, 'p> Gen<'g, 'p> {
             pointer.push('/');
             pointer.push_str(&seg.replace('~', "~0").replace('/', "~1"));
         }
-        Fail { pointer, reason: reason.into() }
+        Fail { pointer, reason: reason.into(), budget: None }
+    }
+
+    /// Counts `bytes` more of the value's text; past the budget, the failure that ends the walk.
+    fn spend(&mut self, bytes: u64) -> Result<(), Fail> {
+        self.bytes = self.bytes.saturating_add(bytes);
+        if self.bytes > self.budget.bytes as u64 {
+            return Err(self.over(BudgetLimit::Bytes));
+        }
+        Ok(())
+    }
+
+    /// Counts a value made in one piece (by `any`, or taken from the contract), the one value
+    /// [`Gen::value`] counted already aside.
+    fn spend_whole(&mut self, value: &Value) -> Result<(), Fail> {
+        let size = value_size(value);
+        self.nodes = self.nodes.saturating_add(size.nodes.saturating_sub(1) as usize);
+        if self.nodes > self.budget.nodes {
+            return Err(self.over(BudgetLimit::Nodes));
+        }
+        self.spend(size.bytes)
+    }
+
+    fn over(&self, limit: BudgetLimit) -> Fail {
+        let max = match limit {
+            BudgetLimit::Nodes => self.budget.nodes,
+            BudgetLimit::Bytes => self.budget.bytes,
+        };
+        let mut fail = self
+            .fail(format!("the value grew past the generation budget of {max} {}", limit.unit()));
+        fail.budget = Some(limit);
+        fail
     }
 
     /// Whether the value is big enough that only the least options are taken now.
@@ -75,6 +118,33 @@ impl<'g, 'p> Gen<'g, 'p> {
             return Err(self.fail("no value of the type fits in the nesting left"));
         }
         self.made += 1;
+        let counted = !matches!(self.program.node(id), Node::Ref(_) | Node::Union(_));
+        if counted {
+            // A ref or a union is the value of its target or arm, counted there.
+            self.nodes += 1;
+            if self.nodes > self.budget.nodes {
+                return Err(self.over(BudgetLimit::Nodes));
+            }
+        }
+        let value = self.node(id, room)?;
+        match self.program.node(id) {
+            // Containers spend their brackets, separators and keys as they are made.
+            Node::Ref(_)
+            | Node::Union(_)
+            | Node::Array(_)
+            | Node::Tuple(_)
+            | Node::Object(_)
+            | Node::Map(_)
+            | Node::Params(_) => {}
+            // Made whole, without `value`: counted whole.
+            Node::Any | Node::Literal(_) | Node::Enum(_) => self.spend_whole(&value)?,
+            _ => self.spend(scalar_bytes(&value))?,
+        }
+        Ok(value)
+    }
+
+    /// The value of one node, as [`Gen::value`] asks for it.
+    fn node(&mut self, id: NodeId, room: u32) -> Result<Value, Fail> {
         let program = self.program;
         match program.node(id) {
             Node::Any => Ok(self.any(room)),
@@ -94,17 +164,19 @@ impl<'g, 'p> Gen<'g, 'p> {
             },
             Node::Array(list) => self.array(list, room),
             Node::Tuple(elements) => {
+                self.spend(2)?;
                 let mut out = Vec::with_capacity(elements.len());
                 for (i, &element) in elements.iter().enumerate() {
                     self.path.push(Cow::Owned(i.to_string()));
                     let v = self.value(element, room - 1);
                     self.path.pop();
                     out.push(v?);
+                    self.spend(1)?;
                 }
                 Ok(Value::Array(out))
             }
             Node::Object(record) => self.object(&record.members, !record.closed, room),
-            Node::Map(dict) => Ok(self.map(dict, room)),
+            Node::Map(dict) => self.map(dict, room),
             Node::Union(union) => self.union(&union.variants, room),
             Node::Ref(target) => self.value(*target, room),
             Node::Params(params) => self.params(params, room),
@@ -163,6 +235,7 @@ impl<'g, 'p> Gen<'g, 'p> {
                 _ => self.dice.range(min, hi),
             }
         };
+        self.spend(2)?;
         let mut out: Vec<Value> = Vec::new();
         let mut misses = 0;
         while (out.len() as u64) < count {
@@ -171,7 +244,7 @@ impl<'g, 'p> Gen<'g, 'p> {
             self.path.pop();
             let item = match item {
                 Ok(item) => item,
-                Err(fail) if (out.len() as u64) < min => return Err(fail),
+                Err(fail) if (out.len() as u64) < min || fail.budget.is_some() => return Err(fail),
                 Err(_) => break,
             };
             if list.unique_items && out.iter().any(|o| json_equal(o, &item)) {
@@ -188,6 +261,7 @@ impl<'g, 'p> Gen<'g, 'p> {
                 continue;
             }
             out.push(item);
+            self.spend(1)?;
         }
         Ok(Value::Array(out))
     }
@@ -195,6 +269,7 @@ impl<'g, 'p> Gen<'g, 'p> {
     /// An object of `members` (declared fields, or params by name); an open one sometimes
     /// gets a member it does not declare.
     fn object(&mut self, members: &'p Members, open: bool, room: u32) -> Result<Value, Fail> {
+        self.spend(2)?;
         let mut out = Map::new();
         for m in &members.list {
             let wanted = m.required
@@ -207,25 +282,29 @@ impl<'g, 'p> Gen<'g, 'p> {
             self.path.pop();
             match v {
                 Ok(v) => {
+                    self.spend(m.name.len() as u64 + 4)?;
                     out.insert(m.name.to_string(), v);
                 }
-                Err(fail) if m.required => return Err(fail),
+                Err(fail) if m.required || fail.budget.is_some() => return Err(fail),
                 Err(_) => {}
             }
         }
         if open && !self.frugal() && self.dice.chance(1, 5) {
             let name = unknown_name(members, "x-extra");
             let v = if self.dice.chance(2, 3) { Value::from(1) } else { self.any(room - 1) };
+            self.spend_whole(&v)?;
+            self.spend(name.len() as u64 + 4)?;
             out.insert(name, v);
         }
         Ok(Value::Object(out))
     }
 
-    fn map(&mut self, dict: &Dict, room: u32) -> Value {
+    fn map(&mut self, dict: &Dict, room: u32) -> Result<Value, Fail> {
+        self.spend(2)?;
         let mut out = Map::new();
         let keys_fit = dict.keys.is_none_or(|k| self.fits(k, 0));
         if !keys_fit || !self.fits(dict.values, room - 1) || self.frugal() {
-            return Value::Object(out);
+            return Ok(Value::Object(out));
         }
         let count = self.dice.below(self.max_items + 1);
         for _ in 0..count * 3 {
@@ -236,6 +315,7 @@ impl<'g, 'p> Gen<'g, 'p> {
                 None => text::key(&mut self.dice),
                 Some(keys) => match self.value(keys, 0) {
                     Ok(Value::String(key)) => key,
+                    Err(fail) if fail.budget.is_some() => return Err(fail),
                     _ => continue,
                 },
             };
@@ -247,12 +327,14 @@ impl<'g, 'p> Gen<'g, 'p> {
             self.path.pop();
             match v {
                 Ok(v) => {
+                    self.spend(key.len() as u64 + 4)?;
                     out.insert(key, v);
                 }
+                Err(fail) if fail.budget.is_some() => return Err(fail),
                 Err(_) => break,
             }
         }
-        Value::Object(out)
+        Ok(Value::Object(out))
     }
 
     /// A value of one of the arms that fit, tried in a random order (the least deep first
@@ -271,6 +353,7 @@ impl<'g, 'p> Gen<'g, 'p> {
         for arm in arms {
             match self.value(arm, room) {
                 Ok(v) => return Ok(v),
+                Err(fail) if fail.budget.is_some() => return Err(fail),
                 Err(fail) => last = Some(fail),
             }
         }
@@ -294,12 +377,14 @@ impl<'g, 'p> Gen<'g, 'p> {
         }
         let n =
             if self.frugal() { sent } else { self.dice.range(sent as u64, most as u64) as usize };
+        self.spend(2)?;
         let mut out = Vec::with_capacity(n);
         for (i, m) in list[..n].iter().enumerate() {
             self.path.push(Cow::Owned(i.to_string()));
             let v = self.value(m.node, room - 1);
             self.path.pop();
             out.push(v?);
+            self.spend(1)?;
         }
         Ok(Value::Array(out))
     }

@@ -3,12 +3,12 @@
 //! never reused; a retired rule keeps its entry out of this list and its id out of new rules.
 
 use crate::lint::rules::{
-    bad_pattern, dangling_ref, discriminator_invalid, dotted_name, duplicate_enum_value,
-    duplicate_error_code, duplicate_param, duplicate_union_arm, empty_type,
+    bad_pattern, costly_pattern, dangling_ref, discriminator_invalid, dotted_name,
+    duplicate_enum_value, duplicate_error_code, duplicate_param, duplicate_union_arm, empty_type,
     error_code_collides_with_protocol, invalid_default, invalid_example, literal_base_kind,
     min_above_max, misplaced_refinement, mixed_enum, no_finite_value, ref_cycle,
     required_after_optional, reserved_name_used, undeclared_semantics, unknown_format,
-    unknown_semantics, wire_unresolved,
+    unknown_semantics, value_past_budget, wire_unresolved,
 };
 use crate::lint::{Ctx, Severity};
 
@@ -62,7 +62,7 @@ impl LintRule {
     }
 }
 
-pub(crate) static RULES: [LintRule; 24] = [
+pub(crate) static RULES: [LintRule; 26] = [
     LintRule {
         id: "dangling-ref",
         severity: Severity::Error,
@@ -254,6 +254,22 @@ pub(crate) static RULES: [LintRule; 24] = [
         label: "no semantics",
         doc: undeclared_semantics::UndeclaredSemantics::DOC,
         check: undeclared_semantics::check,
+    },
+    LintRule {
+        id: "costly-pattern",
+        severity: Severity::Warning,
+        summary: "A `pattern` whose nested counted repetitions or compiled size make every match slow.",
+        label: "costly to match",
+        doc: costly_pattern::CostlyPattern::DOC,
+        check: costly_pattern::check,
+    },
+    LintRule {
+        id: "value-past-budget",
+        severity: Severity::Warning,
+        summary: "Params, a result or a payload whose smallest value passes the generation budget.",
+        label: "too large to generate",
+        doc: value_past_budget::ValuePastBudget::DOC,
+        check: value_past_budget::check,
     },
 ];
 

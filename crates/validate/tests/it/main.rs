@@ -1,5 +1,6 @@
 //! Integration tests of accord-validate: one test binary, one module per concern.
 
+mod budget;
 mod differential;
 mod generate;
 mod lint;

@@ -74,10 +74,8 @@ fn scalars_and_bounds() {
     assert_eq!(rules(&both(&c, &ty("N"), &json!(0.35))), [("".into(), Rule::MultipleOf)]);
     assert!(both(&c, &ty("S"), &json!("éé")).is_empty(), "lengths count characters");
     assert_eq!(rules(&both(&c, &ty("S"), &json!("a"))), [("".into(), Rule::MinLength)]);
-    assert_eq!(
-        rules(&both(&c, &ty("S"), &json!("ABCDEF"))),
-        [("".into(), Rule::MaxLength), ("".into(), Rule::Pattern)]
-    );
+    // Past its length, the pattern is not run (length before pattern).
+    assert_eq!(rules(&both(&c, &ty("S"), &json!("ABCDEF"))), [("".into(), Rule::MaxLength)]);
     assert!(both(&c, &ty("F"), &json!("2026-12-01T19:18:52Z")).is_empty());
     assert_eq!(rules(&both(&c, &ty("F"), &json!("yesterday"))), [("".into(), Rule::Format)]);
     assert!(both(&c, &ty("U"), &json!("anything")).is_empty(), "unknown formats are accepted");
@@ -271,4 +269,51 @@ fn a_ref_cycle_is_named_by_a_type_in_it() {
         }
         other => panic!("expected a ref cycle, got {other:?}"),
     }
+}
+
+/// A key named twice is refused on the bytes path wherever it is (a declared member, an
+/// unknown member, inside `any`, a literal or a map, escaped or not, in a small or a large
+/// object), as the model refuses it in a contract: readers disagree on which of the two counts.
+#[test]
+fn the_bytes_path_refuses_keys_named_twice() {
+    let c = contract(json!({
+        "Obj": {"kind": "object", "fields": {"a": {"type": {"kind": "integer"}}}},
+        "Any": {"kind": "any"},
+        "Lit": {"kind": "literal", "value": {"a": 1}},
+        "Dict": {"kind": "map", "values": {"kind": "integer"}},
+    }));
+    let many: String = (0..40).map(|i| format!(r#""k{i}":{i},"#)).collect();
+    for (name, text, pointer) in [
+        ("Obj", r#"{"a":1,"a":2}"#.to_owned(), "/a"),
+        ("Obj", r#"{"a":1,"\u0061":2}"#.to_owned(), "/a"),
+        ("Obj", r#"{"a":1,"x":{"y":[{"z":1,"z":1}]}}"#.to_owned(), "/x/y/0/z"),
+        ("Any", r#"[{"b":true,"b":false}]"#.to_owned(), "/0/b"),
+        ("Dict", format!(r#"{{{many}"k7":1}}"#), "/k7"),
+        ("Lit", r#"{"a":2,"a":1}"#.to_owned(), ""),
+    ] {
+        let v = c.validator(&ty(name)).expect(name);
+        assert!(!v.is_valid_bytes(text.as_bytes()), "{name}: {text}");
+        let errors = v.validate_bytes(text.as_bytes()).expect_err(&text);
+        let dup =
+            errors.iter().find(|e| e.rule == Rule::DuplicateKey).expect("a duplicate-key error");
+        assert_eq!(dup.pointer, pointer, "{name}: {text}: {errors:?}");
+    }
+    // The same keys once each are fine.
+    let v = c.validator(&ty("Dict")).expect("Dict");
+    assert!(v.is_valid_bytes(format!(r#"{{{many}"k40":1}}"#).as_bytes()));
+}
+
+/// Length before pattern: a string past `maxLength` is not matched against the pattern (nor
+/// the format) at all, on either path: one error, `max-length`, however costly the pattern.
+#[test]
+fn a_string_past_its_length_never_runs_the_pattern() {
+    let c = contract(json!({
+        "Code": {"kind": "string", "maxLength": 10, "pattern": "^(a{100}){100}x$"},
+        "Day": {"kind": "string", "minLength": 12, "format": "date"},
+    }));
+    let long = json!("b".repeat(100_000));
+    assert_eq!(rules(&both(&c, &ty("Code"), &long)), [(String::new(), Rule::MaxLength)]);
+    assert_eq!(rules(&both(&c, &ty("Day"), &json!("nope"))), [(String::new(), Rule::MinLength)]);
+    // Within the length, the pattern is still checked.
+    assert_eq!(rules(&both(&c, &ty("Code"), &json!("bbb"))), [(String::new(), Rule::Pattern)]);
 }

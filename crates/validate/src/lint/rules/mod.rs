@@ -2,6 +2,7 @@
 //! them.
 
 pub(crate) mod bad_pattern;
+pub(crate) mod costly_pattern;
 pub(crate) mod dangling_ref;
 pub(crate) mod discriminator_invalid;
 pub(crate) mod dotted_name;
@@ -24,4 +25,5 @@ pub(crate) mod reserved_name_used;
 pub(crate) mod undeclared_semantics;
 pub(crate) mod unknown_format;
 pub(crate) mod unknown_semantics;
+pub(crate) mod value_past_budget;
 pub(crate) mod wire_unresolved;
