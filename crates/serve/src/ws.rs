@@ -36,7 +36,7 @@ type Socket = WebSocketStream<FrameWatch<TokioIo<hyper::upgrade::Upgraded>>>;
 pub(crate) async fn upgrade(State(shared): State<Arc<Shared>>, mut request: Request) -> Response {
     let access = access_of(&shared, request.headers());
     if access == Access::Refused {
-        return refused();
+        return refused(&shared);
     }
     let accept = match accept_key(request.method(), request.headers()) {
         Ok(accept) => accept,
