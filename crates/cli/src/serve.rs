@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use accord_schema_model::Document;
-use accord_serve::{Budget, Config, Limits, Mode, ScenarioSource, TokenHandle};
+use accord_serve::{Budget, Config, Limits, Mode, Prefer, ScenarioSource, TokenHandle};
 use clap::ValueEnum;
 
 use crate::log_writer::BatchedStderr;
@@ -34,6 +34,11 @@ pub(crate) struct Args {
     /// Canned answers matched by method and params (docs/serve.md).
     #[arg(long, value_name = "FILE")]
     scenario: Option<PathBuf>,
+    /// Which valid answers the fake prefers, comma-separated: non-null (union arms that are not
+    /// null first), object (object arms first), examples (a method's examples before generated
+    /// values, whatever the params). Default: none (docs/serve.md).
+    #[arg(long, value_name = "LIST", value_parser = Prefer::parse)]
+    prefer: Option<Prefer>,
     /// Send each subscription a notification every MS milliseconds.
     #[arg(long, value_name = "MS")]
     event_interval: Option<u64>,
@@ -149,6 +154,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
         },
         read_timeout: Duration::from_millis(args.read_timeout),
         write_timeout: Duration::from_millis(args.write_timeout),
+        prefer: args.prefer.unwrap_or_default(),
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
@@ -317,14 +323,24 @@ fn banner(doc: &Document, token_file: Option<&Path>) -> String {
         .flatten()
         .map(|(_, n)| n.methods.as_ref().map_or(0, |m| m.len()))
         .sum();
+    // Names as the contract's wire calls them (a wire that does not resolve is refused by
+    // accord serve before the banner is printed).
+    let dialect = accord_schema_model::Dialect::of(doc).ok();
     let example = doc.namespaces.iter().flatten().find_map(|(ns, namespace)| {
         namespace.methods.iter().flatten().find_map(|(m, method)| {
             let example = method.examples.as_ref()?.iter().find(|e| e.result.is_some())?;
-            Some((format!("{ns}.{m}"), example.params.clone()))
+            let wire_name = dialect.as_ref().and_then(|d| d.wire_name(ns, m));
+            let name = wire_name.map_or_else(|| format!("{ns}.{m}"), str::to_owned);
+            Some((name, example.params.clone()))
         })
     });
-    let (method, params) =
-        example.unwrap_or_else(|| ("rpc.describe".to_owned(), serde_json::json!({})));
+    let describe = dialect.as_ref().map_or(Some("rpc.describe"), |d| d.describe.as_deref());
+    // Without an example or a describe method: the first method, with no params.
+    let first = || dialect.as_ref()?.methods().next().map(|r| r.wire_name.clone());
+    let (method, params) = example.unwrap_or_else(|| {
+        let method = describe.map(str::to_owned).or_else(first).unwrap_or_default();
+        (method, serde_json::json!({}))
+    });
     let request =
         serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
     let auth = match token_file {

@@ -88,3 +88,36 @@ fn a_timeout_of_zero_is_a_usage_error() {
         assert!(stderr(&out).contains(flag), "{flag}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn a_foreign_wire_is_served_under_its_names_and_one_that_does_not_resolve_exits_2() {
+    let boiler = "fixtures/serve/boiler/boiler.types.json";
+    let mut child =
+        spawn_serve(&[boiler, "--addr", "127.0.0.1:0", "--prefer", "non-null,examples"]);
+    let (_, url, body) = banner(&mut child);
+    // The banner's example is called by its wire name.
+    assert!(body.contains(r#""method":"boiler_temperature""#), "{body}");
+    let (status, answer) = post(&url, &body);
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["result"]["celsius"], 71.5, "{answer}");
+    let (code, _) = terminate(&mut child);
+    assert_eq!(code, 0);
+
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-bad-wire");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(root().join(boiler))
+        .unwrap()
+        .replace(r#""jsonrpsee""#, r#""grpc""#);
+    let bad = dir.join("bad-wire.types.json");
+    std::fs::write(&bad, text).unwrap();
+    let out = accord(&["serve", bad.to_str().unwrap(), "--addr", "127.0.0.1:0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = stderr(&out);
+    assert!(said.contains("`grpc` is not a profile accord knows"), "{said}");
+    assert!(said.contains("(at /wire/codes/profile)"), "{said}");
+
+    let out = accord(&["serve", boiler, "--prefer", "never-null"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`never-null` is not a preference"), "{}", stderr(&out));
+}

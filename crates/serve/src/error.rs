@@ -13,6 +13,19 @@ pub enum Error {
         "the contract has a namespace called `rpc`; JSON-RPC reserves `rpc.` names for the protocol (rpc.describe, rpc.fake, ...), so its methods could never be called: rename the namespace"
     )]
     ReservedNamespace,
+    /// The contract's `wire` section does not resolve (docs/format.md §15): the model's error
+    /// names the member's JSON Pointer and the reason.
+    #[error("{0}")]
+    Wire(accord_schema_model::Error),
+    /// A contract method is called `rpc.fake` on the wire, the name of accord serve's own
+    /// steering method (docs/wire.md §11.1).
+    #[error(
+        "`{method}` is called `rpc.fake` on the wire, which is accord serve's steering method: give it another wire name"
+    )]
+    FakeName {
+        /// The method, `namespace.method`.
+        method: String,
+    },
     /// The scenario file is not valid, at `line`:`column`.
     #[error("{file}:{line}:{column}: {reason}")]
     Scenario {

@@ -16,17 +16,23 @@ use crate::plant::{Session, Transport};
 use crate::server::Shared;
 use crate::slots::Conn;
 
-/// What the request's `Authorization` header gets it.
+/// What the request's `Authorization` header gets it. On a wire without credential codes
+/// (docs/wire.md §11.2) a missing credential is refused like a wrong one: the wire has no word
+/// for the reduced access of accord's own.
 pub(crate) fn access_of(shared: &Shared, headers: &HeaderMap) -> Access {
     let value = headers.get(header::AUTHORIZATION).map(|v| v.to_str().unwrap_or(""));
-    shared.plant.token.access(Presented::from_header(value))
+    match shared.plant.token.access(Presented::from_header(value)) {
+        Access::Reduced if !shared.plant.protocol.has_credential_codes() => Access::Refused,
+        access => access,
+    }
 }
 
-/// The 401 of a wrong credential: `WWW-Authenticate: Bearer` and `-32002` with id `null`.
-pub(crate) fn refused() -> Response<Body> {
-    tracing::info!(code = accord_wire::codes::CREDENTIAL_REFUSED, "wrong credential refused");
-    let mut response =
-        json(StatusCode::UNAUTHORIZED, encode::refusal(RpcError::credential_refused()));
+/// The 401 of a wrong credential: `WWW-Authenticate: Bearer` and the wire's credential-refused
+/// code (`-32002`; the invalid-request code on a wire without one) with id `null`.
+pub(crate) fn refused(shared: &Shared) -> Response<Body> {
+    let error = shared.plant.protocol.credential_refused();
+    tracing::info!(code = error.code, "credential refused");
+    let mut response = json(StatusCode::UNAUTHORIZED, encode::refusal(error));
     response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
     response
 }
@@ -64,7 +70,7 @@ pub(crate) async fn post(
     let headers = &parts.headers;
     let access = access_of(shared, headers);
     if access == Access::Refused {
-        return refused();
+        return refused(shared);
     }
     if !declared_json(headers) {
         let error =

@@ -29,6 +29,8 @@ mod events;
 mod frame_watch;
 mod http;
 mod plant;
+mod protocol;
+mod pubsub;
 mod scenario;
 mod seed;
 mod server;
@@ -41,7 +43,7 @@ mod ws_send;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-pub use accord_validate::Budget;
+pub use accord_validate::{ArmPreference, Budget};
 
 pub use crate::credential::TokenHandle;
 pub use crate::error::Error;
@@ -156,6 +158,48 @@ pub struct Config {
     /// How long one write to a peer may wait for the peer to read (HTTP answers and WebSocket
     /// messages alike); past it the connection is closed and its slot is free again.
     pub write_timeout: Duration,
+    /// Which valid answers a fake prefers (`--prefer`); the default prefers nothing.
+    pub prefer: Prefer,
+}
+
+/// Which answers a fake prefers among the valid ones (`--prefer`, docs/serve.md): union arms
+/// in the generator's order, and the method's examples before generated values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Prefer {
+    /// The order the generator tries union arms in.
+    pub arms: ArmPreference,
+    /// Answer a call whose params match no example with one of the method's examples (chosen
+    /// by the call's seed) rather than a generated value.
+    pub examples: bool,
+}
+
+impl Prefer {
+    /// The names `--prefer` takes, in the order docs/serve.md lists them.
+    pub const NAMES: [&'static str; 3] = ["non-null", "object", "examples"];
+
+    /// Reads a comma-separated list of [`Prefer::NAMES`] (`non-null,object,examples`); an
+    /// empty list prefers nothing.
+    ///
+    /// # Errors
+    ///
+    /// A name this build does not know, with the names it does.
+    pub fn parse(list: &str) -> Result<Prefer, String> {
+        let mut prefer = Prefer::default();
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "non-null" => prefer.arms = prefer.arms.non_null(),
+                "object" => prefer.arms = prefer.arms.objects(),
+                "examples" => prefer.examples = true,
+                other => {
+                    return Err(format!(
+                        "`{other}` is not a preference (use {})",
+                        Prefer::NAMES.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(prefer)
+    }
 }
 
 impl Default for Config {
@@ -170,6 +214,7 @@ impl Default for Config {
             limits: Limits::default(),
             read_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(30),
+            prefer: Prefer::default(),
         }
     }
 }

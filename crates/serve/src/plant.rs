@@ -6,19 +6,23 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use accord_schema_model::Document;
-use accord_validate::{Contract, Target};
+use accord_validate::{Contract, Generator, Target};
 use accord_wire::fake::{ExampleRef, Fake};
-use accord_wire::{Access, Call, Id, Incoming, Request, RpcError, describe, event, fake, limits};
+use accord_wire::{
+    Access, Call, Dialect, EventRoute, Id, Incoming, Request, RpcError, describe, event, fake,
+    limits,
+};
 use serde_json::{Value, json};
 
 use crate::credential::Token;
 use crate::encode::{self, Answer};
 use crate::events::Subscriptions;
+use crate::protocol::Protocol;
 use crate::scenario::{self, Canned, CannedAnswer};
 use crate::seed::{self, Mode};
 use crate::table::{MethodInfo, Table};
 use crate::ws_send::Outbox;
-use crate::{Config, Error, Limits};
+use crate::{Config, Error, Limits, Prefer};
 
 /// The deepest nesting serde_json parses (its recursion limit).
 const MAX_DEPTH: usize = 128;
@@ -84,6 +88,14 @@ pub(crate) struct Plant {
     doc: Document,
     described: Described,
     contract: Contract,
+    /// How the contract is spoken: method names, the describe method, event routes.
+    pub(crate) dialect: Dialect,
+    /// The protocol errors in the wire's codes.
+    pub(crate) protocol: Protocol,
+    /// Whether `rpc.subscribe`/`rpc.unsubscribe` are answered: on accord's own wire always, on
+    /// another when some event is subscribed in accord's style.
+    accord_events: bool,
+    prefer: Prefer,
     table: Table,
     scenario: Vec<Canned>,
     seed: u64,
@@ -100,19 +112,29 @@ impl Plant {
             return Err(Error::ReservedNamespace);
         }
         let token = Arc::new(Token::new(config.token.as_deref())?);
+        let dialect = Dialect::of(&doc).map_err(Error::Wire)?;
+        if let Some(route) = dialect.method(fake::METHOD) {
+            return Err(Error::FakeName { method: route.qualified() });
+        }
         let contract = Contract::compile(&doc)?;
-        let table = Table::new(&doc, &contract);
+        let table = Table::new(&doc, &contract, &dialect);
         for dropped in &table.dropped {
             tracing::warn!(example = %dropped, "an example result fails its method's result type; it is never sent");
         }
         let scenario = match &config.scenario {
-            Some(source) => scenario::load(source, &table, &contract)?,
+            Some(source) => scenario::load(source, &table, &contract, &dialect)?,
             None => Vec::new(),
         };
+        let accord_events =
+            dialect.is_accord() || dialect.events().any(|(_, r)| matches!(r, EventRoute::Accord));
         Ok(Plant {
             described: Described::new(&doc),
             doc,
             contract,
+            protocol: Protocol::new(dialect.codes.clone(), dialect.describe.clone()),
+            dialect,
+            accord_events,
+            prefer: config.prefer,
             table,
             scenario,
             seed: config.seed,
@@ -195,7 +217,11 @@ impl Plant {
             let reason = format!(
                 "the response is {size} bytes; with what precedes it the answer would pass {max}"
             );
-            let error = RpcError::limit_exceeded_because(limits::ANSWER_BYTES, max, &reason);
+            let error = self.protocol.limit(RpcError::limit_exceeded_because(
+                limits::ANSWER_BYTES,
+                max,
+                &reason,
+            ));
             encode::response(id, &Answer::Error(error), out);
         }
     }
@@ -203,7 +229,7 @@ impl Plant {
     /// The `-32003` refusal of a whole message.
     pub(crate) fn limit(&self, name: &str) -> Vec<u8> {
         tracing::info!(limit = name, "limit exceeded");
-        encode::refusal(RpcError::limit_exceeded(name, self.limits.max_of(name)))
+        encode::refusal(self.protocol.limit_exceeded(name, self.limits.max_of(name)))
     }
 
     async fn one(
@@ -261,27 +287,37 @@ impl Plant {
         session: &mut Session<'_>,
     ) -> (Answer, Option<&MethodInfo>) {
         let params = request.params.as_ref();
-        let answer = match request.call() {
-            Call::Protocol("describe") => self.describe(params, session.access),
-            _ if session.access != Access::Full => RpcError::credential_required().into(),
-            Call::Protocol("fake") => return self.fake(params, session).await,
-            Call::Protocol("subscribe") => self.subscribe(params, session),
-            Call::Protocol("unsubscribe") => match session.subscriptions.as_deref_mut() {
-                None => RpcError::not_on_transport(session.transport.as_str()).into(),
+        let method = request.method.as_str();
+        let answer = if self.dialect.describe.as_deref() == Some(method) {
+            self.describe(params, session.access)
+        } else if session.access != Access::Full {
+            self.protocol.credential_required().into()
+        } else if let Some(info) = self.table.methods.get(method) {
+            return (self.contract_call(info, params, Steer::Plain).await, Some(info));
+        } else if method == fake::METHOD {
+            return self.fake(params, session).await;
+        } else if self.accord_events && method == event::SUBSCRIBE {
+            self.subscribe(params, session)
+        } else if self.accord_events && method == event::UNSUBSCRIBE {
+            match session.subscriptions.as_deref_mut() {
+                None => self.protocol.not_on_transport(session.transport.as_str()).into(),
                 Some(subs) => match event::read_unsubscribe_params(params) {
-                    Ok(id) => Answer::Value(Value::Bool(subs.remove(&id))),
-                    Err(error) => error.into(),
+                    // An accord-style unsubscribe ends only accord-style subscriptions.
+                    Ok(id) => Answer::Value(Value::Bool(
+                        subs.iter_mut().any(|s| {
+                            s.id == id
+                                && matches!(self.dialect.event(&s.event), Some(EventRoute::Accord))
+                        }) && subs.remove(&id),
+                    )),
+                    Err(error) => self.protocol.params_refusal(error).into(),
                 },
-            },
-            Call::Protocol(_) | Call::Unqualified(_) => {
-                RpcError::method_not_found(&request.method).into()
             }
-            Call::Contract { .. } => match self.table.methods.get(&request.method) {
-                Some(info) => {
-                    return (self.contract_call(info, params, Steer::Plain).await, Some(info));
-                }
-                None => RpcError::method_not_found(&request.method).into(),
-            },
+        } else if self.dialect.is_pubsub_subscribe(method) {
+            self.pubsub_subscribe(method, params, session)
+        } else if self.dialect.is_pubsub_unsubscribe(method) {
+            self.pubsub_unsubscribe(method, params, session)
+        } else {
+            self.protocol.method_not_found(method).into()
         };
         (answer, None)
     }
@@ -304,30 +340,35 @@ impl Plant {
                 out.push(b'}');
                 Answer::Raw(Arc::from(out))
             }
-            Err(error) => error.into(),
+            Err(error) => self.protocol.params_refusal(error).into(),
         }
     }
 
     fn subscribe(&self, params: Option<&Value>, session: &mut Session<'_>) -> Answer {
         let Some(subs) = session.subscriptions.as_deref_mut() else {
-            return RpcError::not_on_transport(session.transport.as_str()).into();
+            return self.protocol.not_on_transport(session.transport.as_str()).into();
         };
         match event::read_subscribe_params(params) {
             Ok(_) if subs.len() >= self.limits.subscriptions => {
                 tracing::info!(limit = limits::SUBSCRIPTIONS, "limit exceeded");
                 let max = self.limits.max_of(limits::SUBSCRIPTIONS);
-                RpcError::limit_exceeded(limits::SUBSCRIPTIONS, max).into()
+                self.protocol.limit(RpcError::limit_exceeded(limits::SUBSCRIPTIONS, max)).into()
             }
-            Ok(name) if self.table.events.contains_key(&name) => {
+            Ok(name)
+                if self.table.events.contains_key(&name)
+                    && matches!(self.dialect.event(&name), Some(EventRoute::Accord)) =>
+            {
                 Answer::Value(Value::String(subs.add(&name)))
             }
-            Ok(name) => RpcError::invalid_params_at(
-                if matches!(params, Some(Value::Array(_))) { "/0" } else { "/event" },
-                "an event of the contract, namespace.event",
-                &name,
-            )
-            .into(),
-            Err(error) => error.into(),
+            Ok(name) => self
+                .protocol
+                .invalid_params_at(
+                    if matches!(params, Some(Value::Array(_))) { "/0" } else { "/event" },
+                    "an event of the contract, namespace.event",
+                    &name,
+                )
+                .into(),
+            Err(error) => self.protocol.params_refusal(error).into(),
         }
     }
 
@@ -339,23 +380,30 @@ impl Plant {
     ) -> (Answer, Option<&MethodInfo>) {
         let steering = match fake::read_params(params) {
             Ok(steering) => steering,
-            Err(error) => return (error.into(), None),
+            Err(error) => return (self.protocol.params_refusal(error).into(), None),
         };
         match steering {
             Fake::Call { method, params, example, error, delay_ms } => {
                 if delay_ms > 0 {
                     tokio::time::sleep(Duration::from_millis(delay_ms)).await;
                 }
-                if !matches!(Call::of(&method), Call::Contract { .. }) {
-                    let error = RpcError::invalid_params_at(
+                // A contract method by its wire name or by `namespace.method`; never a
+                // protocol method (nor, on accord's wire, a name that is not qualified).
+                let call = Call::of(&method);
+                if matches!(call, Call::Protocol(_))
+                    || (self.dialect.is_accord() && matches!(call, Call::Unqualified(_)))
+                {
+                    let error = self.protocol.invalid_params_at(
                         "/call/method",
                         "a contract method, namespace.method",
                         &method,
                     );
                     return (error.into(), None);
                 }
-                let Some(info) = self.table.methods.get(&method) else {
-                    return (RpcError::method_not_found(&method).into(), None);
+                let found = self.dialect.resolve(&method).map(|r| r.wire_name.as_str());
+                let Some(info) = found.and_then(|wire_name| self.table.methods.get(wire_name))
+                else {
+                    return (self.protocol.method_not_found(&method).into(), None);
                 };
                 let steer = match (&example, error) {
                     (Some(example), _) => Steer::Example(example),
@@ -373,15 +421,13 @@ impl Plant {
         let (Some(subs), Some(outbox)) =
             (session.subscriptions.as_deref_mut(), session.outbox.as_deref_mut())
         else {
-            return RpcError::not_on_transport(session.transport.as_str()).into();
+            return self.protocol.not_on_transport(session.transport.as_str()).into();
         };
         if !self.table.events.contains_key(event) {
-            return RpcError::invalid_params_at(
-                "/emit",
-                "an event of the contract, namespace.event",
-                event,
-            )
-            .into();
+            return self
+                .protocol
+                .invalid_params_at("/emit", "an event of the contract, namespace.event", event)
+                .into();
         }
         if delay_ms > 0 {
             tokio::time::sleep(Duration::from_millis(delay_ms)).await;
@@ -405,13 +451,18 @@ impl Plant {
             sub.sent += 1;
             match self.event_payload(&sub.event, n) {
                 Ok(payload) => {
-                    let note = event::Notification {
-                        subscription: sub.id.clone(),
-                        event: sub.event.clone(),
-                        payload,
+                    let note = match self.dialect.event(&sub.event) {
+                        Some(EventRoute::Pubsub(route)) => {
+                            crate::pubsub::notification(route, &sub.id, payload)
+                        }
+                        _ => event::Notification {
+                            subscription: sub.id.clone(),
+                            event: sub.event.clone(),
+                            payload,
+                        }
+                        .to_value(),
                     };
-                    if !outbox.send(serde_json::to_vec(&note.to_value()).unwrap_or_default()).await
-                    {
+                    if !outbox.send(serde_json::to_vec(&note).unwrap_or_default()).await {
                         break;
                     }
                     sent += 1;
@@ -437,20 +488,33 @@ impl Plant {
     /// A generated value of `target` that passed its validator: the one gate every made value
     /// goes through before it leaves the plant; a value that fails becomes `-32603`.
     fn made(&self, target: &Target, seed: u64, what: &str) -> Result<Value, RpcError> {
+        self.made_by(target, seed, what, |generator| generator)
+    }
+
+    /// [`Plant::made`] with the generator changed by `options` (a scenario's arm) after the
+    /// plant's own preference is applied.
+    fn made_by(
+        &self,
+        target: &Target,
+        seed: u64,
+        what: &str,
+        options: impl FnOnce(Generator<'_>) -> Generator<'_>,
+    ) -> Result<Value, RpcError> {
         let check =
             self.contract.validator(target).map_err(|e| RpcError::internal(&e.to_string()))?;
-        let value = check.generator().budget(self.limits.generation).generate(seed).map_err(
-            |e| match e {
-                accord_validate::Error::Budget { limit, max, .. } => {
-                    RpcError::limit_exceeded_because(
-                        limit.name(),
-                        max,
-                        &format!("no {what} could be made: {e}"),
-                    )
-                }
-                e => RpcError::internal(&format!("no {what} could be made: {e}")),
-            },
-        )?;
+        let value =
+            options(check.generator().budget(self.limits.generation).prefer(self.prefer.arms))
+                .generate(seed)
+                .map_err(|e| match e {
+                    accord_validate::Error::Budget { limit, max, .. } => {
+                        self.protocol.limit(RpcError::limit_exceeded_because(
+                            limit.name(),
+                            max,
+                            &format!("no {what} could be made: {e}"),
+                        ))
+                    }
+                    e => RpcError::internal(&format!("no {what} could be made: {e}")),
+                })?;
         match check.validate(&value) {
             Ok(()) => Ok(value),
             Err(errors) => Err(RpcError::internal(&format!(
@@ -477,7 +541,7 @@ impl Plant {
             Err(error) => return RpcError::internal(&error.to_string()).into(),
         };
         if let Err(errors) = check.validate(&params) {
-            return RpcError::invalid_params(&errors).into();
+            return self.protocol.invalid_params(&errors).into();
         }
         let by_name = info.by_name(Some(&params));
         match steer {
@@ -488,15 +552,17 @@ impl Plant {
                 });
                 match found {
                     Some(example) => Answer::Raw(example.result.clone()),
-                    None => RpcError::invalid_params_at(
-                        "/example",
-                        &format!("an example of {} that has a valid result", info.name),
-                        &match wanted {
-                            ExampleRef::Name(name) => format!("`{name}`"),
-                            ExampleRef::Index(index) => index.to_string(),
-                        },
-                    )
-                    .into(),
+                    None => self
+                        .protocol
+                        .invalid_params_at(
+                            "/example",
+                            &format!("an example of {} that has a valid result", info.name),
+                            &match wanted {
+                                ExampleRef::Name(name) => format!("`{name}`"),
+                                ExampleRef::Index(index) => index.to_string(),
+                            },
+                        )
+                        .into(),
                 }
             }
             Steer::Error(code) => self.declared_error(info, code, &by_name),
@@ -506,13 +572,26 @@ impl Plant {
                     if canned.delay_ms > 0 {
                         tokio::time::sleep(Duration::from_millis(canned.delay_ms)).await;
                     }
-                    return match &canned.answer {
-                        CannedAnswer::Result(bytes) => Answer::Raw(bytes.clone()),
-                        CannedAnswer::Error(error) => Answer::Error(error.clone()),
-                    };
+                    match &canned.answer {
+                        CannedAnswer::Result(bytes) => return Answer::Raw(bytes.clone()),
+                        CannedAnswer::Error(error) => return Answer::Error(error.clone()),
+                        CannedAnswer::Arm(index) => {
+                            let seed = self.seed_for(info, "", &by_name);
+                            let made =
+                                self.made_by(&info.result, seed, "result", |g| g.root_arm(*index));
+                            return made.map_or_else(Answer::Error, Answer::Value);
+                        }
+                        CannedAnswer::Continue => {}
+                    }
                 }
                 if let Some(example) = info.examples.iter().find(|e| e.params == *by_name) {
                     return Answer::Raw(example.result.clone());
+                }
+                if self.prefer.examples && !info.examples.is_empty() {
+                    // One of the examples, the same one for the same request.
+                    let seed = self.seed_for(info, "#example", &by_name);
+                    let pick = (seed % info.examples.len() as u64) as usize;
+                    return Answer::Raw(info.examples[pick].result.clone());
                 }
                 self.generated_result(info, &by_name)
             }
@@ -544,12 +623,14 @@ impl Plant {
 
     fn declared_error(&self, info: &MethodInfo, code: i64, by_name: &Value) -> Answer {
         let Some(declared) = info.errors.iter().find(|e| e.code == code) else {
-            return RpcError::invalid_params_at(
-                "/error",
-                &format!("an error code {} declares", info.name),
-                &code.to_string(),
-            )
-            .into();
+            return self
+                .protocol
+                .invalid_params_at(
+                    "/error",
+                    &format!("an error code {} declares", info.name),
+                    &code.to_string(),
+                )
+                .into();
         };
         let data = match &declared.data {
             None => None,

@@ -1,10 +1,11 @@
-//! `--scenario FILE`: canned answers matched by method and params (the format is in
-//! docs/serve.md). Every entry is checked against the contract when the plant starts, so a
-//! canned answer is as valid as a generated one; a bad file is refused at `file:line:column`.
+//! `--scenario FILE`: canned answers matched by method and params, exactly or by rules on the
+//! values at JSON Pointers (the format is in docs/serve.md). Every entry is checked against the
+//! contract when the plant starts, so a canned answer is as valid as a generated one; a bad file
+//! is refused at `file:line:column`.
 
 use std::sync::Arc;
 
-use accord_schema_model::{Pointer, SourceMap};
+use accord_schema_model::{Dialect, Pointer, SourceMap};
 use accord_validate::Contract;
 use accord_wire::RpcError;
 use serde_json::Value;
@@ -18,9 +19,12 @@ const FORMAT: u64 = 1;
 /// One canned answer.
 #[derive(Debug)]
 pub(crate) struct Canned {
+    /// The method, `namespace.method`.
     pub(crate) method: String,
     /// The params it answers, read by name; `None` answers any params.
     pub(crate) params: Option<Value>,
+    /// Rules every one of which the params (read by name) must pass.
+    pub(crate) rules: Vec<Rule>,
     pub(crate) answer: CannedAnswer,
     pub(crate) delay_ms: u64,
 }
@@ -32,6 +36,39 @@ pub(crate) enum CannedAnswer {
     Result(Arc<[u8]>),
     /// One of the method's declared errors.
     Error(RpcError),
+    /// A generated value of this arm of the result's union.
+    Arm(usize),
+    /// Nothing: after the delay the call is answered as if no entry had matched.
+    Continue,
+}
+
+/// A test of the value at a JSON Pointer into the params, read by name.
+#[derive(Debug)]
+pub(crate) struct Rule {
+    /// The pointer, its first segment a param's name.
+    pointer: String,
+    test: Test,
+}
+
+#[derive(Debug)]
+enum Test {
+    /// The value equals this one.
+    Equals(Value),
+    /// The value is a string this pattern matches (anywhere, as `pattern` types do).
+    Pattern(regex::Regex),
+    /// The value equals one of these.
+    OneOf(Vec<Value>),
+}
+
+impl Rule {
+    fn holds(&self, params: &Value) -> bool {
+        let Some(value) = params.pointer(&self.pointer) else { return false };
+        match &self.test {
+            Test::Equals(wanted) => value == wanted,
+            Test::Pattern(pattern) => value.as_str().is_some_and(|text| pattern.is_match(text)),
+            Test::OneOf(choices) => choices.contains(value),
+        }
+    }
 }
 
 /// The scenario text as the caller read it, with the name it should be reported under.
@@ -88,6 +125,7 @@ pub(crate) fn load(
     source: &ScenarioSource,
     table: &Table,
     contract: &Contract,
+    dialect: &Dialect,
 ) -> Result<Vec<Canned>, Error> {
     let reader = Reader { file: &source.file, map: SourceMap::new(&source.text) };
     // The model's strict JSON: a duplicate key would silently lose one canned answer.
@@ -125,18 +163,26 @@ pub(crate) fn load(
     };
     let mut canned = Vec::with_capacity(answers.len());
     for (index, entry) in answers.iter().enumerate() {
-        canned.push(read_entry(&reader, &at.index(index), entry, table, contract)?);
+        let what = Context { table, contract, dialect };
+        canned.push(read_entry(&reader, &at.index(index), entry, &what)?);
     }
     Ok(canned)
+}
+
+/// What an entry is checked against.
+struct Context<'a> {
+    table: &'a Table,
+    contract: &'a Contract,
+    dialect: &'a Dialect,
 }
 
 fn read_entry(
     reader: &Reader<'_>,
     at: &Pointer,
     entry: &Value,
-    table: &Table,
-    contract: &Contract,
+    cx: &Context<'_>,
 ) -> Result<Canned, Error> {
+    let contract = cx.contract;
     let Some(object) = entry.as_object() else {
         return Err(
             reader.refuse(at, "a canned answer is an object with `method` and `result` or `error`")
@@ -145,11 +191,14 @@ fn read_entry(
     let Some(method) = object.get("method").and_then(Value::as_str) else {
         return Err(reader.refuse(at, "`method` (namespace.method) is missing or not a string"));
     };
-    let Some(info) = table.methods.get(method) else {
+    // The method by its wire name or by `namespace.method`, as the Dialect resolves it.
+    let found = cx.dialect.resolve(method).map(|r| r.wire_name.as_str());
+    let Some(info) = found.and_then(|wire_name| cx.table.methods.get(wire_name)) else {
         return Err(
             reader.refuse(&at.key("method"), format!("the contract has no method `{method}`"))
         );
     };
+    let method = info.name.as_str();
     let params = match object.get("params") {
         None => None,
         Some(params @ (Value::Object(_) | Value::Array(_))) => {
@@ -171,19 +220,154 @@ fn read_entry(
             }
         },
     };
-    let answer = match (object.get("result"), object.get("error")) {
-        (Some(result), None) => {
+    let rules = match object.get("match") {
+        None => Vec::new(),
+        Some(rules) => read_rules(reader, &at.key("match"), rules, info)?,
+    };
+    let given: Vec<&str> = ANSWERS.iter().copied().filter(|k| object.contains_key(*k)).collect();
+    let answer = match given.as_slice() {
+        ["result"] => {
+            let result = &object["result"];
             let what = format!("this result does not match `{method}`'s result type");
             reader.check(&at.key("result"), contract, &info.result, result, &what)?;
             CannedAnswer::Result(serde_json::to_vec(result).unwrap_or_default().into())
         }
-        (None, Some(error)) => read_error(reader, &at.key("error"), error, info, contract)?,
-        (Some(_), Some(_)) => {
+        ["error"] => read_error(reader, &at.key("error"), &object["error"], info, contract)?,
+        ["example"] => read_example(reader, &at.key("example"), &object["example"], info)?,
+        ["arm"] => read_arm(reader, &at.key("arm"), &object["arm"], info, contract)?,
+        [] if object.contains_key("delayMs") => CannedAnswer::Continue,
+        [] => {
+            return Err(reader.refuse(
+                at,
+                "a canned answer needs one of `result`, `error`, `example`, `arm`, or a `delayMs`",
+            ));
+        }
+        ["result", "error"] => {
             return Err(reader.refuse(at, "a canned answer has `result` or `error`, not both"));
         }
-        (None, None) => return Err(reader.refuse(at, "a canned answer needs `result` or `error`")),
+        _ => {
+            return Err(reader.refuse(
+                at,
+                format!(
+                    "a canned answer has one of {}, not {}",
+                    ANSWERS.join(", "),
+                    given.join(" and ")
+                ),
+            ));
+        }
     };
-    Ok(Canned { method: method.to_owned(), params, answer, delay_ms })
+    Ok(Canned { method: method.to_owned(), params, rules, answer, delay_ms })
+}
+
+/// The members that say what an entry answers; at most one is given.
+const ANSWERS: [&str; 4] = ["result", "error", "example", "arm"];
+
+/// `match`: `{POINTER: {"equals": V} | {"pattern": RE} | {"oneOf": [V, ...]}, ...}`. A
+/// pointer's first segment is a param's name, or its position (`/1`), which is read as the
+/// name of the param at that position, since params are matched read by name.
+fn read_rules(
+    reader: &Reader<'_>,
+    at: &Pointer,
+    rules: &Value,
+    info: &MethodInfo,
+) -> Result<Vec<Rule>, Error> {
+    let Some(rules) = rules.as_object() else {
+        return Err(reader.refuse(at, "`match` is an object of JSON Pointer → rule"));
+    };
+    let mut out = Vec::with_capacity(rules.len());
+    for (pointer, rule) in rules {
+        let here = at.key(pointer);
+        let Some(rest) = pointer.strip_prefix('/') else {
+            return Err(reader.refuse(
+                &here,
+                format!("`{pointer}` is not a JSON Pointer into the params (it starts with `/`)"),
+            ));
+        };
+        let (first, tail) = rest.split_once('/').map_or((rest, None), |(f, t)| (f, Some(t)));
+        let name = match first.parse::<usize>() {
+            Ok(position) if !info.param_names.iter().any(|n| n == first) => {
+                match info.param_names.get(position) {
+                    Some(name) => name.replace('~', "~0").replace('/', "~1"),
+                    None => {
+                        return Err(reader.refuse(
+                            &here,
+                            format!("`{}` has no param at position {position}", info.name),
+                        ));
+                    }
+                }
+            }
+            _ => first.to_owned(),
+        };
+        let pointer = match tail {
+            Some(tail) => format!("/{name}/{tail}"),
+            None => format!("/{name}"),
+        };
+        let test = match rule.as_object().map(|r| r.iter().collect::<Vec<_>>()).as_deref() {
+            Some([(key, value)]) => match (key.as_str(), value) {
+                ("equals", value) => Test::Equals((*value).clone()),
+                ("oneOf", Value::Array(choices)) => Test::OneOf(choices.clone()),
+                ("pattern", Value::String(pattern)) => match regex::Regex::new(pattern) {
+                    Ok(pattern) => Test::Pattern(pattern),
+                    Err(error) => {
+                        return Err(
+                            reader.refuse(&here.key("pattern"), format!("not a pattern: {error}"))
+                        );
+                    }
+                },
+                _ => return Err(reader.refuse(&here, RULE_SHAPE)),
+            },
+            _ => return Err(reader.refuse(&here, RULE_SHAPE)),
+        };
+        out.push(Rule { pointer, test });
+    }
+    Ok(out)
+}
+
+const RULE_SHAPE: &str =
+    "a rule is one of {\"equals\": VALUE}, {\"pattern\": \"REGEX\"}, {\"oneOf\": [VALUE, ...]}";
+
+/// `example`: a method example's name, or its index in the method's `examples`; it must have
+/// a result that passed the result type at startup.
+fn read_example(
+    reader: &Reader<'_>,
+    at: &Pointer,
+    wanted: &Value,
+    info: &MethodInfo,
+) -> Result<CannedAnswer, Error> {
+    let found = info.examples.iter().find(|e| match wanted {
+        Value::String(name) => e.name.as_deref() == Some(name.as_str()),
+        Value::Number(n) => n.as_u64() == Some(e.index as u64),
+        _ => false,
+    });
+    match found {
+        Some(example) => Ok(CannedAnswer::Result(example.result.clone())),
+        None => Err(reader
+            .refuse(at, format!("`{}` has no example {wanted} with a valid result", info.name))),
+    }
+}
+
+/// `arm`: the index of an arm of the method's result type, which must be a union.
+fn read_arm(
+    reader: &Reader<'_>,
+    at: &Pointer,
+    arm: &Value,
+    info: &MethodInfo,
+    contract: &Contract,
+) -> Result<CannedAnswer, Error> {
+    let arms = contract.validator(&info.result)?.union_arms();
+    match (arm.as_u64(), arms) {
+        (Some(index), Some(arms)) if (index as usize) < arms => {
+            Ok(CannedAnswer::Arm(index as usize))
+        }
+        (_, Some(arms)) => Err(reader.refuse(
+            at,
+            format!("`arm` is the index of an arm of `{}`'s result (0 to {})", info.name, arms - 1),
+        )),
+        (_, None) => Err(reader.refuse(
+            at,
+            format!("`{}`'s result is not a union, so it has no arm to pick", info.name),
+        )),
+    }
 }
 
 fn read_error(
@@ -237,6 +421,8 @@ fn pointer_under(base: &Pointer, inner: &str) -> Pointer {
 impl Canned {
     /// Whether this entry answers `params` (read by name).
     pub(crate) fn matches(&self, method: &str, params: &Value) -> bool {
-        self.method == method && self.params.as_ref().is_none_or(|p| p == params)
+        self.method == method
+            && self.params.as_ref().is_none_or(|p| p == params)
+            && self.rules.iter().all(|rule| rule.holds(params))
     }
 }

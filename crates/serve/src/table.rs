@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
-use accord_schema_model::{Document, ParamStructure};
+use accord_schema_model::{Dialect, Document, ParamStructure};
 use accord_validate::{Contract, Target};
 use serde_json::{Map, Value};
 
@@ -59,7 +59,7 @@ pub(crate) struct EventInfo {
     pub(crate) examples: Vec<Value>,
 }
 
-/// Every method and event, by wire name, and the example results that were dropped because
+/// Every method by wire name and every event by `namespace.event`, and the example results that were dropped because
 /// they fail the contract's own result type (logged at startup).
 pub(crate) struct Table {
     pub(crate) methods: HashMap<String, MethodInfo>,
@@ -68,7 +68,8 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    pub(crate) fn new(doc: &Document, contract: &Contract) -> Table {
+    /// The table of `doc`, its methods under the wire names `dialect` gives them.
+    pub(crate) fn new(doc: &Document, contract: &Contract, dialect: &Dialect) -> Table {
         let mut methods = HashMap::new();
         let mut events = HashMap::new();
         let mut dropped = Vec::new();
@@ -117,7 +118,9 @@ impl Table {
                         }),
                     });
                 }
-                methods.insert(name, info);
+                // The Dialect resolved every method of the document it was made from.
+                let wire_name = dialect.wire_name(ns_name, m_name).unwrap_or(&name).to_owned();
+                methods.insert(wire_name, info);
             }
             for (e_name, event) in namespace.events.iter().flatten() {
                 let target = Target::Event { namespace: ns_name.clone(), event: e_name.clone() };

@@ -36,7 +36,7 @@ use crate::ws_send::{self, Outbox, Socket};
 pub(crate) async fn upgrade(shared: Arc<Shared>, conn: &Conn, mut request: Request) -> Response {
     let access = access_of(&shared, request.headers());
     if access == Access::Refused {
-        return refused();
+        return refused(&shared);
     }
     let accept = match accept_key(request.method(), request.headers()) {
         Ok(accept) => accept,

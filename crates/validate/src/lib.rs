@@ -57,8 +57,8 @@ pub use crate::{
     error::Error,
     format::Format,
     generate::{
-        Budget, BudgetLimit, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS,
-        DEFAULT_MAX_NODES, Generator, Mutant,
+        ArmPreference, Budget, BudgetLimit, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH,
+        DEFAULT_MAX_ITEMS, DEFAULT_MAX_NODES, Generator, Mutant,
     },
     json_schema::{JSON_SCHEMA_DIALECT, json_schema, json_schema_of_contract},
     lint::{
@@ -145,6 +145,15 @@ impl<'c> Validator<'c> {
     /// The same validator with another nesting limit (at most [`MAX_DEPTH_LIMIT`]).
     pub fn with_depth_limit(self, limit: usize) -> Self {
         Validator { depth_limit: limit.min(MAX_DEPTH_LIMIT), ..self }
+    }
+
+    /// The number of arms of the type when it is a union (through refs), else `None`: the
+    /// indexes [`Generator::root_arm`] takes.
+    pub fn union_arms(&self) -> Option<usize> {
+        match self.program.node(self.program.resolve(self.root)) {
+            program::Node::Union(union) => Some(union.variants.len()),
+            _ => None,
+        }
     }
 
     /// Whether `value` is valid; stops at the first problem.

@@ -21,7 +21,7 @@ mod value;
 
 use serde_json::Value;
 
-use crate::program::NodeId;
+use crate::program::{Node, NodeId};
 use crate::{Error, Rule, Validator};
 
 use self::budget::Size;
@@ -65,6 +65,41 @@ pub struct Generator<'c> {
     max_items: usize,
     budget: Budget,
     plan: Plan,
+    prefer: ArmPreference,
+    root_arm: Option<usize>,
+}
+
+/// Which arms of a union the generator tries first. By default (both `false`) the arms are
+/// tried in a seeded random order, so values of every arm appear; a preference moves the arms
+/// it names to the front (still in that random order among themselves), and the others are
+/// tried only when none of those gives a value. A fake plant that real clients use prefers
+/// non-null arms: a client asking for the latest block does not expect `null` half the time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ArmPreference {
+    /// Arms that are not `null` (a `null` kind or a `null` literal, through refs) first.
+    pub non_null: bool,
+    /// Object arms (objects and maps, through refs) first.
+    pub objects: bool,
+}
+
+impl ArmPreference {
+    /// No preference: every arm in a seeded random order.
+    pub const NONE: ArmPreference = ArmPreference { non_null: false, objects: false };
+
+    /// The same preference, with non-null arms first.
+    pub fn non_null(self) -> Self {
+        ArmPreference { non_null: true, ..self }
+    }
+
+    /// The same preference, with object arms first.
+    pub fn objects(self) -> Self {
+        ArmPreference { objects: true, ..self }
+    }
+
+    fn is_none(self) -> bool {
+        self == ArmPreference::NONE
+    }
 }
 
 /// An invalid value made from a valid one by one change.
@@ -117,6 +152,8 @@ impl<'c> Generator<'c> {
             max_items: DEFAULT_MAX_ITEMS,
             budget: Budget::default(),
             plan,
+            prefer: ArmPreference::NONE,
+            root_arm: None,
         }
     }
 
@@ -131,6 +168,29 @@ impl<'c> Generator<'c> {
     pub fn least_size(&self) -> Option<(u64, u64)> {
         let size = self.plan.least_size(self.validator.root);
         (size != Size::NONE).then_some((size.nodes, size.bytes))
+    }
+
+    /// The same generator with union arms tried in the order `prefer` says.
+    pub fn prefer(self, prefer: ArmPreference) -> Self {
+        Generator { prefer, ..self }
+    }
+
+    /// The same generator, making values of one arm of the type: the arm at `index` when the
+    /// type (through refs) is a union with that many arms (see [`Validator::union_arms`]);
+    /// otherwise this option changes nothing.
+    pub fn root_arm(self, index: usize) -> Self {
+        Generator { root_arm: Some(index), ..self }
+    }
+
+    /// Where a value starts: the root, or the arm [`Generator::root_arm`] chose.
+    fn start(&self) -> NodeId {
+        let program = self.validator.program;
+        match (self.root_arm, program.node(program.resolve(self.validator.root))) {
+            (Some(index), Node::Union(union)) if index < union.variants.len() => {
+                union.variants[index]
+            }
+            _ => self.validator.root,
+        }
     }
 
     /// The same generator with another nesting cut-off: past `depth` levels only finite
@@ -157,7 +217,7 @@ impl<'c> Generator<'c> {
     /// allows, or has rules no value the generator tried satisfies (a pattern no string within
     /// `maxLength` matches, bounds with no number between them).
     pub fn generate(&self, seed: u64) -> Result<Value, Error> {
-        let root = self.validator.root;
+        let root = self.start();
         let least = self.plan.least(root);
         if least == NO_VALUE {
             let (pointer, reason) = self.plan.why_no_value(self.validator.program, root);

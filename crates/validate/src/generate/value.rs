@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::budget::{Budget, BudgetLimit, scalar_bytes, value_size};
 use super::dice::Dice;
 use super::plan::Plan;
-use super::{Generator, number, text};
+use super::{ArmPreference, Generator, number, text};
 use crate::number::json_equal;
 use crate::program::{Dict, List, Members, Node, NodeId, Params, Program};
 
@@ -38,6 +38,7 @@ pub(crate) struct Gen<'g, 'p> {
     plan: &'g Plan,
     pub(crate) dice: Dice,
     max_items: u64,
+    prefer: ArmPreference,
     /// Steps of the walk so far (refs and union arms included): past a few hundred, frugal.
     made: usize,
     /// Values made so far, as the budget counts them (refs and unions are their target's).
@@ -55,6 +56,7 @@ impl<'g, 'p> Gen<'g, 'p> {
             plan: &generator.plan,
             dice,
             max_items: generator.max_items as u64,
+            prefer: generator.prefer,
             made: 0,
             nodes: 0,
             bytes: 0,
@@ -349,6 +351,10 @@ impl<'g, 'p> Gen<'g, 'p> {
                 arms.swap(i, self.dice.index(i + 1));
             }
         }
+        if !self.prefer.is_none() {
+            // A stable sort: the preferred arms first, each group in the order drawn above.
+            arms.sort_by_key(|&a| self.rank(a));
+        }
         let mut last = None;
         for arm in arms {
             match self.value(arm, room) {
@@ -358,6 +364,15 @@ impl<'g, 'p> Gen<'g, 'p> {
             }
         }
         Err(last.unwrap_or_else(|| self.fail("no arm of the union fits in the nesting left")))
+    }
+
+    /// Where arm `id` comes under the preference: lower first.
+    fn rank(&self, id: NodeId) -> (bool, bool) {
+        let node = self.program.node(self.program.resolve(id));
+        let null = matches!(node, Node::Null | Node::Literal(Value::Null));
+        let object = matches!(node, Node::Object(_) | Node::Map(_));
+        // `false` sorts first: null arms last, then arms that are not objects.
+        (self.prefer.non_null && null, self.prefer.objects && !object)
     }
 
     /// Params as a caller sends them: by name or by position, as the method allows (either,

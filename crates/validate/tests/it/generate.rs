@@ -607,3 +607,60 @@ fn inputs_the_paths_once_disagreed_on() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// A contract whose unions have a null arm, a scalar arm and an object arm, nested.
+const ARMS: &str = r#"{"schema": 1, "namespaces": {"a": {"version": "1.0.0", "types": {
+    "Block": {"kind": "object", "fields": {"number": {"type": {"kind": "integer", "min": 0}}}},
+    "Latest": {"kind": "union", "variants": [{"kind": "null"}, {"kind": "string"}, {"kind": "ref", "name": "Block"}]},
+    "Nested": {"kind": "array", "items": {"kind": "ref", "name": "Latest"}, "minItems": 3, "maxItems": 3},
+    "NotUnion": {"kind": "string"}
+}}}}"#;
+
+fn arms_validator(name: &str) -> (Contract, Target) {
+    let doc = Document::parse(ARMS).unwrap();
+    (Contract::compile(&doc).unwrap(), Target::Type { namespace: "a".into(), name: name.into() })
+}
+
+#[test]
+fn arm_preference_orders_union_arms_and_leaves_the_default_alone() {
+    let (contract, target) = arms_validator("Nested");
+    let v = contract.validator(&target).unwrap();
+    let values = |prefer: accord_validate::ArmPreference| -> Vec<Value> {
+        (0..40)
+            .flat_map(|seed| {
+                let value = v.generator().prefer(prefer).generate(seed).unwrap();
+                assert!(v.is_valid(&value));
+                value.as_array().unwrap().clone()
+            })
+            .collect()
+    };
+    let none = values(accord_validate::ArmPreference::NONE);
+    // No preference is the default generator, value for value.
+    let default: Vec<Value> =
+        (0..40).flat_map(|seed| v.generate(seed).unwrap().as_array().unwrap().clone()).collect();
+    assert_eq!(none, default);
+    assert!(none.iter().any(Value::is_null) && none.iter().any(Value::is_string));
+    assert!(none.iter().any(Value::is_object));
+    let non_null = values(accord_validate::ArmPreference::NONE.non_null());
+    assert!(!non_null.iter().any(Value::is_null), "{non_null:?}");
+    assert!(non_null.iter().any(Value::is_string) && non_null.iter().any(Value::is_object));
+    let objects = values(accord_validate::ArmPreference::NONE.objects());
+    assert!(objects.iter().all(Value::is_object), "{objects:?}");
+}
+
+#[test]
+fn root_arm_makes_values_of_one_arm() {
+    let (contract, target) = arms_validator("Latest");
+    let v = contract.validator(&target).unwrap();
+    assert_eq!(v.union_arms(), Some(3));
+    for seed in 0..20 {
+        assert_eq!(v.generator().root_arm(0).generate(seed).unwrap(), Value::Null);
+        assert!(v.generator().root_arm(1).generate(seed).unwrap().is_string());
+        assert!(v.generator().root_arm(2).generate(seed).unwrap().is_object());
+    }
+    let (contract, target) = arms_validator("NotUnion");
+    let v = contract.validator(&target).unwrap();
+    assert_eq!(v.union_arms(), None);
+    // Not a union: the option changes nothing.
+    assert_eq!(v.generator().root_arm(1).generate(3).unwrap(), v.generate(3).unwrap());
+}

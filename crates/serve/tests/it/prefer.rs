@@ -1,0 +1,167 @@
+//! Fakes that real clients can use: `--prefer` (non-null and object arms first, examples
+//! first) and scenario entries that match params by JSON Pointer rules and answer an example,
+//! an arm, an error or a delay (docs/serve.md).
+
+use std::time::{Duration, Instant};
+
+use accord_schema_model::Document;
+use accord_serve::{Config, Mode, Prefer, ScenarioSource, Server};
+use serde_json::{Value, json};
+
+use crate::common::{call, fixtures, local};
+
+fn read(path: &str) -> Document {
+    Document::parse(&std::fs::read_to_string(fixtures().join(path)).unwrap()).unwrap()
+}
+
+async fn boiler(config: Config) -> Server {
+    accord_serve::start(read("serve/boiler/boiler.types.json"), config).await.unwrap()
+}
+
+/// Twenty answers of `boiler_lastFault` (a union of `null` and an object), in sequence mode so
+/// that each is made from its own seed.
+async fn last_faults(prefer: Prefer) -> Vec<Value> {
+    let server = boiler(Config { mode: Mode::Sequence, prefer, ..local() }).await;
+    let mut answers = Vec::new();
+    for _ in 0..20 {
+        answers.push(call(&server, "boiler_lastFault", json!([])).await["result"].clone());
+    }
+    server.shutdown().await;
+    answers
+}
+
+#[tokio::test]
+async fn prefer_non_null_never_answers_null_where_an_object_arm_exists() {
+    let default = last_faults(Prefer::default()).await;
+    // The default is unchanged: both arms, seeded (what `get_block('latest')` tripped on).
+    assert!(default.iter().any(Value::is_null), "{default:?}");
+    assert!(default.iter().any(Value::is_object), "{default:?}");
+    for list in ["non-null", "object", "non-null,object"] {
+        let preferred = last_faults(Prefer::parse(list).unwrap()).await;
+        assert!(preferred.iter().all(Value::is_object), "{list}: {preferred:?}");
+    }
+}
+
+#[tokio::test]
+async fn prefer_examples_answers_an_example_whatever_the_params() {
+    let example = json!({"sensor": "flow", "celsius": 71.5});
+    let plain = boiler(local()).await;
+    let generated = call(&plain, "boiler_temperature", json!(["flue"])).await;
+    assert_ne!(generated["result"], example);
+    plain.shutdown().await;
+    let server = boiler(Config { prefer: Prefer::parse("examples").unwrap(), ..local() }).await;
+    for sensor in ["flow", "return", "flue"] {
+        let answer = call(&server, "boiler_temperature", json!([sensor])).await;
+        assert_eq!(answer["result"], example, "{sensor}");
+    }
+    // A method without examples is still generated.
+    let set = call(&server, "boiler_setTarget", json!([40])).await;
+    assert!(set["result"].is_boolean());
+    server.shutdown().await;
+}
+
+#[test]
+fn prefer_names_are_checked() {
+    assert_eq!(Prefer::parse("").unwrap(), Prefer::default());
+    let all = Prefer::parse("non-null, object,examples").unwrap();
+    assert!(all.examples && all.arms.non_null && all.arms.objects);
+    let error = Prefer::parse("non-null,objects").unwrap_err();
+    assert_eq!(error, "`objects` is not a preference (use non-null, object, examples)");
+}
+
+fn scenario(text: &str) -> Config {
+    let source = ScenarioSource { file: "wire.scenario.json".into(), text: text.into() };
+    Config { scenario: Some(source), ..local() }
+}
+
+#[tokio::test]
+async fn scenario_rules_match_params_by_pointer() {
+    let text = r#"{"scenario": 1, "answers": [
+      {"method": "eth_getBalance", "match": {"/block": {"equals": "latest"}}, "result": "0x1"},
+      {"method": "eth.getBalance", "match": {"/address": {"pattern": "^0x0+$"}}, "error": {"code": 3}},
+      {"method": "eth_getBalance", "match": {"/1": {"oneOf": ["safe", "finalized"]}}, "delayMs": 150},
+      {"method": "eth_blockNumber", "delayMs": 1, "result": "0x10"}
+    ]}"#;
+    let doc = read("future/foreign-wire.types.json");
+    let server = accord_serve::start(doc, scenario(text)).await.unwrap();
+    let someone = "0x407d73d8a49eeb85d32cf465507dd71d507100c1";
+    let zero = "0x0000000000000000000000000000000000000000";
+
+    // Params are matched read by name: `/block` is the second param, sent by position; the
+    // rules below give it as `/1`, which is read as that name.
+    let latest = call(&server, "eth_getBalance", json!([someone, "latest"])).await;
+    assert_eq!(latest["result"], "0x1");
+    let error = call(&server, "eth_getBalance", json!([zero, "pending"])).await;
+    assert_eq!(error["error"], json!({"code": 3, "message": "execution reverted"}));
+    // A delay only: then answered as if no entry matched (generated), after the delay.
+    let started = Instant::now();
+    let delayed = call(&server, "eth_getBalance", json!([someone, "safe"])).await;
+    assert!(started.elapsed() >= Duration::from_millis(150));
+    assert!(delayed["result"].as_str().unwrap().starts_with("0x"), "{delayed}");
+    assert_ne!(delayed["result"], "0x1");
+    let quick = Instant::now();
+    let pending = call(&server, "eth_getBalance", json!([someone, "pending"])).await;
+    assert!(quick.elapsed() < Duration::from_millis(150));
+    assert_ne!(pending["result"], "0x1");
+    assert_eq!(call(&server, "eth_blockNumber", json!([])).await["result"], "0x10");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn scenario_picks_an_example_or_an_arm() {
+    let text = r#"{"scenario": 1, "answers": [
+      {"method": "boiler_temperature", "match": {"/sensor": {"oneOf": ["return", "flue"]}}, "example": "flow"},
+      {"method": "boiler_lastFault", "arm": 1}
+    ]}"#;
+    let server = boiler(Config { mode: Mode::Sequence, ..scenario(text) }).await;
+    let answer = call(&server, "boiler_temperature", json!(["flue"])).await;
+    assert_eq!(answer["result"], json!({"sensor": "flow", "celsius": 71.5}));
+    for _ in 0..10 {
+        let fault = call(&server, "boiler_lastFault", json!([])).await;
+        let code = fault["result"]["code"].as_str().unwrap_or_else(|| panic!("{fault}"));
+        assert!(code.starts_with("F-"), "{fault}");
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn scenario_rules_are_checked_at_startup() {
+    for (answers, wanted) in [
+        (
+            r#"[{"method": "boiler_setTarget", "arm": 0}]"#,
+            "`boiler.setTarget`'s result is not a union, so it has no arm to pick (at /answers/0/arm)",
+        ),
+        (
+            r#"[{"method": "boiler_lastFault", "arm": 2}]"#,
+            "`arm` is the index of an arm of `boiler.lastFault`'s result (0 to 1)",
+        ),
+        (
+            r#"[{"method": "boiler_temperature", "match": {"/1": {"equals": "flow"}}, "result": {"sensor": "flow", "celsius": 1}}]"#,
+            "`boiler.temperature` has no param at position 1 (at /answers/0/match/~11)",
+        ),
+        (
+            r#"[{"method": "boiler_temperature", "match": {"/0": {"like": "flow"}}, "example": 0}]"#,
+            "a rule is one of {\"equals\": VALUE}, {\"pattern\": \"REGEX\"}, {\"oneOf\": [VALUE, ...]}",
+        ),
+        (
+            r#"[{"method": "boiler_temperature", "match": {"/0": {"pattern": "("}}, "example": 0}]"#,
+            "not a pattern:",
+        ),
+        (
+            r#"[{"method": "boiler_temperature", "example": "return"}]"#,
+            "`boiler.temperature` has no example \"return\" with a valid result",
+        ),
+        (
+            r#"[{"method": "boiler_temperature", "example": 0, "arm": 0}]"#,
+            "a canned answer has one of result, error, example, arm, not example and arm",
+        ),
+    ] {
+        let text = format!(r#"{{"scenario": 1, "answers": {answers}}}"#);
+        let error = accord_serve::start(read("serve/boiler/boiler.types.json"), scenario(&text))
+            .await
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains(wanted), "{answers}\n{error}");
+    }
+}
