@@ -54,6 +54,13 @@ pub(crate) struct Args {
     /// Write each failure's transcript to DIR/NNN-KIND.io, ready for --replay.
     #[arg(long, value_name = "DIR")]
     transcripts: Option<PathBuf>,
+    /// How many calls may wait for the plant at once; the report is the same whatever N.
+    #[arg(long, default_value_t = 4, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: u16,
+    /// How long the whole run may take (`90s`, `5m`); checks not done by then are reported not
+    /// run, and the run fails. Without it the run takes as long as the plant does.
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    deadline: Option<Duration>,
 }
 
 const fn accord_wire_invalid_params() -> i64 {
@@ -101,6 +108,8 @@ pub(crate) fn run(args: &Args) -> Outcome {
         policy,
         timeout: Duration::from_millis(args.timeout.max(1)),
         invalid_params_code: args.invalid_params_code,
+        jobs: usize::from(args.jobs),
+        deadline: args.deadline,
     };
     let plant = Plant { url: args.url.clone(), token };
     let plan = accord_conform::plan(&doc, &plant, &options);
@@ -212,6 +221,10 @@ fn junit_report(report: &Report) -> String {
                 .map(|c| {
                     let (failure, skipped) = match &c.outcome {
                         CheckOutcome::Passed => (None, None),
+                        // Not run fails the run, so it is a failure here too, not a skip.
+                        CheckOutcome::NotRun(reason) => {
+                            (Some(("not-run".to_owned(), reason.clone(), None)), None)
+                        }
                         CheckOutcome::Skipped(reason) => (None, Some(reason.clone())),
                         CheckOutcome::Failed(problems) => {
                             let kind = problems.first().map_or("failure", |p| p.kind.as_str());

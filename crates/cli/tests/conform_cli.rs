@@ -160,3 +160,29 @@ async fn a_broken_plant_exits_1_and_its_saved_transcript_replays() {
         assert_eq!(out.status.code(), Some(code), "{}\n{}", stdout(&out), stderr(&out));
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_plant_exits_1_with_timeouts_and_the_deadline_not_2() {
+    let slow = Fault::Slow(std::time::Duration::from_secs(3));
+    let url = plant::start("pump-plant.types.json", None, slow).await;
+    let args =
+        ["conform", PUMP, "--url", &url, "--timeout", "200", "--deadline", "1500ms", "--jobs", "8"];
+    let started = std::time::Instant::now();
+    let out = accord_async(args.iter().map(|s| s.to_string()).collect()).await;
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(1), "{}\n{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("[timeout] no answer within 200 ms (--timeout)"), "{text}");
+    assert!(text.contains("NOT RUN") && text.contains("--deadline"), "{text}");
+    assert!(took < std::time::Duration::from_secs(4), "{took:?}");
+}
+
+#[test]
+fn jobs_and_deadline_are_checked_as_arguments() {
+    for bad in [["--jobs", "0"], ["--deadline", "soon"]] {
+        let out =
+            accord(&["conform", PUMP, "--url", "http://127.0.0.1:9/", "--dry-run", bad[0], bad[1]]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(bad[0]), "{bad:?}: {}", stderr(&out));
+    }
+}

@@ -13,6 +13,7 @@ use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::Error;
+use crate::kind::{Kind, Problem};
 use crate::transcript::Credential;
 
 /// What a plant sent back for one HTTP request or one WebSocket message.
@@ -31,17 +32,31 @@ pub(crate) struct Reply {
 pub(crate) enum TransportError {
     /// The connection was refused or could not be made.
     Connect(String),
-    /// No answer within the timeout.
-    Timeout,
+    /// No answer within the timeout (how long was waited).
+    Timeout(Duration),
     /// Anything else the transport reported.
     Other(String),
+}
+
+impl TransportError {
+    /// The failure as a check's problem: a timeout is its own kind, so a slow plant reads as
+    /// slow, not as broken.
+    pub(crate) fn problem(&self) -> Problem {
+        let kind = match self {
+            TransportError::Timeout(_) => Kind::Timeout,
+            _ => Kind::Transport,
+        };
+        Problem::new(kind, self.to_string())
+    }
 }
 
 impl std::fmt::Display for TransportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TransportError::Connect(r) => write!(f, "cannot connect: {r}"),
-            TransportError::Timeout => f.write_str("no answer within the timeout"),
+            TransportError::Timeout(waited) => {
+                write!(f, "no answer within {} (--timeout)", crate::duration_text(*waited))
+            }
             TransportError::Other(r) => f.write_str(r),
         }
     }
@@ -107,14 +122,14 @@ impl Client {
         if let Some(value) = self.authorization(credential) {
             request = request.header("authorization", value);
         }
-        let response = request.send().await.map_err(|e| transport_error(&e))?;
+        let response = request.send().await.map_err(|e| transport_error(&e, self.timeout))?;
         let status = response.status().as_u16();
         let challenge = response
             .headers()
             .get("www-authenticate")
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("bearer"));
-        let text = response.text().await.map_err(|e| transport_error(&e))?;
+        let text = response.text().await.map_err(|e| transport_error(&e, self.timeout))?;
         let body = if text.is_empty() { None } else { Some(text) };
         Ok(Reply { status: Some(status), body, challenge })
     }
@@ -142,7 +157,7 @@ impl Client {
         )
         .await
         {
-            Err(_) => Err(TransportError::Timeout),
+            Err(_) => Err(TransportError::Timeout(self.timeout)),
             Ok(Ok((ws, _))) => Ok(Ok(Socket { ws, timeout: self.timeout })),
             Ok(Err(tungstenite::Error::Http(response))) => Ok(Err(response.status().as_u16())),
             Ok(Err(tungstenite::Error::Io(e))) => Err(TransportError::Connect(e.to_string())),
@@ -151,9 +166,9 @@ impl Client {
     }
 }
 
-fn transport_error(err: &reqwest::Error) -> TransportError {
+fn transport_error(err: &reqwest::Error, timeout: Duration) -> TransportError {
     if err.is_timeout() {
-        TransportError::Timeout
+        TransportError::Timeout(timeout)
     } else if err.is_connect() {
         // The source chain names the cause (connection refused, no route, …).
         let mut reason = err.to_string();

@@ -13,15 +13,16 @@ use serde_json::Value;
 
 use crate::client::Reply;
 use crate::kind::{Kind, Problem};
+use crate::protocol::{Protocol, codes_text};
 use crate::transcript::{Credential, Transport};
 
-/// What the judge knows: the contract, whether the plant runs with a credential, and the code
-/// invalid params must get.
+/// What the judge knows: the contract, whether the plant runs with a credential, and the
+/// plant's protocol (its describe method and the codes of a missing method and invalid params).
 pub(crate) struct Cx<'d> {
     pub(crate) doc: &'d Document,
     pub(crate) contract: Contract,
     pub(crate) has_token: bool,
-    pub(crate) invalid_params_code: i64,
+    pub(crate) protocol: Protocol,
 }
 
 /// What one request must get.
@@ -215,7 +216,7 @@ impl Cx<'_> {
             Expect::TooDeep => match response {
                 Response::Failure { error, .. }
                     if error.code == codes::LIMIT_EXCEEDED
-                        || error.code == self.invalid_params_code =>
+                        || self.protocol.invalid_params(error.code) =>
                 {
                     Vec::new()
                 }
@@ -224,13 +225,13 @@ impl Cx<'_> {
                     format!(
                         "a body nested past {DEPTH_LIMIT} levels must be refused with {} (the depth limit) or {}, got {}",
                         codes::LIMIT_EXCEEDED,
-                        self.invalid_params_code,
+                        self.protocol.invalid_params_text(),
                         summary(other)
                     ),
                 )],
             },
             Expect::Refusal { code, id, what } => {
-                let mut problems = refusal(response, *code, Kind::Envelope, what);
+                let mut problems = refusal(response, &[*code], Kind::Envelope, what);
                 if response.id() != id {
                     problems.push(wrong_id(id, response.id()));
                 }
@@ -256,11 +257,13 @@ impl Cx<'_> {
         response: &Response,
     ) -> Vec<Problem> {
         let reduced = credential == Credential::None && self.has_token;
+        if self.protocol.describe.as_deref() == Some(request.method.as_str()) {
+            return self.describe(reduced, response);
+        }
         match request.call() {
-            Call::Protocol("describe") => self.describe(reduced, response),
             _ if reduced => refusal(
                 response,
-                codes::CREDENTIAL_REQUIRED,
+                &[codes::CREDENTIAL_REQUIRED],
                 Kind::CredentialNotRequired,
                 "a call without a credential (only rpc.describe is open)",
             ),
@@ -271,7 +274,7 @@ impl Cx<'_> {
             Call::Protocol("fake") => Vec::new(),
             Call::Protocol(_) | Call::Unqualified(_) => refusal(
                 response,
-                codes::METHOD_NOT_FOUND,
+                &self.protocol.method_not_found,
                 Kind::Envelope,
                 "a method that does not exist",
             ),
@@ -279,7 +282,7 @@ impl Cx<'_> {
                 match crate::contract_method(self.doc, &request.method) {
                     None => refusal(
                         response,
-                        codes::METHOD_NOT_FOUND,
+                        &self.protocol.method_not_found,
                         Kind::Envelope,
                         "a method the contract does not have",
                     ),
@@ -326,17 +329,19 @@ impl Cx<'_> {
                     Kind::AcceptedInvalidParams,
                     format!(
                         "invalid params were answered with a result instead of error {}",
-                        self.invalid_params_code
+                        self.protocol.invalid_params_text()
                     ),
                 )],
-                Response::Failure { error, .. } if error.code == self.invalid_params_code => {
+                Response::Failure { error, .. } if self.protocol.invalid_params(error.code) => {
                     Vec::new()
                 }
                 Response::Failure { error, .. } => vec![Problem::new(
                     Kind::WrongErrorCode,
                     format!(
                         "invalid params were refused with {} ({}) instead of {}",
-                        error.code, error.message, self.invalid_params_code
+                        error.code,
+                        error.message,
+                        self.protocol.invalid_params_text()
                     ),
                 )],
             };
@@ -356,40 +361,49 @@ impl Cx<'_> {
             Response::Failure { error, .. } => {
                 if let Some(decl) = declared.errors.iter().flatten().find(|e| e.code == error.code)
                 {
-                    let Some(data) = &error.data else {
-                        return if decl.data.is_some() {
-                            vec![Problem::new(
-                                Kind::ErrorDataInvalid,
-                                format!(
-                                    "declared error {} has a data type, but the answer has no `data`",
-                                    error.code
-                                ),
-                            )]
-                        } else {
-                            Vec::new()
-                        };
-                    };
-                    if decl.data.is_none() {
-                        return Vec::new();
+                    // The code alone is not the error: a plant that answers a declared code
+                    // with any text would pass as keeping the contract.
+                    let mut problems = Vec::new();
+                    if error.message != decl.message {
+                        problems.push(Problem::new(
+                            Kind::WrongErrorMessage,
+                            format!(
+                                "declared error {} must have the contract's message {:?}, got {:?}",
+                                error.code, decl.message, error.message
+                            ),
+                        ));
                     }
-                    let target = Target::ErrorData {
-                        namespace: namespace.to_owned(),
-                        method: method.to_owned(),
-                        code: error.code,
-                    };
-                    return validation_problems(
-                        &self.contract,
-                        &target,
-                        data,
-                        Kind::ErrorDataInvalid,
-                        &format!("the data of error {}", error.code),
-                    );
+                    match (&error.data, &decl.data) {
+                        (None, Some(_)) => problems.push(Problem::new(
+                            Kind::ErrorDataInvalid,
+                            format!(
+                                "declared error {} has a data type, but the answer has no `data`",
+                                error.code
+                            ),
+                        )),
+                        (Some(data), Some(_)) => {
+                            let target = Target::ErrorData {
+                                namespace: namespace.to_owned(),
+                                method: method.to_owned(),
+                                code: error.code,
+                            };
+                            problems.extend(validation_problems(
+                                &self.contract,
+                                &target,
+                                data,
+                                Kind::ErrorDataInvalid,
+                                &format!("the data of error {}", error.code),
+                            ));
+                        }
+                        (_, None) => {}
+                    }
+                    return problems;
                 }
                 let (kind, what) = match error.code {
-                    codes::METHOD_NOT_FOUND => {
+                    code if self.protocol.method_missing(code) => {
                         (Kind::MethodMissing, "the contract's method is not served")
                     }
-                    codes::INVALID_PARAMS => {
+                    code if self.protocol.invalid_params(code) => {
                         (Kind::ValidParamsRefused, "valid params were refused")
                     }
                     codes::CREDENTIAL_REQUIRED | codes::CREDENTIAL_REFUSED => {
@@ -494,7 +508,7 @@ impl Cx<'_> {
         if transport == Transport::Http {
             return refusal(
                 response,
-                codes::NOT_ON_TRANSPORT,
+                &[codes::NOT_ON_TRANSPORT],
                 Kind::Envelope,
                 "a subscription over HTTP",
             );
@@ -506,7 +520,7 @@ impl Cx<'_> {
             if !known {
                 return refusal(
                     response,
-                    codes::INVALID_PARAMS,
+                    &[codes::INVALID_PARAMS],
                     Kind::Subscription,
                     "a subscription to an event the contract does not have",
                 );
@@ -619,12 +633,12 @@ fn status_text(reply: &Reply) -> String {
     }
 }
 
-fn refusal(response: &Response, code: i64, kind: Kind, what: &str) -> Vec<Problem> {
+fn refusal(response: &Response, codes: &[i64], kind: Kind, what: &str) -> Vec<Problem> {
     match response {
-        Response::Failure { error, .. } if error.code == code => Vec::new(),
+        Response::Failure { error, .. } if codes.contains(&error.code) => Vec::new(),
         other => vec![Problem::new(
             kind,
-            format!("{what} must be refused with {code}, got {}", summary(other)),
+            format!("{what} must be refused with {}, got {}", codes_text(codes), summary(other)),
         )],
     }
 }

@@ -4,8 +4,10 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Kind {
-    /// The connection failed or no answer came within the timeout.
+    /// The connection failed, or the transport reported another failure.
     Transport,
+    /// No answer came within the timeout (`--timeout`); the message says how long was waited.
+    Timeout,
     /// The body is not a JSON-RPC response (not JSON, no `jsonrpc`, neither `result` nor `error`).
     MalformedResponse,
     /// The response answers another id.
@@ -19,8 +21,16 @@ pub enum Kind {
     /// A malformed or invalid request, an unknown method or a batch answered other than
     /// JSON-RPC 2.0 says.
     Envelope,
-    /// A method of the contract is not served (`-32601`).
+    /// A method of the contract is not served (one of the plant's method-not-found codes,
+    /// `-32601`): reported once per method, its other checks skipped.
     MethodMissing,
+    /// None of a method's positive calls returned a result: a plant that answers every call
+    /// with an error (declared or not) does not keep its contract.
+    NoResult,
+    /// An example whose documented answer is a result got an error.
+    ExampleRefused,
+    /// A declared error code with a `message` other than the contract's.
+    WrongErrorMessage,
     /// A result that does not validate against the method's result type.
     ResultInvalid,
     /// A declared error whose `data` does not validate against its type.
@@ -63,6 +73,7 @@ impl Kind {
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Transport => "transport",
+            Kind::Timeout => "timeout",
             Kind::MalformedResponse => "malformed-response",
             Kind::WrongId => "wrong-id",
             Kind::HttpStatus => "http-status",
@@ -70,6 +81,9 @@ impl Kind {
             Kind::AnsweredNotification => "answered-notification",
             Kind::Envelope => "envelope",
             Kind::MethodMissing => "method-missing",
+            Kind::NoResult => "no-result",
+            Kind::ExampleRefused => "example-refused",
+            Kind::WrongErrorMessage => "wrong-error-message",
             Kind::ResultInvalid => "result-invalid",
             Kind::ErrorDataInvalid => "error-data-invalid",
             Kind::UndeclaredError => "undeclared-error",

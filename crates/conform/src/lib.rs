@@ -26,12 +26,15 @@
 //! # Ok(()) }
 //! ```
 
+mod calls;
 mod client;
 mod error;
 mod judge;
 mod kind;
 mod plan;
 mod policy;
+mod pool;
+mod protocol;
 mod replay;
 mod report;
 mod run;
@@ -47,7 +50,8 @@ pub use crate::{
     kind::{Kind, Problem},
     plan::{Plan, PlannedMethod},
     policy::{Class, Decision, Policy},
-    report::{Check, MethodSummary, Outcome, Phase, Report},
+    protocol::Protocol,
+    report::{Answered, Answers, Check, MethodSummary, Outcome, Phase, Report},
     transcript::{Credential, Line, Transcript, Transport},
 };
 
@@ -77,6 +81,12 @@ pub struct Options {
     pub timeout: Duration,
     /// The code invalid params must be refused with.
     pub invalid_params_code: i64,
+    /// How many requests may wait for the plant at once (at least 1). The report does not
+    /// depend on it.
+    pub jobs: usize,
+    /// How long the whole run may take; checks not done by then are reported not run, and the
+    /// run fails. `None`: no limit.
+    pub deadline: Option<Duration>,
 }
 
 impl Default for Options {
@@ -87,6 +97,8 @@ impl Default for Options {
             policy: Policy::default(),
             timeout: Duration::from_secs(5),
             invalid_params_code: accord_wire::codes::INVALID_PARAMS,
+            jobs: 4,
+            deadline: None,
         }
     }
 }
@@ -126,15 +138,13 @@ pub async fn run(
     progress: &dyn Progress,
 ) -> Result<Report, Error> {
     let plan = plan(doc, plant, options);
-    let mut run = start(doc, plant, options, progress).await?;
+    let mut run = start(doc, &plan, plant, options, progress).await?;
     let called = plan.called().count() as u64;
-    let estimate = 4 + 6 + called * (2 * options.calls as u64 + 1) + 12 + plan.events.len() as u64;
+    let estimate = 4 + 6 + called * (2 * options.calls as u64 + 2) + 12 + plan.events.len() as u64;
     progress.start(estimate);
     run.describe().await;
     run.credentials().await;
-    run.positive().await;
-    run.negative().await;
-    run.envelope().await;
+    run.calls().await;
     run.events().await;
     progress.finish();
     Ok(Report { plan, checks: run.checks, notes: run.notes })
@@ -154,7 +164,7 @@ pub async fn replay(
     progress: &dyn Progress,
 ) -> Result<Report, Error> {
     let plan = plan(doc, plant, options);
-    let mut run = start(doc, plant, options, progress).await?;
+    let mut run = start(doc, &plan, plant, options, progress).await?;
     progress.start(transcript.lines.iter().filter(|l| matches!(l, Line::Sent(_))).count() as u64);
     run.replay(transcript).await;
     progress.finish();
@@ -164,33 +174,35 @@ pub async fn replay(
 /// Compiles the contract, makes the client, and makes sure the plant can be reached at all.
 async fn start<'a>(
     doc: &'a Document,
+    plan: &Plan,
     plant: &Plant,
     options: &'a Options,
     progress: &'a dyn Progress,
 ) -> Result<Run<'a>, Error> {
     let contract = Contract::compile(doc)?;
     let client = Client::new(&plant.url, plant.token.as_deref(), options.timeout)?;
-    // A notification of rpc.describe: answered by nothing, and refused by nothing that listens.
-    let probe = r#"{"jsonrpc":"2.0","method":"rpc.describe"}"#;
-    match client.post(probe, Credential::Right).await {
-        Err(TransportError::Connect(reason)) => {
-            return Err(Error::Connect { url: plant.url.clone(), reason });
-        }
-        Err(TransportError::Timeout) => {
-            return Err(Error::Connect {
-                url: plant.url.clone(),
-                reason: "no answer within the timeout".to_owned(),
-            });
-        }
-        _ => {}
+    // A notification of the probe method: answered by nothing, and refused by nothing that
+    // listens. Only a connection that cannot be made ends the run here: a plant too slow to
+    // answer in time is reachable, and its slowness is the checks' finding.
+    let probe = serde_json::json!({"jsonrpc": "2.0", "method": plan.protocol.probe}).to_string();
+    if let Err(TransportError::Connect(reason)) = client.post(&probe, Credential::Right).await {
+        return Err(Error::Connect { url: plant.url.clone(), reason });
     }
-    let cx = Cx {
-        doc,
-        contract,
-        has_token: plant.token.is_some(),
-        invalid_params_code: options.invalid_params_code,
-    };
+    let cx =
+        Cx { doc, contract, has_token: plant.token.is_some(), protocol: plan.protocol.clone() };
     Ok(Run::new(client, cx, options, progress))
+}
+
+/// A duration as reports write it: `250 ms`, `5 s`, `5 min`.
+pub(crate) fn duration_text(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms > 0 && ms.is_multiple_of(60_000) {
+        format!("{} min", ms / 60_000)
+    } else if ms > 0 && ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
 }
 
 /// The method `namespace.method` of `doc`.

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::Options;
 use crate::policy::{Class, Decision};
+use crate::protocol::Protocol;
 
 /// One contract method in the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +37,8 @@ pub struct Plan {
     pub seed: u64,
     /// Whether the credential phase runs (a token was given).
     pub credentials: bool,
+    /// The plant's protocol: its describe method, the probes' target, its codes.
+    pub protocol: Protocol,
 }
 
 impl Plan {
@@ -54,7 +57,14 @@ impl Plan {
                 events.push(format!("{ns_name}.{e_name}"));
             }
         }
-        Plan { methods, events, calls: options.calls, seed: options.seed, credentials }
+        Plan {
+            methods,
+            events,
+            calls: options.calls,
+            seed: options.seed,
+            credentials,
+            protocol: Protocol::accord(options),
+        }
     }
 
     /// The methods that will be called.
@@ -95,6 +105,15 @@ impl Plan {
         if !self.events.is_empty() {
             let _ = writeln!(out, "  events: {}", self.events.join(", "));
         }
+        let p = &self.protocol;
+        let _ = writeln!(
+            out,
+            "  protocol: describe {}; probes to {}; method not found {}; invalid params {}",
+            p.describe.as_deref().unwrap_or("none (the describe phase is skipped)"),
+            p.probe,
+            p.method_not_found_text(),
+            p.invalid_params_text()
+        );
         let _ = writeln!(
             out,
             "  credentials: {}",
@@ -130,6 +149,12 @@ impl Plan {
             "calls": self.calls,
             "seed": self.seed,
             "credentials": self.credentials,
+            "protocol": {
+                "describe": self.protocol.describe,
+                "probe": self.protocol.probe,
+                "methodNotFound": self.protocol.method_not_found,
+                "invalidParams": self.protocol.invalid_params,
+            },
         })
     }
 }

@@ -107,7 +107,7 @@ impl Run<'_> {
                     };
                     return (problems, none);
                 }
-                Err(e) => return (vec![Problem::new(Kind::Transport, e.to_string())], none),
+                Err(e) => return (vec![e.problem()], none),
             }
         }
         let Some(s) = socket.as_mut() else { return (Vec::new(), none) };
@@ -125,7 +125,7 @@ impl Run<'_> {
         if !has_id {
             t.sent(sent);
             if let Err(e) = s.send(sent).await {
-                problems.push(Problem::new(Kind::Transport, e.to_string()));
+                problems.push(e.problem());
             }
             return (problems, none);
         }
@@ -133,7 +133,7 @@ impl Run<'_> {
             Ok((reply, _)) if credential == Credential::Wrong => (problems, reply),
             Ok((reply, _)) => (self.cx.exchange(Transport::Ws, credential, sent, &reply), reply),
             Err(e) => {
-                problems.push(Problem::new(Kind::Transport, e.to_string()));
+                problems.push(e.problem());
                 (problems, none)
             }
         }

@@ -63,8 +63,22 @@ pub enum Outcome {
     Passed,
     /// It did not; every problem found.
     Failed(Vec<Problem>),
-    /// Not run, and why.
+    /// Not run, and why (a policy, nothing to send, a method the plant lacks).
     Skipped(String),
+    /// Not run because the run's deadline passed first (or while it waited): unlike a skipped
+    /// check, this fails the run, since the plant was not held to that part of its contract.
+    NotRun(String),
+}
+
+/// What a call got back, for the per-method counts that show whether a plant ever answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Answered {
+    /// A result.
+    Result,
+    /// One of the method's declared errors.
+    DeclaredError,
+    /// Any other error, or no readable answer at all.
+    OtherError,
 }
 
 /// One check: one exchange (or a few, for a subscription) and its verdict.
@@ -80,6 +94,8 @@ pub struct Check {
     pub outcome: Outcome,
     /// The exchange: the reproducer of a failure.
     pub transcript: Transcript,
+    /// What a positive call of a contract method got back (`None` for every other check).
+    pub answered: Option<Answered>,
 }
 
 impl Check {
@@ -103,21 +119,82 @@ pub struct Report {
 /// The summary of one contract method.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MethodSummary {
-    /// Called: how many checks passed and failed.
+    /// Called: how its checks ended, and what its positive calls got back.
     Called {
         /// Checks passed.
         passed: usize,
         /// Checks failed.
         failed: usize,
+        /// Checks not run because the deadline passed.
+        not_run: usize,
+        /// What its positive calls got back.
+        answers: Answers,
     },
     /// Skipped by the policy, and why.
     Skipped(String),
 }
 
+/// What a method's positive calls got back: the counts that show whether the plant ever
+/// answered it with a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Answers {
+    /// Calls answered with a result.
+    pub results: usize,
+    /// Calls answered with one of the method's declared errors.
+    pub declared_errors: usize,
+    /// Calls answered with another error, or not readably at all.
+    pub other_errors: usize,
+    /// Calls not sent (the method is missing, no valid params, the deadline).
+    pub skipped: usize,
+}
+
+impl Answers {
+    /// The counts over `checks` (the positive calls of one method).
+    pub(crate) fn of<'a>(checks: impl Iterator<Item = &'a Check>) -> Answers {
+        checks.fold(Answers::default(), |mut a, c| {
+            match (c.answered, &c.outcome) {
+                (Some(Answered::Result), _) => a.results += 1,
+                (Some(Answered::DeclaredError), _) => a.declared_errors += 1,
+                (Some(Answered::OtherError), _) => a.other_errors += 1,
+                (None, Outcome::Skipped(_) | Outcome::NotRun(_)) => a.skipped += 1,
+                (None, _) => {}
+            }
+            a
+        })
+    }
+
+    /// `results 3, declared errors 1, other errors 0, skipped 0`.
+    fn to_text(self) -> String {
+        format!(
+            "results {}, declared errors {}, other errors {}, skipped {}",
+            self.results, self.declared_errors, self.other_errors, self.skipped
+        )
+    }
+
+    fn to_json(self) -> Value {
+        json!({
+            "results": self.results,
+            "declaredErrors": self.declared_errors,
+            "otherErrors": self.other_errors,
+            "skipped": self.skipped,
+        })
+    }
+}
+
+/// Checks of one outcome each: passed, failed, skipped, not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Counts {
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    not_run: usize,
+}
+
 impl Report {
-    /// Whether every check passed (skipped checks do not fail a run).
+    /// Whether every check passed (skipped checks do not fail a run; failed and not-run checks
+    /// do).
     pub fn passed(&self) -> bool {
-        !self.checks.iter().any(Check::failed)
+        !self.checks.iter().any(|c| matches!(c.outcome, Outcome::Failed(_) | Outcome::NotRun(_)))
     }
 
     /// The failed checks.
@@ -125,12 +202,16 @@ impl Report {
         self.checks.iter().filter(|c| c.failed())
     }
 
-    /// (passed, failed, skipped) over `checks`.
-    fn counts<'a>(checks: impl Iterator<Item = &'a Check>) -> (usize, usize, usize) {
-        checks.fold((0, 0, 0), |(p, f, s), c| match c.outcome {
-            Outcome::Passed => (p + 1, f, s),
-            Outcome::Failed(_) => (p, f + 1, s),
-            Outcome::Skipped(_) => (p, f, s + 1),
+    /// The outcomes over `checks`.
+    fn counts<'a>(checks: impl Iterator<Item = &'a Check>) -> Counts {
+        checks.fold(Counts::default(), |mut n, c| {
+            match c.outcome {
+                Outcome::Passed => n.passed += 1,
+                Outcome::Failed(_) => n.failed += 1,
+                Outcome::Skipped(_) => n.skipped += 1,
+                Outcome::NotRun(_) => n.not_run += 1,
+            }
+            n
         })
     }
 
@@ -143,9 +224,18 @@ impl Report {
                 let summary = match &m.decision {
                     Decision::Skip(reason) => MethodSummary::Skipped(reason.clone()),
                     Decision::Call => {
-                        let (passed, failed, _) =
-                            Report::counts(self.checks.iter().filter(|c| c.subject == m.name));
-                        MethodSummary::Called { passed, failed }
+                        let n = Report::counts(self.checks.iter().filter(|c| c.subject == m.name));
+                        let answers = Answers::of(
+                            self.checks
+                                .iter()
+                                .filter(|c| c.phase == Phase::Positive && c.subject == m.name),
+                        );
+                        MethodSummary::Called {
+                            passed: n.passed,
+                            failed: n.failed,
+                            not_run: n.not_run,
+                            answers,
+                        }
                     }
                 };
                 (m.name.clone(), summary)
@@ -163,8 +253,16 @@ impl Report {
             if checks.is_empty() {
                 continue;
             }
-            let (p, f, s) = Report::counts(checks.iter().copied());
-            let _ = writeln!(out, "{:<12} {p} passed, {f} failed, {s} skipped", phase.as_str());
+            let n = Report::counts(checks.iter().copied());
+            let _ = writeln!(
+                out,
+                "{:<12} {} passed, {} failed, {} skipped{}",
+                phase.as_str(),
+                n.passed,
+                n.failed,
+                n.skipped,
+                not_run_text(n.not_run)
+            );
         }
         for note in &self.notes {
             let _ = writeln!(out, "note: {note}");
@@ -186,6 +284,9 @@ impl Report {
                         let _ = writeln!(out, "  {}", shorten(line));
                     }
                 }
+                // Not-run checks are many and alike: counted per phase and method, and their
+                // reason said once below.
+                Outcome::NotRun(_) => {}
                 Outcome::Skipped(reason) if check.phase != Phase::Replay => {
                     let _ = writeln!(
                         out,
@@ -198,29 +299,47 @@ impl Report {
                 _ => {}
             }
         }
+        if let Some(reason) = self.checks.iter().find_map(|c| match &c.outcome {
+            Outcome::NotRun(reason) => Some(reason),
+            _ => None,
+        }) {
+            let n = Report::counts(self.checks.iter()).not_run;
+            let _ = writeln!(out, "\nNOT RUN {n} check(s): {reason}");
+        }
         let methods = self.methods();
         if !methods.is_empty() {
-            out.push_str("\nmethods\n");
+            out.push_str("\nmethods (answers to the positive calls: results, declared errors, other errors, skipped)\n");
             let width = methods.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
-            for (name, summary) in methods {
-                let line = match summary {
-                    MethodSummary::Called { passed, failed: 0 } => {
-                        format!("passed ({passed} checks)")
+            let lines: Vec<(String, String)> = methods
+                .into_iter()
+                .map(|(name, summary)| match summary {
+                    MethodSummary::Called { passed, failed, not_run, answers } => {
+                        let verdict = match (failed, not_run) {
+                            (0, 0) => format!("passed ({passed} checks)"),
+                            (0, n) => format!("NOT RUN ({n} of {} checks)", passed + n),
+                            (f, n) => format!("FAILED ({f} of {} checks)", passed + f + n),
+                        };
+                        (name, format!("{verdict:<24}  {}", answers.to_text()))
                     }
-                    MethodSummary::Called { passed, failed } => {
-                        format!("FAILED ({failed} of {} checks)", passed + failed)
+                    MethodSummary::Skipped(reason) => {
+                        (name, format!("skipped by policy ({reason})"))
                     }
-                    MethodSummary::Skipped(reason) => format!("skipped by policy ({reason})"),
-                };
+                })
+                .collect();
+            for (name, line) in lines {
                 let _ = writeln!(out, "  {name:width$}  {line}");
             }
         }
-        let (p, f, s) = Report::counts(self.checks.iter());
-        let verdict = if f == 0 { "conforms" } else { "does NOT conform" };
+        let n = Report::counts(self.checks.iter());
+        let verdict = if self.passed() { "conforms" } else { "does NOT conform" };
         let _ = writeln!(
             out,
-            "\nresult: the plant {verdict}: {} checks, {p} passed, {f} failed, {s} skipped",
-            self.checks.len()
+            "\nresult: the plant {verdict}: {} checks, {} passed, {} failed, {} skipped{}",
+            self.checks.len(),
+            n.passed,
+            n.failed,
+            n.skipped,
+            not_run_text(n.not_run)
         );
         out
     }
@@ -240,6 +359,10 @@ impl Report {
                         v["outcome"] = "skipped".into();
                         v["reason"] = reason.clone().into();
                     }
+                    Outcome::NotRun(reason) => {
+                        v["outcome"] = "not-run".into();
+                        v["reason"] = reason.clone().into();
+                    }
                     Outcome::Failed(problems) => {
                         v["outcome"] = "failed".into();
                         v["problems"] = problems
@@ -256,24 +379,42 @@ impl Report {
             .methods()
             .into_iter()
             .map(|(name, summary)| match summary {
-                MethodSummary::Called { passed, failed } => {
-                    json!({"method": name, "outcome": if failed == 0 {"passed"} else {"failed"}, "passed": passed, "failed": failed})
+                MethodSummary::Called { passed, failed, not_run, answers } => {
+                    let outcome = match (failed, not_run) {
+                        (0, 0) => "passed",
+                        (0, _) => "not-run",
+                        _ => "failed",
+                    };
+                    let mut v = json!({"method": name, "outcome": outcome, "passed": passed, "failed": failed, "answers": answers.to_json()});
+                    if not_run > 0 {
+                        v["notRun"] = not_run.into();
+                    }
+                    v
                 }
                 MethodSummary::Skipped(reason) => {
                     json!({"method": name, "outcome": "skipped", "reason": reason})
                 }
             })
             .collect();
-        let (p, f, s) = Report::counts(self.checks.iter());
+        let n = Report::counts(self.checks.iter());
+        let mut totals = json!({"checks": self.checks.len(), "passed": n.passed, "failed": n.failed, "skipped": n.skipped});
+        if n.not_run > 0 {
+            totals["notRun"] = n.not_run.into();
+        }
         json!({
-            "conforms": f == 0,
+            "conforms": self.passed(),
             "plan": self.plan.to_json(),
             "checks": checks,
             "methods": methods,
             "notes": self.notes,
-            "totals": {"checks": self.checks.len(), "passed": p, "failed": f, "skipped": s},
+            "totals": totals,
         })
     }
+}
+
+/// `, 5 not run` when some checks were not run; nothing otherwise.
+fn not_run_text(n: usize) -> String {
+    if n == 0 { String::new() } else { format!(", {n} not run") }
 }
 
 /// The longest answer line the text report shows in full; the JSON report and a saved

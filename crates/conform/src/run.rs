@@ -14,6 +14,7 @@ use tokio::time::Instant;
 use crate::client::{Client, Reply, Socket, TransportError};
 use crate::judge::{Cx, built_against, validation_problems};
 use crate::kind::{Kind, Problem};
+use crate::pool::{Job, in_time};
 use crate::report::{Check, Outcome, Phase};
 use crate::transcript::{Credential, Transcript, Transport};
 use crate::{Options, Progress};
@@ -25,6 +26,8 @@ pub(crate) struct Run<'a> {
     pub(crate) progress: &'a dyn Progress,
     pub(crate) checks: Vec<Check>,
     pub(crate) notes: Vec<String>,
+    /// When the run stops sending (`--deadline`); checks not done by then are not run.
+    pub(crate) deadline: Option<Instant>,
     next_id: u64,
 }
 
@@ -33,7 +36,7 @@ pub(crate) struct Called<'d> {
     pub(crate) name: String,
     namespace: &'d str,
     method: &'d str,
-    declared: &'d Method,
+    pub(crate) declared: &'d Method,
 }
 
 impl<'a> Run<'a> {
@@ -43,7 +46,17 @@ impl<'a> Run<'a> {
         options: &'a Options,
         progress: &'a dyn Progress,
     ) -> Run<'a> {
-        Run { client, cx, options, progress, checks: Vec::new(), notes: Vec::new(), next_id: 0 }
+        let deadline = options.deadline.map(|d| Instant::now() + d);
+        Run {
+            client,
+            cx,
+            options,
+            progress,
+            checks: Vec::new(),
+            notes: Vec::new(),
+            deadline,
+            next_id: 0,
+        }
     }
 
     fn id(&mut self) -> Id {
@@ -52,7 +65,7 @@ impl<'a> Run<'a> {
     }
 
     /// A request's text, with a fresh id.
-    fn request(&mut self, method: &str, params: Option<Value>) -> String {
+    pub(crate) fn request(&mut self, method: &str, params: Option<Value>) -> String {
         let id = self.id();
         Request { id: Some(id), method: method.to_owned(), params }.to_value().to_string()
     }
@@ -72,7 +85,13 @@ impl<'a> Run<'a> {
             name: name.to_owned(),
             outcome,
             transcript,
+            answered: None,
         });
+    }
+
+    /// Records a check made by [`Run::execute`] (which told the progress already).
+    pub(crate) fn push_check(&mut self, check: Check) {
+        self.checks.push(check);
     }
 
     /// Posts `sent`, records it and its answer, and judges the answer; also returns the reply.
@@ -90,12 +109,12 @@ impl<'a> Run<'a> {
             }
             Err(e) => {
                 transcript.note(format!("transport: {e}"));
-                (vec![Problem::new(Kind::Transport, e.to_string())], None)
+                (vec![e.problem()], None)
             }
         }
     }
 
-    /// One HTTP check.
+    /// One HTTP check, sent now.
     async fn http_check(
         &mut self,
         phase: Phase,
@@ -104,10 +123,16 @@ impl<'a> Run<'a> {
         credential: Credential,
         sent: &str,
     ) {
-        let mut transcript = Transcript::default();
-        transcript.route(Transport::Http, credential);
-        let (problems, _) = self.post(&mut transcript, credential, sent).await;
-        self.push(phase, subject, name, verdict(problems), transcript);
+        let job = Job {
+            phase,
+            subject: subject.to_owned(),
+            name: name.to_owned(),
+            credential,
+            sent: sent.to_owned(),
+            positive: None,
+        };
+        let check = self.execute(&job).await;
+        self.push_check(check);
     }
 
     /// The contract methods the plan calls, in contract order.
@@ -125,12 +150,12 @@ impl<'a> Run<'a> {
         out
     }
 
-    fn params_target(m: &Called<'_>) -> Target {
+    pub(crate) fn params_target(m: &Called<'_>) -> Target {
         Target::Params { namespace: m.namespace.to_owned(), method: m.method.to_owned() }
     }
 
     /// Valid params of `m` for the i-th generated call, the same for the same seed.
-    fn generated(&self, m: &Called<'_>, i: u64) -> Result<Value, String> {
+    pub(crate) fn generated(&self, m: &Called<'_>, i: u64) -> Result<Value, String> {
         let validator =
             self.cx.contract.validator(&Run::params_target(m)).map_err(|e| e.to_string())?;
         validator.generate(seed_for(self.options.seed, &m.name, i)).map_err(|e| e.to_string())
@@ -139,22 +164,39 @@ impl<'a> Run<'a> {
     // ---- describe ----
 
     pub(crate) async fn describe(&mut self) {
-        let subject = accord_wire::describe::METHOD;
+        let Some(subject) = self.cx.protocol.describe.clone() else {
+            self.push(
+                Phase::Describe,
+                "describe",
+                "the plant's own description",
+                Outcome::Skipped("the plant's protocol has no describe method".to_owned()),
+                Transcript::default(),
+            );
+            return;
+        };
+        let subject = subject.as_str();
         let sent = self.request(subject, Some(built_against(self.cx.doc)));
         let mut transcript = Transcript::default();
         transcript.route(Transport::Http, Credential::Right);
-        let (mut problems, reply) = self.post(&mut transcript, Credential::Right, &sent).await;
-        if problems.is_empty()
-            && let Some(answer) = reply.as_ref().and_then(describe_answer)
-        {
-            problems.extend(self.compare_described(&answer));
-        }
+        let answer =
+            in_time(self.deadline, self.post(&mut transcript, Credential::Right, &sent)).await;
+        let outcome = match answer {
+            None => self.not_run(),
+            Some((mut problems, reply)) => {
+                if problems.is_empty()
+                    && let Some(answer) = reply.as_ref().and_then(describe_answer)
+                {
+                    problems.extend(self.compare_described(&answer));
+                }
+                verdict(problems)
+            }
+        };
         let name = if self.client.has_token() {
             "with the credential"
         } else {
             "(no credential configured)"
         };
-        self.push(Phase::Describe, subject, name, verdict(problems), transcript);
+        self.push(Phase::Describe, subject, name, outcome, transcript);
         if self.client.has_token() {
             let sent = self.request(subject, Some(built_against(self.cx.doc)));
             self.http_check(
@@ -259,7 +301,8 @@ impl<'a> Run<'a> {
             );
             return;
         }
-        let describe = accord_wire::describe::METHOD;
+        let describe = self.cx.protocol.probe.clone();
+        let describe = describe.as_str();
         let first = self.called().into_iter().next();
         let call = match &first {
             Some(m) => match self.first_params(m) {
@@ -306,17 +349,25 @@ impl<'a> Run<'a> {
     /// A WebSocket upgrade with `credential`: a wrong one must be refused with 401 before the
     /// upgrade; the right one must give a socket on which rpc.describe answers in full.
     async fn upgrade(&mut self, credential: Credential) {
-        let describe = accord_wire::describe::METHOD;
+        let describe = self.cx.protocol.probe.clone();
+        let describe = describe.as_str();
         let mut transcript = Transcript::default();
         transcript.route(Transport::Ws, credential);
         let name = match credential {
-            Credential::Wrong => "wrong credential over WebSocket: upgrade refused with 401",
-            _ => "right credential over WebSocket: rpc.describe in full",
+            Credential::Wrong => {
+                "wrong credential over WebSocket: upgrade refused with 401".to_owned()
+            }
+            _ => format!("right credential over WebSocket: {describe} in full"),
         };
-        let problems = match self.client.socket(credential).await {
+        let Some(socket) = in_time(self.deadline, self.client.socket(credential)).await else {
+            let outcome = self.not_run();
+            self.push(Phase::Credentials, describe, &name, outcome, transcript);
+            return;
+        };
+        let problems = match socket {
             Err(e) => {
                 transcript.note(format!("transport: {e}"));
-                vec![Problem::new(Kind::Transport, e.to_string())]
+                vec![e.problem()]
             }
             Ok(Err(status)) => {
                 transcript.note(format!("upgrade refused with HTTP {status}"));
@@ -337,10 +388,16 @@ impl<'a> Run<'a> {
             Ok(Ok(mut socket)) => {
                 transcript.note("upgraded");
                 let sent = self.request(describe, None);
-                let answer = ws_call(&mut socket, &mut transcript, &sent).await;
+                let answer =
+                    in_time(self.deadline, ws_call(&mut socket, &mut transcript, &sent)).await;
                 socket.close().await;
+                let Some(answer) = answer else {
+                    let outcome = self.not_run();
+                    self.push(Phase::Credentials, describe, &name, outcome, transcript);
+                    return;
+                };
                 match (credential, answer) {
-                    (_, Err(e)) => vec![Problem::new(Kind::Transport, e.to_string())],
+                    (_, Err(e)) => vec![e.problem()],
                     (Credential::Wrong, Ok((reply, _))) => {
                         let reduced = describe_answer(&reply).is_some_and(|a| a.reduced);
                         vec![if reduced {
@@ -361,7 +418,7 @@ impl<'a> Run<'a> {
                 }
             }
         };
-        self.push(Phase::Credentials, describe, name, verdict(problems), transcript);
+        self.push(Phase::Credentials, describe, &name, verdict(problems), transcript);
     }
 
     // ---- positive and negative calls ----
@@ -374,210 +431,10 @@ impl<'a> Run<'a> {
         }
     }
 
-    pub(crate) async fn positive(&mut self) {
-        for m in self.called() {
-            for (i, example) in m.declared.examples.iter().flatten().enumerate() {
-                let name = match &example.name {
-                    Some(n) => format!("example \"{n}\""),
-                    None => format!("example {}", i + 1),
-                };
-                let sent = self.request(&m.name, Some(example.params.clone()));
-                self.http_check(Phase::Positive, &m.name, &name, Credential::Right, &sent).await;
-            }
-            for i in 0..self.options.calls as u64 {
-                let name = format!("generated {}", i + 1);
-                match self.generated(&m, i) {
-                    Ok(params) => {
-                        let sent = self.request(&m.name, Some(params));
-                        self.http_check(Phase::Positive, &m.name, &name, Credential::Right, &sent)
-                            .await;
-                    }
-                    Err(reason) => {
-                        self.push(
-                            Phase::Positive,
-                            &m.name,
-                            &name,
-                            Outcome::Skipped(format!("no valid params: {reason}")),
-                            Transcript::default(),
-                        );
-                        break;
-                    }
-                }
-            }
-        }
-    }
-
-    pub(crate) async fn negative(&mut self) {
-        for m in self.called() {
-            // Mutants of a few valid values: one value (`{}` for a method without params, say)
-            // may have no invalid neighbour that is still params, another (`[]`) does.
-            let mut valid = Vec::new();
-            for i in 0..MUTANT_SOURCES {
-                match self.generated(&m, i) {
-                    Ok(v) if !valid.contains(&v) => valid.push(v),
-                    Ok(_) => {}
-                    Err(reason) => {
-                        if valid.is_empty() {
-                            self.push(
-                                Phase::Negative,
-                                &m.name,
-                                "mutants",
-                                Outcome::Skipped(format!("no valid params to mutate: {reason}")),
-                                Transcript::default(),
-                            );
-                        }
-                        break;
-                    }
-                }
-            }
-            if valid.is_empty() {
-                continue;
-            }
-            let mut to_send = Vec::new();
-            let mut dropped = 0;
-            {
-                let Ok(validator) = self.cx.contract.validator(&Run::params_target(&m)) else {
-                    continue;
-                };
-                let mut mutants = Vec::new();
-                for (i, v) in valid.iter().enumerate() {
-                    let seed = seed_for(self.options.seed, &m.name, u64::MAX - i as u64);
-                    for mutant in validator.mutants(v, seed) {
-                        if !mutants
-                            .iter()
-                            .any(|m: &accord_validate::Mutant| m.value == mutant.value)
-                        {
-                            mutants.push(mutant);
-                        }
-                    }
-                }
-                // Params that are neither an object nor an array are not a request at all
-                // (-32600); the envelope phase probes that once, so the mutants spent here test
-                // the params check. Then one mutant per rule first, so a few calls cover many
-                // rules, not many variants of one.
-                mutants.retain(|m| m.value.is_object() || m.value.is_array());
-                let mut seen = Vec::new();
-                let (first, rest): (Vec<_>, Vec<_>) = mutants.drain(..).partition(|m| {
-                    let new = !seen.contains(&m.rule);
-                    if new {
-                        seen.push(m.rule);
-                    }
-                    new
-                });
-                let mutants = first.into_iter().chain(rest);
-                for mutant in mutants {
-                    if to_send.len() == self.options.calls {
-                        break;
-                    }
-                    // Re-checked here, not trusted: a mutant the contract accepts would turn a
-                    // correct plant's result into a false "accepted invalid params".
-                    if validator.is_valid(&mutant.value) {
-                        dropped += 1;
-                        continue;
-                    }
-                    let at =
-                        if mutant.pointer.is_empty() { "(root)" } else { mutant.pointer.as_str() };
-                    let name =
-                        format!("mutant {at} [{}]: {}", mutant.rule.id(), mutant.description);
-                    to_send.push((name, mutant.value));
-                }
-            }
-            let sent_count = to_send.len();
-            for (name, value) in to_send {
-                let sent = self.request(&m.name, Some(value));
-                self.http_check(Phase::Negative, &m.name, &name, Credential::Right, &sent).await;
-            }
-            if sent_count == 0 {
-                self.push(
-                    Phase::Negative,
-                    &m.name,
-                    "mutants",
-                    Outcome::Skipped(
-                        "the generator found no invalid params that are still an object or an array (the envelope phase probes the rest)".to_owned(),
-                    ),
-                    Transcript::default(),
-                );
-            }
-            if dropped > 0 {
-                self.notes.push(format!(
-                    "{}: {dropped} mutant(s) dropped because the contract accepts them",
-                    m.name
-                ));
-            }
-        }
-    }
-
     // ---- envelope ----
 
-    pub(crate) async fn envelope(&mut self) {
-        let describe = accord_wire::describe::METHOD;
-        let unknown = self.unknown_method();
-        let mut probes: Vec<(&str, &str, String)> = vec![
-            (
-                "malformed JSON",
-                "-32700",
-                r#"{"jsonrpc": "2.0", "method": "rpc.describe", "id": 1"#.to_owned(),
-            ),
-            ("not an object", "-32600", "42".to_owned()),
-            (
-                "wrong jsonrpc version",
-                "-32600",
-                json!({"jsonrpc": "1.0", "id": "v", "method": describe}).to_string(),
-            ),
-            (
-                "method not a string",
-                "-32600",
-                json!({"jsonrpc": "2.0", "id": "m", "method": 7}).to_string(),
-            ),
-            (
-                "params neither object nor array",
-                "-32600",
-                json!({"jsonrpc": "2.0", "id": "p", "method": describe, "params": "all"})
-                    .to_string(),
-            ),
-            ("empty batch", "-32600", "[]".to_owned()),
-        ];
-        let unknown_call = self.request(&unknown, None);
-        probes.push(("unknown method", "-32601", unknown_call));
-        let unknown_rpc = self.request("rpc.accordConformNoSuchMethod", None);
-        probes.push(("unknown rpc. method", "-32601", unknown_rpc));
-        let a = self.request(describe, None);
-        let b = self.request(&unknown, None);
-        let batch = format!("[{a},{},{b},1]", json!({"jsonrpc": "2.0", "method": describe}));
-        probes.push((
-            "batch (request, notification, unknown method, invalid member)",
-            "an array of 3 responses",
-            batch,
-        ));
-        probes.push((
-            "notification",
-            "no answer, HTTP 204",
-            json!({"jsonrpc": "2.0", "method": describe}).to_string(),
-        ));
-        let note = json!({"jsonrpc": "2.0", "method": describe});
-        probes.push(("batch of notifications", "no answer, HTTP 204", format!("[{note},{note}]")));
-        if let Some(event) =
-            self.cx.doc.namespaces.iter().flatten().find_map(|(n, ns)| {
-                ns.events.iter().flatten().next().map(|(e, _)| format!("{n}.{e}"))
-            })
-        {
-            let sent = self.request(SUBSCRIBE, Some(json!({"event": event})));
-            probes.push(("rpc.subscribe over HTTP", "-32004", sent));
-        }
-        for (name, expected, sent) in probes {
-            self.http_check(
-                Phase::Envelope,
-                name,
-                &format!("expects {expected}"),
-                Credential::Right,
-                &sent,
-            )
-            .await;
-        }
-    }
-
     /// A method name in a contract namespace that the contract does not have.
-    fn unknown_method(&self) -> String {
+    pub(crate) fn unknown_method(&self) -> String {
         let ns =
             self.cx.doc.namespaces.iter().flatten().next().map_or("accord", |(n, _)| n.as_str());
         let mut name = format!("{ns}.accordConformNoSuchMethod");
@@ -606,24 +463,26 @@ impl<'a> Run<'a> {
         for (name, namespace, event) in events {
             let mut transcript = Transcript::default();
             transcript.route(Transport::Ws, Credential::Right);
-            let outcome = match self.client.socket(Credential::Right).await {
-                Err(e) => {
+            let deadline = self.deadline;
+            let outcome = match in_time(deadline, self.client.socket(Credential::Right)).await {
+                None => self.not_run(),
+                Some(Err(e)) => {
                     transcript.note(format!("transport: {e}"));
-                    verdict(vec![Problem::new(Kind::Transport, e.to_string())])
+                    verdict(vec![e.problem()])
                 }
-                Ok(Err(status)) => {
+                Some(Ok(Err(status))) => {
                     transcript.note(format!("upgrade refused with HTTP {status}"));
                     verdict(vec![Problem::new(
                         Kind::RightCredentialRefused,
                         format!("the WebSocket upgrade was refused with HTTP {status}"),
                     )])
                 }
-                Ok(Ok(mut socket)) => {
-                    let outcome = self
-                        .subscribe(&mut socket, &mut transcript, &name, &namespace, &event)
-                        .await;
+                Some(Ok(Ok(mut socket))) => {
+                    let session =
+                        self.subscribe(&mut socket, &mut transcript, &name, &namespace, &event);
+                    let outcome = in_time(deadline, session).await;
                     socket.close().await;
-                    outcome
+                    outcome.unwrap_or_else(|| self.not_run())
                 }
             };
             self.push(
@@ -648,7 +507,7 @@ impl<'a> Run<'a> {
         let sent = self.request(SUBSCRIBE, Some(json!({"event": name})));
         let (reply, mut notes) = match ws_call(socket, transcript, &sent).await {
             Ok(r) => r,
-            Err(e) => return verdict(vec![Problem::new(Kind::Transport, e.to_string())]),
+            Err(e) => return verdict(vec![e.problem()]),
         };
         problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
         let Some(subscription) = read_response(&reply).and_then(|r| match r {
@@ -673,7 +532,7 @@ impl<'a> Run<'a> {
                     Response::Failure { .. } => None,
                 })
             }
-            Err(e) => return verdict(vec![Problem::new(Kind::Transport, e.to_string())]),
+            Err(e) => return verdict(vec![e.problem()]),
         };
         let want = emitted.map_or(self.options.calls.max(1), |n| n as usize);
         let deadline = Instant::now() + self.client.timeout;
@@ -685,7 +544,7 @@ impl<'a> Run<'a> {
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    problems.push(Problem::new(Kind::Transport, e.to_string()));
+                    problems.push(e.problem());
                     break;
                 }
             }
@@ -740,7 +599,7 @@ impl<'a> Run<'a> {
                     ));
                 }
             }
-            Err(e) => problems.push(Problem::new(Kind::Transport, e.to_string())),
+            Err(e) => problems.push(e.problem()),
         }
         if problems.is_empty() && notes.is_empty() {
             return Outcome::Skipped(format!(
@@ -753,7 +612,7 @@ impl<'a> Run<'a> {
 }
 
 /// How many valid values per method the negative phase takes mutants of.
-const MUTANT_SOURCES: u64 = 8;
+pub(crate) const MUTANT_SOURCES: u64 = 8;
 
 /// Sends `sent` on a socket and waits for the response with its id; notifications that
 /// arrive meanwhile are recorded and returned.
@@ -801,7 +660,7 @@ fn record(transcript: &mut Transcript, reply: &Reply) {
     }
 }
 
-fn read_response(reply: &Reply) -> Option<Response> {
+pub(crate) fn read_response(reply: &Reply) -> Option<Response> {
     let value = serde_json::from_str::<Value>(reply.body.as_deref()?).ok()?;
     Response::from_value(&value, "").ok()
 }
@@ -819,7 +678,7 @@ pub(crate) fn verdict(problems: Vec<Problem>) -> Outcome {
 
 /// The seed of the i-th value for a method: the run's seed mixed with the method's name
 /// (FNV-1a, stable across builds), so adding a method does not change another's values.
-fn seed_for(seed: u64, name: &str, i: u64) -> u64 {
+pub(crate) fn seed_for(seed: u64, name: &str, i: u64) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
     for byte in name.bytes().chain(i.to_le_bytes()) {
         hash ^= u64::from(byte);

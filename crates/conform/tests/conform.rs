@@ -5,7 +5,9 @@ mod plant;
 
 use std::time::Duration;
 
-use accord_conform::{Kind, NoProgress, Options, Plant, Policy, Report, Transcript};
+use accord_conform::{
+    Kind, MethodSummary, NoProgress, Options, Outcome, Plant, Policy, Report, Transcript,
+};
 use accord_schema_model::Document;
 use plant::Fault;
 
@@ -134,6 +136,134 @@ async fn a_wrong_error_code_is_caught_apart_from_accepted_params() {
 async fn a_missing_method_is_caught() {
     let report = broken(Fault::MissingMethod, Kind::MethodMissing).await;
     insta::assert_snapshot!(report.to_text());
+}
+
+/// Every problem of every failed check, with the check's subject.
+fn problems(report: &Report) -> Vec<(String, Kind)> {
+    report
+        .failures()
+        .flat_map(|c| match &c.outcome {
+            Outcome::Failed(p) => p.iter().map(|p| (c.subject.clone(), p.kind)).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_missing_method_is_one_method_missing_failure_and_its_other_checks_are_skipped() {
+    let report = broken(Fault::MissingMethod, Kind::MethodMissing).await;
+    let found = problems(&report);
+    assert_eq!(
+        found,
+        vec![(plant::FAULTY_METHOD.to_owned(), Kind::MethodMissing)],
+        "{}",
+        report.to_text()
+    );
+    let skipped = report
+        .checks
+        .iter()
+        .filter(|c| c.subject == plant::FAULTY_METHOD && matches!(c.outcome, Outcome::Skipped(_)))
+        .count();
+    assert!(skipped >= 3, "the method's other positive and negative checks: {skipped}");
+}
+
+#[tokio::test]
+async fn a_plant_answering_only_declared_errors_fails_every_called_method_with_no_result() {
+    let report = broken(Fault::OnlyDeclaredErrors, Kind::NoResult).await;
+    for m in report.plan.called() {
+        assert!(
+            problems(&report).contains(&(m.name.clone(), Kind::NoResult)),
+            "{}: {}",
+            m.name,
+            report.to_text()
+        );
+    }
+    for (name, summary) in report.methods() {
+        if let MethodSummary::Called { answers, .. } = summary {
+            assert_eq!(answers.results, 0, "{name}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn declared_errors_on_valid_calls_are_no_result_and_refused_examples() {
+    let report = broken(Fault::DeclaredErrorsOnValidCalls, Kind::NoResult).await;
+    assert_eq!(kinds(&report), vec![Kind::NoResult, Kind::ExampleRefused], "{}", report.to_text());
+    insta::assert_snapshot!(report.to_text());
+}
+
+#[tokio::test]
+async fn a_null_result_where_the_type_has_no_null_is_caught() {
+    let report = broken(Fault::NullResult, Kind::ResultInvalid).await;
+    assert!(
+        problems(&report).iter().all(|(subject, _)| subject == plant::FAULTY_METHOD),
+        "{}",
+        report.to_text()
+    );
+}
+
+#[tokio::test]
+async fn a_declared_error_with_a_wrong_message_is_caught() {
+    let report = broken(Fault::WrongErrorMessage, Kind::WrongErrorMessage).await;
+    assert_eq!(kinds(&report), vec![Kind::WrongErrorMessage], "{}", report.to_text());
+    assert!(report.to_text().contains(plant::WRONG_MESSAGE));
+    insta::assert_snapshot!(report.to_text());
+}
+
+#[tokio::test]
+async fn a_slow_plant_is_failed_checks_with_the_time_waited_and_the_deadline_ends_the_run() {
+    let slow = Fault::Slow(Duration::from_secs(3));
+    let url = plant::start("pump-plant.types.json", Some(TOKEN), slow).await;
+    let doc = contract("pump-plant.types.json");
+    let options = Options {
+        timeout: Duration::from_millis(200),
+        deadline: Some(Duration::from_millis(1500)),
+        ..options(&doc, &[], 2)
+    };
+    let plant = Plant { url, token: Some(TOKEN.to_owned()) };
+    let started = std::time::Instant::now();
+    let report = accord_conform::run(&doc, &plant, &options, &NoProgress)
+        .await
+        .expect("a slow plant is reachable: its slowness is failed checks, not an error");
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(3), "the deadline bounds the run: {took:?}");
+    assert!(!report.passed());
+    let first = &report.checks[0];
+    assert!(
+        matches!(&first.outcome, Outcome::Failed(p) if p.iter().any(|p| p.kind == Kind::Timeout && p.message.contains("200 ms"))),
+        "{:?}",
+        first.outcome
+    );
+    let not_run = report.checks.iter().filter(|c| matches!(c.outcome, Outcome::NotRun(_))).count();
+    assert!(not_run > 10, "{not_run} not run\n{}", report.to_text());
+    let text = report.to_text();
+    assert!(text.contains("NOT RUN") && text.contains("does NOT conform"), "{text}");
+}
+
+#[tokio::test]
+async fn calls_go_out_in_parallel_up_to_jobs_and_the_report_does_not_depend_on_it() {
+    let doc = contract("pump-plant.types.json");
+    let mut seen = Vec::new();
+    for jobs in [1, 4] {
+        let slow = Fault::Slow(Duration::from_millis(20));
+        let (url, stats) =
+            plant::start_with_stats("pump-plant.types.json", Some(TOKEN), slow).await;
+        let options = Options { jobs, ..options(&doc, &[], 2) };
+        let plant = Plant { url, token: Some(TOKEN.to_owned()) };
+        let report = accord_conform::run(&doc, &plant, &options, &NoProgress).await.expect("run");
+        assert!(report.passed(), "{}", report.to_text());
+        seen.push((
+            stats.max_in_flight.load(std::sync::atomic::Ordering::SeqCst),
+            report.to_text(),
+        ));
+    }
+    assert_eq!(seen[0].0, 1, "--jobs 1 sends one call at a time");
+    assert!(
+        (2..=4).contains(&seen[1].0),
+        "--jobs 4: at most 4 at once, and more than one: {}",
+        seen[1].0
+    );
+    assert_eq!(seen[0].1, seen[1].1, "the same report whatever --jobs");
 }
 
 #[tokio::test]

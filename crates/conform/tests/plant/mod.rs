@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use accord_schema_model::{Document, ParamStructure};
 use accord_validate::{Contract, Rule, Target};
@@ -52,6 +54,31 @@ pub(crate) enum Fault {
     WrongErrorCode,
     /// `ERRING_METHOD` answers its declared error with `data` of the wrong type.
     DeclaredErrorDataInvalid,
+    /// Every contract call, valid or not, is answered with one of the method's declared errors
+    /// (`-32603` for a method that declares none): the plant never answers a result.
+    OnlyDeclaredErrors,
+    /// Valid params of a method that declares errors get its first declared error (examples
+    /// included); invalid params are refused as they should be.
+    DeclaredErrorsOnValidCalls,
+    /// `FAULTY_METHOD` answers `null`, which its result type does not allow.
+    NullResult,
+    /// `ERRING_METHOD` answers generated (non-example) valid params with its declared error,
+    /// whose `message` is not the contract's.
+    WrongErrorMessage,
+    /// Every HTTP answer waits this long first.
+    Slow(Duration),
+}
+
+/// The message the wrong-message fault answers.
+pub(crate) const WRONG_MESSAGE: &str = "banana";
+
+/// What a plant saw, for tests that look at how conform called it.
+#[derive(Debug, Default)]
+pub(crate) struct Stats {
+    /// HTTP requests being answered now.
+    in_flight: AtomicUsize,
+    /// The most HTTP requests answered at once.
+    pub(crate) max_in_flight: AtomicUsize,
 }
 
 /// The method the declared-error fault is put on, and the error it answers.
@@ -63,11 +90,21 @@ struct Plant {
     contract: Contract,
     token: Option<String>,
     fault: Fault,
+    stats: Arc<Stats>,
 }
 
 /// Starts a plant for `contract` (a path under fixtures/contracts) on 127.0.0.1, port 0; it
 /// runs until the test's runtime ends. Returns its URL.
 pub(crate) async fn start(contract: &str, token: Option<&str>, fault: Fault) -> String {
+    start_with_stats(contract, token, fault).await.0
+}
+
+/// As [`start`], also giving what the plant sees.
+pub(crate) async fn start_with_stats(
+    contract: &str,
+    token: Option<&str>,
+    fault: Fault,
+) -> (String, Arc<Stats>) {
     let path = format!("{}/../../fixtures/contracts/{contract}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("contract");
     let doc = Document::parse(&text).expect("contract parses");
@@ -82,8 +119,15 @@ pub(crate) async fn start(contract: &str, token: Option<&str>, fault: Fault) -> 
         methods.expect("the namespace has methods").shift_remove(m);
     }
     let contract = Contract::compile(&doc).expect("contract compiles");
-    let plant =
-        Arc::new(Plant { doc, described, contract, token: token.map(str::to_owned), fault });
+    let stats = Arc::new(Stats::default());
+    let plant = Arc::new(Plant {
+        doc,
+        described,
+        contract,
+        token: token.map(str::to_owned),
+        fault,
+        stats: stats.clone(),
+    });
     let app = Router::new().route("/", post(http).get(upgrade)).with_state(plant);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let url = format!("http://{}/", listener.local_addr().expect("addr"));
@@ -93,7 +137,7 @@ pub(crate) async fn start(contract: &str, token: Option<&str>, fault: Fault) -> 
         let _ = tcp.set_nodelay(true);
     });
     tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
-    url
+    (url, stats)
 }
 
 fn access(plant: &Plant, headers: &HeaderMap) -> Access {
@@ -112,11 +156,22 @@ fn refused() -> HttpResponse {
 }
 
 async fn http(State(plant): State<Arc<Plant>>, headers: HeaderMap, body: Bytes) -> HttpResponse {
-    let access = access(&plant, &headers);
+    let now = plant.stats.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    plant.stats.max_in_flight.fetch_max(now, Ordering::SeqCst);
+    if let Fault::Slow(delay) = plant.fault {
+        tokio::time::sleep(delay).await;
+    }
+    let answer = http_answer(&plant, &headers, &body);
+    plant.stats.in_flight.fetch_sub(1, Ordering::SeqCst);
+    answer
+}
+
+fn http_answer(plant: &Plant, headers: &HeaderMap, body: &Bytes) -> HttpResponse {
+    let access = access(plant, headers);
     if access == Access::Refused {
         return refused();
     }
-    match plant.answer(&body, access, None) {
+    match plant.answer(body, access, None) {
         Some(text) => {
             (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], text).into_response()
         }
@@ -292,8 +347,43 @@ impl Plant {
             Some(ParamStructure::ByPosition) => Value::Array(Vec::new()),
             _ => Value::Object(Default::default()),
         });
+        let first_declared = declared.errors.iter().flatten().next();
+        if self.fault == Fault::OnlyDeclaredErrors {
+            return Err(match first_declared {
+                Some(e) => RpcError::declared(
+                    e.code,
+                    &e.message,
+                    self.error_data(namespace, method, e.code),
+                ),
+                None => RpcError::internal("this plant answers errors only"),
+            });
+        }
         let target = Target::Params { namespace: namespace.to_owned(), method: method.to_owned() };
         let validator = self.contract.validator(&target).expect("params validator");
+        let valid = validator.is_valid(&params);
+        if valid
+            && self.fault == Fault::DeclaredErrorsOnValidCalls
+            && let Some(e) = first_declared
+        {
+            return Err(RpcError::declared(
+                e.code,
+                &e.message,
+                self.error_data(namespace, method, e.code),
+            ));
+        }
+        let example = declared.examples.iter().flatten().any(|e| e.params == params);
+        if valid
+            && !example
+            && self.fault == Fault::WrongErrorMessage
+            && request.method == ERRING_METHOD.0
+        {
+            let code = ERRING_METHOD.1;
+            return Err(RpcError::declared(
+                code,
+                WRONG_MESSAGE,
+                self.error_data(namespace, method, code),
+            ));
+        }
         if let Err(errors) = validator.validate(&params)
             && !(faulty && self.fault == Fault::AcceptsInvalidParams)
         {
@@ -324,6 +414,7 @@ impl Plant {
             .and_then(|e| e.result.clone());
         let result = example.unwrap_or_else(|| self.generate(&result_target, seed_of(&params)));
         Ok(match (faulty, self.fault) {
+            (true, Fault::NullResult) => Value::Null,
             (true, Fault::WrongResultType) => {
                 self.mutant(&result_target, &result, |r| r == Rule::Type)
             }
@@ -335,6 +426,16 @@ impl Plant {
             }),
             _ => result,
         })
+    }
+
+    /// Valid `data` for the declared error `code` of a method, when it has a data type.
+    fn error_data(&self, namespace: &str, method: &str, code: i64) -> Option<Value> {
+        let declared =
+            self.doc.namespaces.as_ref()?.get(namespace)?.methods.as_ref()?.get(method)?;
+        declared.errors.iter().flatten().find(|e| e.code == code)?.data.as_ref()?;
+        let target =
+            Target::ErrorData { namespace: namespace.to_owned(), method: method.to_owned(), code };
+        Some(self.generate(&target, 1))
     }
 
     fn event_target(&self, name: &str) -> Option<Target> {
