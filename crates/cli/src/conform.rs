@@ -112,7 +112,13 @@ pub(crate) fn run(args: &Args) -> Outcome {
         deadline: args.deadline,
     };
     let plant = Plant { url: args.url.clone(), token };
-    let plan = accord_conform::plan(&doc, &plant, &options);
+    let plan = match accord_conform::plan(&doc, &plant, &options) {
+        Ok(plan) => plan,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return Outcome::InputError;
+        }
+    };
     if args.dry_run {
         let text = match args.format {
             ConformFormat::Json => pretty(&plan.to_json()),

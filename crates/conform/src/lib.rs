@@ -35,6 +35,7 @@ mod plan;
 mod policy;
 mod pool;
 mod protocol;
+mod pubsub;
 mod replay;
 mod report;
 mod run;
@@ -42,7 +43,7 @@ mod transcript;
 
 use std::time::Duration;
 
-use accord_schema_model::{Document, Event, Method};
+use accord_schema_model::{Dialect, Document, Event, Method};
 use accord_validate::Contract;
 
 pub use crate::{
@@ -119,9 +120,15 @@ pub struct NoProgress;
 
 impl Progress for NoProgress {}
 
-/// The plan of a run: what will be called, what skipped and why. Nothing is sent.
-pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Plan {
-    Plan::new(doc, options, plant.token.is_some())
+/// The plan of a run: what will be called, what skipped and why, on the contract's wire.
+/// Nothing is sent.
+///
+/// # Errors
+///
+/// [`Error::Wire`] when the contract's `wire` section cannot be resolved.
+pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Result<Plan, Error> {
+    let dialect = Dialect::of(doc).map_err(Error::Wire)?;
+    Ok(Plan::new(doc, &dialect, options, plant.token.is_some()))
 }
 
 /// Runs every phase against `plant` and reports.
@@ -130,14 +137,15 @@ pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Plan {
 ///
 /// [`Error::Connect`] when the plant cannot be reached at all (the first request fails to
 /// connect), [`Error::Url`] for a URL that is not `http://` or `ws://`, [`Error::Contract`] for a
-/// contract that does not compile. A plant that answers wrongly is a failed check, not an error.
+/// contract that does not compile, [`Error::Wire`] for a `wire` section that cannot be resolved.
+/// A plant that answers wrongly is a failed check, not an error.
 pub async fn run(
     doc: &Document,
     plant: &Plant,
     options: &Options,
     progress: &dyn Progress,
 ) -> Result<Report, Error> {
-    let plan = plan(doc, plant, options);
+    let plan = plan(doc, plant, options)?;
     let mut run = start(doc, &plan, plant, options, progress).await?;
     let called = plan.called().count() as u64;
     let estimate = 4 + 6 + called * (2 * options.calls as u64 + 2) + 12 + plan.events.len() as u64;
@@ -163,7 +171,7 @@ pub async fn replay(
     transcript: &Transcript,
     progress: &dyn Progress,
 ) -> Result<Report, Error> {
-    let plan = plan(doc, plant, options);
+    let plan = plan(doc, plant, options)?;
     let mut run = start(doc, &plan, plant, options, progress).await?;
     progress.start(transcript.lines.iter().filter(|l| matches!(l, Line::Sent(_))).count() as u64);
     run.replay(transcript).await;
@@ -180,6 +188,7 @@ async fn start<'a>(
     progress: &'a dyn Progress,
 ) -> Result<Run<'a>, Error> {
     let contract = Contract::compile(doc)?;
+    let dialect = Dialect::of(doc).map_err(Error::Wire)?;
     let client = Client::new(&plant.url, plant.token.as_deref(), options.timeout)?;
     // A notification of the probe method: answered by nothing, and refused by nothing that
     // listens. Only a connection that cannot be made ends the run here: a plant too slow to
@@ -188,8 +197,13 @@ async fn start<'a>(
     if let Err(TransportError::Connect(reason)) = client.post(&probe, Credential::Right).await {
         return Err(Error::Connect { url: plant.url.clone(), reason });
     }
-    let cx =
-        Cx { doc, contract, has_token: plant.token.is_some(), protocol: plan.protocol.clone() };
+    let cx = Cx {
+        doc,
+        contract,
+        has_token: plant.token.is_some(),
+        protocol: plan.protocol.clone(),
+        dialect,
+    };
     Ok(Run::new(client, cx, options, progress))
 }
 

@@ -1,8 +1,10 @@
 //! The plant's protocol as a run sees it: which method describes the plant, which method the
 //! envelope probes are sent to, and which codes mean "method not found" and "invalid params".
-//! Today these are accord's own wire (docs/wire.md); they are parameters of the plan, not
-//! literals in the phases, so a contract that names another wire only changes how this is built.
+//! They come from the contract's wire (docs/format.md §15) as the model's [`Dialect`] resolves
+//! it: accord's own wire (docs/wire.md) when the contract has no `wire` section. They are
+//! parameters of the plan, not literals in the phases.
 
+use accord_schema_model::Dialect;
 use accord_wire::codes;
 
 use crate::Options;
@@ -20,16 +22,41 @@ pub struct Protocol {
     pub method_not_found: Vec<i64>,
     /// The codes with which the plant may refuse invalid params.
     pub invalid_params: Vec<i64>,
+    /// The code of "a limit was exceeded".
+    pub limit: i64,
+    /// The deepest nesting the plant promises to read; `None`: it promises none, and no
+    /// params nested past the limit are sent (the depth probe).
+    pub depth_limit: Option<u64>,
+    /// Whether this is accord's own wire in every member (the contract has no `wire` section).
+    pub accord: bool,
 }
 
 impl Protocol {
-    /// accord's own wire, with the invalid-params code of `options`.
-    pub fn accord(options: &Options) -> Protocol {
+    /// The protocol of `dialect`. The probes go to the describe method when the wire names one,
+    /// else to `read_probe` (a read method of the contract that the plan calls, by its wire
+    /// name), else to `unknown` (a method the plant does not have, which every probe may reach
+    /// without changing anything). `options.invalid_params_code` replaces the wire's
+    /// invalid-params codes when it is not JSON-RPC's `-32602` (the `--invalid-params-code`
+    /// of a plant that uses another code without saying so in its contract).
+    pub fn of(
+        dialect: &Dialect,
+        read_probe: Option<String>,
+        unknown: String,
+        options: &Options,
+    ) -> Protocol {
+        let invalid_params = if options.invalid_params_code == codes::INVALID_PARAMS {
+            dialect.codes.invalid_params.clone()
+        } else {
+            vec![options.invalid_params_code]
+        };
         Protocol {
-            describe: Some(accord_wire::describe::METHOD.to_owned()),
-            probe: accord_wire::describe::METHOD.to_owned(),
-            method_not_found: vec![codes::METHOD_NOT_FOUND],
-            invalid_params: vec![options.invalid_params_code],
+            describe: dialect.describe.clone(),
+            probe: dialect.describe.clone().or(read_probe).unwrap_or(unknown),
+            method_not_found: dialect.codes.method_not_found.clone(),
+            invalid_params,
+            limit: dialect.codes.limit,
+            depth_limit: dialect.depth_limit,
+            accord: dialect.is_accord(),
         }
     }
 

@@ -3,7 +3,7 @@
 //! through the plan's called methods, so nothing outside the policy is ever sent.
 
 use accord_compat_diff::{Level, Pairing, Source, diff};
-use accord_schema_model::{Document, Method};
+use accord_schema_model::{Document, EventRoute, Method};
 use accord_validate::Target;
 use accord_wire::describe::Answer;
 use accord_wire::event::{NOTIFICATION, Notification, SUBSCRIBE, UNSUBSCRIBE};
@@ -31,9 +31,11 @@ pub(crate) struct Run<'a> {
     next_id: u64,
 }
 
-/// A called method: its name, namespace, method name and declaration.
+/// A called method: its name, wire name, namespace, method name and declaration.
 pub(crate) struct Called<'d> {
     pub(crate) name: String,
+    /// The name the plant answers to (the contract's wire, docs/format.md §15).
+    pub(crate) wire: String,
     namespace: &'d str,
     method: &'d str,
     pub(crate) declared: &'d Method,
@@ -143,7 +145,15 @@ impl<'a> Run<'a> {
             for (m_name, method) in ns.methods.iter().flatten() {
                 let name = format!("{ns_name}.{m_name}");
                 if self.options.policy.decide(&name, method) == crate::policy::Decision::Call {
-                    out.push(Called { name, namespace: ns_name, method: m_name, declared: method });
+                    let wire =
+                        self.cx.dialect.wire_name(ns_name, m_name).unwrap_or(&name).to_owned();
+                    out.push(Called {
+                        name,
+                        wire,
+                        namespace: ns_name,
+                        method: m_name,
+                        declared: method,
+                    });
                 }
             }
         }
@@ -433,15 +443,9 @@ impl<'a> Run<'a> {
 
     // ---- envelope ----
 
-    /// A method name in a contract namespace that the contract does not have.
+    /// A method name the plant does not answer to, beside its own names.
     pub(crate) fn unknown_method(&self) -> String {
-        let ns =
-            self.cx.doc.namespaces.iter().flatten().next().map_or("accord", |(n, _)| n.as_str());
-        let mut name = format!("{ns}.accordConformNoSuchMethod");
-        while crate::contract_method(self.cx.doc, &name).is_some() {
-            name.push('_');
-        }
-        name
+        crate::plan::unknown_method(self.cx.doc, &self.cx.dialect)
     }
 
     // ---- events ----
@@ -478,9 +482,29 @@ impl<'a> Run<'a> {
                     )])
                 }
                 Some(Ok(Ok(mut socket))) => {
-                    let session =
-                        self.subscribe(&mut socket, &mut transcript, &name, &namespace, &event);
-                    let outcome = in_time(deadline, session).await;
+                    let outcome = match self.cx.dialect.event(&name).cloned() {
+                        Some(EventRoute::Pubsub(route)) => {
+                            let session = self.subscribe_pubsub(
+                                &mut socket,
+                                &mut transcript,
+                                &route,
+                                &name,
+                                &namespace,
+                                &event,
+                            );
+                            in_time(deadline, session).await
+                        }
+                        _ => {
+                            let session = self.subscribe(
+                                &mut socket,
+                                &mut transcript,
+                                &name,
+                                &namespace,
+                                &event,
+                            );
+                            in_time(deadline, session).await
+                        }
+                    };
                     socket.close().await;
                     outcome.unwrap_or_else(|| self.not_run())
                 }
@@ -633,8 +657,11 @@ pub(crate) async fn ws_call(
         };
         transcript.received(&text);
         let value = serde_json::from_str::<Value>(&text).ok();
-        let is_note = value.as_ref().and_then(|v| v.get("method")).and_then(Value::as_str)
-            == Some(NOTIFICATION);
+        // accord's `rpc.event`, or any message with a method and no id: a pubsub
+        // notification (docs/wire.md §11.3) is named by its subscription.
+        let method = value.as_ref().and_then(|v| v.get("method")).and_then(Value::as_str);
+        let is_note = method == Some(NOTIFICATION)
+            || (method.is_some() && value.as_ref().is_some_and(|v| v.get("id").is_none()));
         if is_note {
             notes.push(text);
             continue;

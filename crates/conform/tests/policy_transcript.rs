@@ -58,7 +58,8 @@ fn the_plan_lists_every_method_with_its_decision_and_sends_nothing() {
     let doc = pump();
     // Nothing listens on port 9 of loopback; the plan does not need it.
     let plant = Plant { url: "http://127.0.0.1:9/".into(), token: None };
-    let plan = accord_conform::plan(&doc, &plant, &Options::default());
+    let plan =
+        accord_conform::plan(&doc, &plant, &Options::default()).expect("a wire that resolves");
     assert_eq!(plan.methods.len(), 13);
     assert_eq!(plan.called().count(), 6);
     assert_eq!(plan.events.len(), 4);

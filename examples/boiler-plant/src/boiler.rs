@@ -86,7 +86,7 @@ pub(crate) struct SetpointChange {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Telemetry {
     /// Frames since the plant started.
-    pub(crate) seq: u64,
+    pub(crate) seq: u32,
     pub(crate) burner: BurnerState,
     /// Steam drum pressure.
     ///

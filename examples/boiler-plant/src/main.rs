@@ -1,19 +1,10 @@
-//! Contract of the Hillside boiler house: the burner management of its package steam boiler,
-//! served by a plain jsonrpsee server, with jsonrpsee's own wire: `boiler_status` names, no
-//! describe method, jsonrpsee's error codes and one method per subscription.
-
-// The crate doc above is the contract's description. `cargo run -p boiler-plant` serves the
-// boiler on loopback (HTTP and WebSocket on one port; `--port N`, default 0: any free port,
-// printed on the first line of stdout). Its contract is extracted from this source, wire and
-// all, into `fixtures/contracts/boiler-plant.types.json` (see `accord.toml`).
-
-mod boiler;
-mod plant;
+//! `boiler-plant [--port N]`: serves the boiler on 127.0.0.1 (HTTP and WebSocket on one
+//! port; port 0, the default, is any free port) and prints its URL on the first line of stdout.
 
 use std::net::{Ipv4Addr, SocketAddr};
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let mut port = 0u16;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -22,58 +13,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             _ => return Err(format!("usage: boiler-plant [--port N]; unexpected `{arg}`").into()),
         }
     }
-    let server = jsonrpsee::server::Server::builder()
-        .build(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
-        .await?;
-    let addr = server.local_addr()?;
-    let handle = server.start(plant::module(plant::Boiler::new())?);
+    let (addr, handle) = boiler_plant::serve(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).await?;
     println!("boiler-plant serving on http://{addr} (and ws://{addr})");
     handle.stopped().await;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use std::io::{Read, Write};
-    use std::net::TcpStream;
-
-    /// One JSON-RPC call over HTTP/1.1 with a plain socket (no client crate for a test).
-    fn call(addr: std::net::SocketAddr, body: &str) -> serde_json::Value {
-        let mut s = TcpStream::connect(addr).unwrap();
-        write!(s, "POST / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
-        let mut reply = String::new();
-        s.read_to_string(&mut reply).unwrap();
-        let json = reply.split("\r\n\r\n").nth(1).unwrap();
-        serde_json::from_str(json).unwrap()
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn serves_underscore_names_checks_params_and_answers_declared_errors() {
-        let server = jsonrpsee::server::Server::builder().build("127.0.0.1:0").await.unwrap();
-        let addr = server.local_addr().unwrap();
-        let handle = server.start(crate::plant::module(crate::plant::Boiler::new()).unwrap());
-        let replies = tokio::task::spawn_blocking(move || {
-            [
-                r#"{"jsonrpc":"2.0","id":1,"method":"boiler_reading","params":["drumPressure"]}"#,
-                r#"{"jsonrpc":"2.0","id":2,"method":"boiler_reading","params":["flueOxygen"]}"#,
-                r#"{"jsonrpc":"2.0","id":3,"method":"boiler_reading","params":["noSuchSensor"]}"#,
-                r#"{"jsonrpc":"2.0","id":4,"method":"boiler_setSetpoint","params":[300]}"#,
-                r#"{"jsonrpc":"2.0","id":5,"method":"boiler_fire","params":[20,true]}"#,
-                r#"{"jsonrpc":"2.0","id":6,"method":"boiler.status","params":[]}"#,
-                r#"{"jsonrpc":"2.0","id":7,"method":"boiler_fire","params":[60]}"#,
-            ]
-            .map(|b| call(addr, b))
-        })
-        .await
-        .unwrap();
-        assert_eq!(replies[0]["result"]["sensor"], "drumPressure", "{}", replies[0]);
-        assert_eq!(replies[1]["error"]["code"], -32020);
-        assert_eq!(replies[2]["error"]["code"], -32602);
-        assert_eq!(replies[3]["error"]["code"], -32602);
-        assert_eq!(replies[4]["error"]["code"], -32021);
-        assert_eq!(replies[5]["error"]["code"], -32601, "accord's `.` names are not served");
-        assert_eq!(replies[6]["result"]["firingRate"], 60, "{}", replies[6]);
-        handle.stop().unwrap();
-        handle.stopped().await;
-    }
 }
