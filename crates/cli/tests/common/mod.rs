@@ -89,3 +89,14 @@ pub(crate) fn terminate(child: &mut Child) -> (i32, String) {
     child.stderr.take().unwrap().read_to_string(&mut log).unwrap();
     (status.code().unwrap_or(-1), log)
 }
+
+/// `accord ARGS` on a blocking thread, so that a plant served on the test's runtime answers
+/// meanwhile.
+pub(crate) async fn accord_async(args: Vec<String>) -> Output {
+    tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        accord(&args)
+    })
+    .await
+    .expect("join")
+}
