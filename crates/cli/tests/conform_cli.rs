@@ -7,7 +7,7 @@ mod plant;
 
 use std::path::{Path, PathBuf};
 
-use common::{PUMP, accord, stderr, stdout};
+use common::{PUMP, accord, accord_async, stderr, stdout};
 use plant::Fault;
 
 const TOKEN: &str = "s3cret-token";
@@ -23,16 +23,6 @@ fn token_file(dir: &Path) -> String {
     let path = dir.join("token");
     std::fs::write(&path, format!("{TOKEN}\n")).expect("token");
     path.display().to_string()
-}
-
-/// Runs the binary off the runtime's worker threads, so the plant keeps answering.
-async fn accord_async(args: Vec<String>) -> std::process::Output {
-    tokio::task::spawn_blocking(move || {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        accord(&args)
-    })
-    .await
-    .expect("join")
 }
 
 #[test]

@@ -123,18 +123,7 @@ fn the_example_plant_contract_is_extracted_from_its_source_and_has_not_drifted()
 
     // The extraction alone (no merge) already has every method, event and named type of the
     // contract, but for the hand-written error data: the merge adds refinements, not shape.
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pump-plant-fresh.types.json");
-    let _ = std::fs::remove_file(&out);
-    let fresh = accord(&[
-        "extract",
-        "--config",
-        "examples/pump-plant/accord.toml",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh.stderr));
-    let fresh: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let fresh = fresh_extraction("pump-plant");
     let committed: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(root().join(PUMP)).unwrap()).unwrap();
     let keys = |v: &serde_json::Value, ns: &str, section: &str| -> Vec<String> {
@@ -155,4 +144,48 @@ fn the_example_plant_contract_is_extracted_from_its_source_and_has_not_drifted()
     }
     assert_eq!(fresh["namespaces"]["pump"]["methods"]["start"]["paramStructure"], "by-name");
     assert_eq!(fresh["namespaces"]["pump"]["types"]["StartMode"]["discriminator"], "kind");
+}
+
+#[test]
+fn the_boiler_plant_contract_records_the_wire_jsonrpsee_serves_and_has_not_drifted() {
+    const BOILER: &str = "fixtures/contracts/boiler-plant.types.json";
+    let check = accord(&["check", "--config", "examples/boiler-plant/accord.toml", BOILER]);
+    assert_eq!(check.status.code(), Some(0), "{}{}", text(&check.stdout), text(&check.stderr));
+
+    // The extraction alone (no merge) records jsonrpsee's wire: `_` names, no describe method,
+    // jsonrpsee's codes, the subscription's three names.
+    let fresh = fresh_extraction("boiler-plant");
+    assert_eq!(
+        fresh["wire"],
+        serde_json::json!({"describe": false, "codes": {"profile": "jsonrpsee"}})
+    );
+    let wire = &fresh["namespaces"]["boiler"]["wire"];
+    assert_eq!(wire["separator"], "_");
+    assert_eq!(
+        wire["events"]["telemetry"],
+        serde_json::json!({
+            "params": [],
+            "subscribe": "boiler_subscribeTelemetry",
+            "unsubscribe": "boiler_unsubscribeTelemetry",
+            "notification": "boiler_telemetry"
+        })
+    );
+    // The declared errors are the committed file's, kept by the merge.
+    let committed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join(BOILER)).unwrap()).unwrap();
+    assert_eq!(
+        committed["namespaces"]["boiler"]["methods"]["reading"]["errors"][0]["code"],
+        -32020
+    );
+    assert_eq!(committed["namespaces"]["boiler"]["wire"], *wire);
+}
+
+/// The example plant `plant`'s extraction alone (no merge: written to a file of its own).
+fn fresh_extraction(plant: &str) -> serde_json::Value {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{plant}-fresh.types.json"));
+    let _ = std::fs::remove_file(&out);
+    let config = format!("examples/{plant}/accord.toml");
+    let fresh = accord(&["extract", "--config", &config, "--out", out.to_str().unwrap()]);
+    assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh.stderr));
+    serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
 }

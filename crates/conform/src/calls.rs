@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
+use accord_schema_model::EventRoute;
 use accord_wire::event::SUBSCRIBE;
 
 use crate::kind::{Kind, Problem};
@@ -166,7 +167,7 @@ impl Run<'_> {
         params: Value,
         documents_result: bool,
     ) -> Item {
-        let sent = self.request(&m.name, Some(params));
+        let sent = self.request(&m.wire, Some(params));
         let positive = Positive { documents_result };
         Item::Job(self.job(Phase::Positive, &m.name, name, sent, Some(positive)))
     }
@@ -219,6 +220,11 @@ impl Run<'_> {
                 // the params check. Then one mutant per rule first, so a few calls cover many
                 // rules, not many variants of one.
                 mutants.retain(|m| m.value.is_object() || m.value.is_array());
+                // Params nested past a depth limit probe that limit: only where the wire
+                // promises one (accord's 128); a plant that promises none is not held to it.
+                if self.cx.protocol.depth_limit.is_none() {
+                    mutants.retain(|m| m.rule != accord_validate::Rule::Depth);
+                }
                 let mut seen = Vec::new();
                 let (first, rest): (Vec<_>, Vec<_>) = mutants.drain(..).partition(|m| {
                     let new = !seen.contains(&m.rule);
@@ -247,7 +253,7 @@ impl Run<'_> {
             }
             let sent_count = to_send.len();
             for (name, value) in to_send {
-                let sent = self.request(&m.name, Some(value));
+                let sent = self.request(&m.wire, Some(value));
                 items.push(Item::Job(self.job(Phase::Negative, &m.name, name, sent, None)));
             }
             if sent_count == 0 {
@@ -315,11 +321,16 @@ impl Run<'_> {
             "no answer, HTTP 204".to_owned(),
             format!("[{note},{note}]"),
         ));
-        if let Some(event) =
-            self.cx.doc.namespaces.iter().flatten().find_map(|(n, ns)| {
-                ns.events.iter().flatten().next().map(|(e, _)| format!("{n}.{e}"))
-            })
-        {
+        // accord's rpc.subscribe over HTTP, for an event the wire subscribes accord's way (a
+        // pubsub event is subscribed over a WebSocket only, and no code is named for the
+        // refusal of its subscribe method over HTTP).
+        let accord_event = self
+            .cx
+            .dialect
+            .events()
+            .find(|(_, route)| matches!(route, EventRoute::Accord))
+            .map(|(name, _)| name.to_owned());
+        if let Some(event) = accord_event {
             let sent = self.request(SUBSCRIBE, Some(json!({"event": event})));
             probes.push(("rpc.subscribe over HTTP", "-32004".to_owned(), sent));
         }

@@ -20,12 +20,13 @@ pub enum Error {
         /// Why it was refused.
         reason: String,
     },
-    /// The contract's `wire` section cannot be resolved into a dialect.
-    #[error("the contract's wire section cannot be used: {0}")]
-    Wire(accord_schema_model::Error),
     /// The contract does not compile into validators (a dangling ref, a bad pattern).
     #[error("the contract cannot be checked against: {0}")]
     Contract(#[from] accord_validate::Error),
+    /// The contract's `wire` section cannot be resolved (docs/format.md §15): the plant's
+    /// names or codes are unknown, so nothing can be sent.
+    #[error("the contract's wire cannot be spoken: {0}")]
+    Wire(accord_schema_model::Error),
     /// A transcript line that is not a note (`//`), a request (`>>`) or an answer (`<<`).
     #[error("transcript line {line}: {reason}")]
     Transcript {

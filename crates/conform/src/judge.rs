@@ -3,7 +3,7 @@
 //! send; replay re-sends a transcript and asks the same judge, so a replayed failure is judged
 //! exactly as it was found.
 
-use accord_schema_model::{Document, Method, ParamStructure};
+use accord_schema_model::{Dialect, Document, Method, ParamStructure};
 use accord_validate::{Contract, Target};
 use accord_wire::describe::{self, Answer};
 use accord_wire::envelope::Rejected;
@@ -23,6 +23,9 @@ pub(crate) struct Cx<'d> {
     pub(crate) contract: Contract,
     pub(crate) has_token: bool,
     pub(crate) protocol: Protocol,
+    /// The contract's wire: which contract method a wire name calls, and how events are
+    /// subscribed.
+    pub(crate) dialect: Dialect,
 }
 
 /// What one request must get.
@@ -77,12 +80,12 @@ impl Cx<'_> {
         };
         let expect = &expects[0];
         if let Expect::Nothing = expect {
-            return nothing(transport, reply);
+            return self.nothing(transport, reply);
         }
         let Some(response) = read_single(reply) else {
             return read_problems(reply);
         };
-        let mut problems = status_problems(transport, reply);
+        let mut problems = self.status_problems(transport, reply);
         problems.extend(self.answer(transport, credential, expect, &response));
         problems
     }
@@ -154,7 +157,7 @@ impl Cx<'_> {
         let answered: Vec<&Expect> =
             expects.iter().filter(|e| !matches!(e, Expect::Nothing)).collect();
         if answered.is_empty() {
-            return nothing(transport, reply);
+            return self.nothing(transport, reply);
         }
         let Some(body) = reply.body.as_deref() else {
             return vec![Problem::new(Kind::NoAnswer, "a batch with requests got no answer")];
@@ -165,7 +168,7 @@ impl Cx<'_> {
                 "a batch must be answered with an array of responses",
             )];
         };
-        let mut problems = status_problems(transport, reply);
+        let mut problems = self.status_problems(transport, reply);
         let mut responses = Vec::new();
         for (i, item) in items.iter().enumerate() {
             match Response::from_value(item, &format!("/{i}")) {
@@ -215,7 +218,7 @@ impl Cx<'_> {
             Expect::Nothing => Vec::new(),
             Expect::TooDeep => match response {
                 Response::Failure { error, .. }
-                    if error.code == codes::LIMIT_EXCEEDED
+                    if error.code == self.protocol.limit
                         || self.protocol.invalid_params(error.code) =>
                 {
                     Vec::new()
@@ -224,14 +227,22 @@ impl Cx<'_> {
                     Kind::Envelope,
                     format!(
                         "a body nested past {DEPTH_LIMIT} levels must be refused with {} (the depth limit) or {}, got {}",
-                        codes::LIMIT_EXCEEDED,
+                        self.protocol.limit,
                         self.protocol.invalid_params_text(),
                         summary(other)
                     ),
                 )],
             },
             Expect::Refusal { code, id, what } => {
-                let mut problems = refusal(response, &[*code], Kind::Envelope, what);
+                // A body that is JSON but not a request object (`42`): JSON-RPC 2.0 says
+                // -32600; jsonrpsee answers it as unreadable (-32700), which a foreign wire
+                // may do (docs/conform.md, "Foreign wires").
+                let codes = if !self.protocol.accord && *what == NOT_AN_OBJECT {
+                    vec![*code, codes::PARSE_ERROR]
+                } else {
+                    vec![*code]
+                };
+                let mut problems = refusal(response, &codes, Kind::Envelope, what);
                 if response.id() != id {
                     problems.push(wrong_id(id, response.id()));
                 }
@@ -260,6 +271,25 @@ impl Cx<'_> {
         if self.protocol.describe.as_deref() == Some(request.method.as_str()) {
             return self.describe(reduced, response);
         }
+        if !reduced && let Some(route) = self.dialect.method(&request.method) {
+            // A contract method by its wire name (on accord's wire, `namespace.method`).
+            return match crate::contract_method(self.doc, &route.qualified()) {
+                Some(declared) => self.call(
+                    &route.namespace,
+                    &route.method,
+                    declared,
+                    request.params.as_ref(),
+                    response,
+                ),
+                None => Vec::new(),
+            };
+        }
+        if !reduced
+            && (self.dialect.is_pubsub_subscribe(&request.method)
+                || self.dialect.is_pubsub_unsubscribe(&request.method))
+        {
+            return self.pubsub(transport, request, response);
+        }
         match request.call() {
             _ if reduced => refusal(
                 response,
@@ -278,19 +308,50 @@ impl Cx<'_> {
                 Kind::Envelope,
                 "a method that does not exist",
             ),
-            Call::Contract { namespace, method } => {
-                match crate::contract_method(self.doc, &request.method) {
-                    None => refusal(
-                        response,
-                        &self.protocol.method_not_found,
-                        Kind::Envelope,
-                        "a method the contract does not have",
+            // Not a wire name of the contract (those were answered above).
+            Call::Contract { .. } => refusal(
+                response,
+                &self.protocol.method_not_found,
+                Kind::Envelope,
+                "a method the contract does not have",
+            ),
+        }
+    }
+
+    /// A pubsub subscribe or unsubscribe call (docs/wire.md §11.3), over a WebSocket: the
+    /// subscribe call answers a subscription id (geth's hex string, jsonrpsee's string or
+    /// integer), the unsubscribe call `true` or `false`.
+    fn pubsub(&self, transport: Transport, request: &Request, response: &Response) -> Vec<Problem> {
+        if transport == Transport::Http {
+            // Subscriptions need a WebSocket on every wire; a foreign wire names no code for
+            // the refusal over HTTP, so any error is one.
+            return match response {
+                Response::Failure { .. } => Vec::new(),
+                Response::Success { .. } => vec![Problem::new(
+                    Kind::Envelope,
+                    format!("{} over HTTP must be refused, and it was answered", request.method),
+                )],
+            };
+        }
+        if self.dialect.is_pubsub_subscribe(&request.method) {
+            return match response {
+                Response::Success { result: Value::String(_) | Value::Number(_), .. } => Vec::new(),
+                other => vec![Problem::new(
+                    Kind::Subscription,
+                    format!(
+                        "{} must answer a subscription id (a string or an integer), got {}",
+                        request.method,
+                        summary(other)
                     ),
-                    Some(declared) => {
-                        self.call(namespace, method, declared, request.params.as_ref(), response)
-                    }
-                }
-            }
+                )],
+            };
+        }
+        match response {
+            Response::Success { result: Value::Bool(_), .. } => Vec::new(),
+            other => vec![Problem::new(
+                Kind::Subscription,
+                format!("{} must answer true or false, got {}", request.method, summary(other)),
+            )],
         }
     }
 
@@ -574,6 +635,43 @@ pub(crate) fn validation_problems(
             .iter()
             .map(|e| Problem::new(kind, format!("{what} does not validate: {e}")))
             .collect(),
+    }
+}
+
+/// accord-wire's reason for a body that is not a JSON object.
+const NOT_AN_OBJECT: &str = "a request must be a JSON object";
+
+impl Cx<'_> {
+    /// The problems of an answer to notifications only. accord's HTTP binding (docs/wire.md)
+    /// answers them with HTTP 204 and no body; JSON-RPC 2.0 only says no Response object, so on
+    /// a foreign wire an empty body or a bare `null` (jsonrpsee's) with any 2xx status is none.
+    fn nothing(&self, transport: Transport, reply: &Reply) -> Vec<Problem> {
+        if self.protocol.accord {
+            return nothing(transport, reply);
+        }
+        let mut problems = Vec::new();
+        if let Some(body) = &reply.body
+            && !matches!(body.trim(), "" | "null")
+        {
+            problems.push(Problem::new(
+                Kind::AnsweredNotification,
+                format!("notifications must get no Response object, got {} byte(s)", body.len()),
+            ));
+        }
+        if transport == Transport::Http && !reply.status.is_some_and(|s| (200..300).contains(&s)) {
+            problems.push(Problem::new(
+                Kind::HttpStatus,
+                format!("notifications only must get a 2xx status, got {}", status_text(reply)),
+            ));
+        }
+        problems
+    }
+
+    /// The HTTP status of a JSON-RPC answer: 200 on accord's wire (docs/wire.md); a foreign
+    /// wire has its own HTTP binding (jsonrpsee answers an unreadable body with 400), and only
+    /// the JSON-RPC answer is judged.
+    fn status_problems(&self, transport: Transport, reply: &Reply) -> Vec<Problem> {
+        if self.protocol.accord { status_problems(transport, reply) } else { Vec::new() }
     }
 }
 

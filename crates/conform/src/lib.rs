@@ -35,6 +35,7 @@ mod plan;
 mod policy;
 mod pool;
 mod protocol;
+mod pubsub;
 mod replay;
 mod report;
 mod run;
@@ -42,7 +43,7 @@ mod transcript;
 
 use std::time::Duration;
 
-use accord_schema_model::{Document, Event, Method};
+use accord_schema_model::{Dialect, Document, Event, Method};
 use accord_validate::Contract;
 
 pub use crate::{
@@ -119,14 +120,15 @@ pub struct NoProgress;
 
 impl Progress for NoProgress {}
 
-/// The plan of a run: what will be called, what skipped and why, and the protocol the plant is
-/// spoken in. Nothing is sent.
+/// The plan of a run: what will be called, what skipped and why, on the contract's wire.
+/// Nothing is sent.
 ///
 /// # Errors
 ///
 /// [`Error::Wire`] when the contract's `wire` section cannot be resolved.
 pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Result<Plan, Error> {
-    Ok(Plan::new(doc, options, plant.token.is_some(), Protocol::of(doc, options)?))
+    let dialect = Dialect::of(doc).map_err(Error::Wire)?;
+    Ok(Plan::new(doc, &dialect, options, plant.token.is_some()))
 }
 
 /// Runs every phase against `plant` and reports.
@@ -135,7 +137,8 @@ pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Result<Plan, Er
 ///
 /// [`Error::Connect`] when the plant cannot be reached at all (the first request fails to
 /// connect), [`Error::Url`] for a URL that is not `http://` or `ws://`, [`Error::Contract`] for a
-/// contract that does not compile, [`Error::Wire`] for a `wire` section that cannot be resolved. A plant that answers wrongly is a failed check, not an error.
+/// contract that does not compile, [`Error::Wire`] for a `wire` section that cannot be resolved.
+/// A plant that answers wrongly is a failed check, not an error.
 pub async fn run(
     doc: &Document,
     plant: &Plant,
@@ -185,6 +188,7 @@ async fn start<'a>(
     progress: &'a dyn Progress,
 ) -> Result<Run<'a>, Error> {
     let contract = Contract::compile(doc)?;
+    let dialect = Dialect::of(doc).map_err(Error::Wire)?;
     let client = Client::new(&plant.url, plant.token.as_deref(), options.timeout)?;
     // A notification of the probe method: answered by nothing, and refused by nothing that
     // listens. Only a connection that cannot be made ends the run here: a plant too slow to
@@ -193,8 +197,13 @@ async fn start<'a>(
     if let Err(TransportError::Connect(reason)) = client.post(&probe, Credential::Right).await {
         return Err(Error::Connect { url: plant.url.clone(), reason });
     }
-    let cx =
-        Cx { doc, contract, has_token: plant.token.is_some(), protocol: plan.protocol.clone() };
+    let cx = Cx {
+        doc,
+        contract,
+        has_token: plant.token.is_some(),
+        protocol: plan.protocol.clone(),
+        dialect,
+    };
     Ok(Run::new(client, cx, options, progress))
 }
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use accord_schema_model::Document;
+use accord_schema_model::{Dialect, Document};
 use serde_json::{Value, json};
 
 use crate::Options;
@@ -42,22 +42,51 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan for `doc` under `options`, speaking `protocol`.
-    pub fn new(doc: &Document, options: &Options, credentials: bool, protocol: Protocol) -> Plan {
+    /// The plan for `doc`, spoken in `dialect` (the contract's wire), under `options`.
+    pub fn new(doc: &Document, dialect: &Dialect, options: &Options, credentials: bool) -> Plan {
         let mut methods = Vec::new();
         let mut events = Vec::new();
+        // Without a describe method, the probes go to a read method the plan calls: one that
+        // needs no params first, so that a probe without params is a call it can answer.
+        let mut read_probe: Option<(bool, String)> = None;
         for (ns_name, ns) in doc.namespaces.iter().flatten() {
             for (m_name, method) in ns.methods.iter().flatten() {
                 let name = format!("{ns_name}.{m_name}");
                 let decision = options.policy.decide(&name, method);
                 let examples = method.examples.as_ref().map_or(0, Vec::len);
-                methods.push(PlannedMethod { name, class: Class::of(method), decision, examples });
+                let class = Class::of(method);
+                if class == Class::Read
+                    && decision == Decision::Call
+                    && let Some(wire) = dialect.wire_name(ns_name, m_name)
+                {
+                    let no_params = method
+                        .params
+                        .iter()
+                        .flatten()
+                        .all(|p| p.field.input_optional.or(p.field.optional).unwrap_or(false));
+                    if read_probe.as_ref().is_none_or(|(had, _)| no_params && !had) {
+                        read_probe = Some((no_params, wire.to_owned()));
+                    }
+                }
+                methods.push(PlannedMethod { name, class, decision, examples });
             }
             for e_name in ns.events.iter().flatten().map(|(n, _)| n) {
                 events.push(format!("{ns_name}.{e_name}"));
             }
         }
-        Plan { methods, events, calls: options.calls, seed: options.seed, credentials, protocol }
+        Plan {
+            methods,
+            events,
+            calls: options.calls,
+            seed: options.seed,
+            credentials,
+            protocol: Protocol::of(
+                dialect,
+                read_probe.map(|(_, wire)| wire),
+                unknown_method(doc, dialect),
+                options,
+            ),
+        }
     }
 
     /// The methods that will be called.
@@ -107,6 +136,18 @@ impl Plan {
             p.method_not_found_text(),
             p.invalid_params_text()
         );
+        if !p.accord {
+            // A foreign wire (docs/conform.md): what the plan does differently on it.
+            let _ = writeln!(
+                out,
+                "  wire: the contract's own (calls by their wire names); {}",
+                match p.depth_limit {
+                    Some(n) => format!("depth limit {n}, refused with {}", p.limit),
+                    None =>
+                        "no depth limit declared, so no params nested past one are sent".to_owned(),
+                }
+            );
+        }
         let _ = writeln!(
             out,
             "  credentials: {}",
@@ -147,7 +188,27 @@ impl Plan {
                 "probe": self.protocol.probe,
                 "methodNotFound": self.protocol.method_not_found,
                 "invalidParams": self.protocol.invalid_params,
+                "limit": self.protocol.limit,
+                "depthLimit": self.protocol.depth_limit,
+                "accord": self.protocol.accord,
             },
         })
     }
+}
+
+/// A method name the plant does not answer to, for the unknown-method probes: in the first
+/// namespace on accord's wire (`pump.accordConformNoSuchMethod`), else the first method's wire
+/// name with a suffix, so that it looks like the plant's own names and is not one of them.
+pub(crate) fn unknown_method(doc: &Document, dialect: &Dialect) -> String {
+    let mut name = if dialect.is_accord() {
+        let ns = doc.namespaces.iter().flatten().next().map_or("accord", |(n, _)| n.as_str());
+        format!("{ns}.accordConformNoSuchMethod")
+    } else {
+        let first = dialect.methods().next().map_or("accord", |m| m.wire_name.as_str());
+        format!("{first}AccordConformNoSuchMethod")
+    };
+    while dialect.method(&name).is_some() || dialect.describe.as_deref() == Some(name.as_str()) {
+        name.push('_');
+    }
+    name
 }

@@ -1,12 +1,13 @@
 //! The plant's protocol as a run sees it: which method describes the plant, which method the
 //! envelope probes are sent to, and which codes mean "method not found" and "invalid params".
-//! They come from the contract's dialect (its `wire` section, docs/format.md §15; accord's own
-//! wire when it has none); they are parameters of the plan, not literals in the phases.
+//! They come from the contract's wire (docs/format.md §15) as the model's [`Dialect`] resolves
+//! it: accord's own wire (docs/wire.md) when the contract has no `wire` section. They are
+//! parameters of the plan, not literals in the phases.
 
-use accord_schema_model::{Dialect, Document};
+use accord_schema_model::Dialect;
 use accord_wire::codes;
 
-use crate::{Error, Options};
+use crate::Options;
 
 /// The protocol parameters of a plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,51 +22,42 @@ pub struct Protocol {
     pub method_not_found: Vec<i64>,
     /// The codes with which the plant may refuse invalid params.
     pub invalid_params: Vec<i64>,
+    /// The code of "a limit was exceeded".
+    pub limit: i64,
+    /// The deepest nesting the plant promises to read; `None`: it promises none, and no
+    /// params nested past the limit are sent (the depth probe).
+    pub depth_limit: Option<u64>,
+    /// Whether this is accord's own wire in every member (the contract has no `wire` section).
+    pub accord: bool,
 }
 
 impl Protocol {
-    /// accord's own wire, with the invalid-params code of `options`.
-    pub fn accord(options: &Options) -> Protocol {
-        Protocol {
-            describe: Some(accord_wire::describe::METHOD.to_owned()),
-            probe: accord_wire::describe::METHOD.to_owned(),
-            method_not_found: vec![codes::METHOD_NOT_FOUND],
-            invalid_params: vec![options.invalid_params_code],
-        }
-    }
-
-    /// The protocol `doc`'s dialect names: its describe method, its method-not-found and
-    /// invalid-params codes (with `options`' invalid-params code accepted too), and as the probe
-    /// target the describe method or, without one, the wire name of the contract's first `read`
-    /// method (a call that changes nothing). Without a `wire` section: [`Protocol::accord`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Wire`] when the `wire` section cannot be resolved.
-    pub fn of(doc: &Document, options: &Options) -> Result<Protocol, Error> {
-        let dialect = Dialect::of(doc).map_err(Error::Wire)?;
-        if dialect.is_accord() {
-            return Ok(Protocol::accord(options));
-        }
-        let first_read = dialect.methods().find(|route| {
-            crate::contract_method(doc, &route.qualified())
-                .is_some_and(|m| crate::Class::of(m) == crate::Class::Read)
-        });
-        let probe = match (&dialect.describe, first_read) {
-            (Some(describe), _) => describe.clone(),
-            (None, Some(route)) => route.wire_name.clone(),
-            (None, None) => accord_wire::describe::METHOD.to_owned(),
+    /// The protocol of `dialect`. The probes go to the describe method when the wire names one,
+    /// else to `read_probe` (a read method of the contract that the plan calls, by its wire
+    /// name), else to `unknown` (a method the plant does not have, which every probe may reach
+    /// without changing anything). `options.invalid_params_code` replaces the wire's
+    /// invalid-params codes when it is not JSON-RPC's `-32602` (the `--invalid-params-code`
+    /// of a plant that uses another code without saying so in its contract).
+    pub fn of(
+        dialect: &Dialect,
+        read_probe: Option<String>,
+        unknown: String,
+        options: &Options,
+    ) -> Protocol {
+        let invalid_params = if options.invalid_params_code == codes::INVALID_PARAMS {
+            dialect.codes.invalid_params.clone()
+        } else {
+            vec![options.invalid_params_code]
         };
-        let mut invalid_params = dialect.codes.invalid_params.clone();
-        if !invalid_params.contains(&options.invalid_params_code) {
-            invalid_params.push(options.invalid_params_code);
-        }
-        Ok(Protocol {
+        Protocol {
             describe: dialect.describe.clone(),
-            probe,
+            probe: dialect.describe.clone().or(read_probe).unwrap_or(unknown),
             method_not_found: dialect.codes.method_not_found.clone(),
             invalid_params,
-        })
+            limit: dialect.codes.limit,
+            depth_limit: dialect.depth_limit,
+            accord: dialect.is_accord(),
+        }
     }
 
     /// Whether `code` says the method does not exist.

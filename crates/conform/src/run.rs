@@ -3,12 +3,11 @@
 //! through the plan's called methods, so nothing outside the policy is ever sent.
 
 use accord_compat_diff::{Level, Pairing, Source, diff};
-use accord_schema_model::{Document, Method};
+use accord_schema_model::{Document, EventRoute, Method};
 use accord_validate::Target;
 use accord_wire::describe::Answer;
 use accord_wire::event::{NOTIFICATION, Notification, SUBSCRIBE, UNSUBSCRIBE};
 use accord_wire::{Id, Request, Response};
-use futures_util::StreamExt as _;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -32,9 +31,11 @@ pub(crate) struct Run<'a> {
     next_id: u64,
 }
 
-/// A called method: its name, namespace, method name and declaration.
+/// A called method: its name, wire name, namespace, method name and declaration.
 pub(crate) struct Called<'d> {
     pub(crate) name: String,
+    /// The name the plant answers to (the contract's wire, docs/format.md §15).
+    pub(crate) wire: String,
     namespace: &'d str,
     method: &'d str,
     pub(crate) declared: &'d Method,
@@ -68,7 +69,7 @@ impl<'a> Run<'a> {
     /// A request's text, with a fresh id.
     pub(crate) fn request(&mut self, method: &str, params: Option<Value>) -> String {
         let id = self.id();
-        request(id, method, params)
+        Request { id: Some(id), method: method.to_owned(), params }.to_value().to_string()
     }
 
     pub(crate) fn push(
@@ -144,7 +145,15 @@ impl<'a> Run<'a> {
             for (m_name, method) in ns.methods.iter().flatten() {
                 let name = format!("{ns_name}.{m_name}");
                 if self.options.policy.decide(&name, method) == crate::policy::Decision::Call {
-                    out.push(Called { name, namespace: ns_name, method: m_name, declared: method });
+                    let wire =
+                        self.cx.dialect.wire_name(ns_name, m_name).unwrap_or(&name).to_owned();
+                    out.push(Called {
+                        name,
+                        wire,
+                        namespace: ns_name,
+                        method: m_name,
+                        declared: method,
+                    });
                 }
             }
         }
@@ -434,15 +443,9 @@ impl<'a> Run<'a> {
 
     // ---- envelope ----
 
-    /// A method name in a contract namespace that the contract does not have.
+    /// A method name the plant does not answer to, beside its own names.
     pub(crate) fn unknown_method(&self) -> String {
-        let ns =
-            self.cx.doc.namespaces.iter().flatten().next().map_or("accord", |(n, _)| n.as_str());
-        let mut name = format!("{ns}.accordConformNoSuchMethod");
-        while crate::contract_method(self.cx.doc, &name).is_some() {
-            name.push('_');
-        }
-        name
+        crate::plan::unknown_method(self.cx.doc, &self.cx.dialect)
     }
 
     // ---- events ----
@@ -461,26 +464,54 @@ impl<'a> Run<'a> {
                     .map(move |(e, _)| (format!("{n}.{e}"), n.clone(), e.clone()))
             })
             .collect();
-        // The ids of every session are taken now, in report order, so sessions that run side
-        // by side send the same requests as one after the other would.
-        let sessions: Vec<Session> = events
-            .into_iter()
-            .map(|(name, namespace, event)| Session {
-                name,
-                namespace,
-                event,
-                ids: [self.id(), self.id(), self.id()],
-            })
-            .collect();
-        let done: Vec<(Outcome, Transcript)> =
-            futures_util::stream::iter(sessions.iter().map(|s| self.session(s)))
-                .buffered(self.options.jobs.max(1))
-                .collect()
-                .await;
-        for (session, (outcome, transcript)) in sessions.iter().zip(done) {
+        for (name, namespace, event) in events {
+            let mut transcript = Transcript::default();
+            transcript.route(Transport::Ws, Credential::Right);
+            let deadline = self.deadline;
+            let outcome = match in_time(deadline, self.client.socket(Credential::Right)).await {
+                None => self.not_run(),
+                Some(Err(e)) => {
+                    transcript.note(format!("transport: {e}"));
+                    verdict(vec![e.problem()])
+                }
+                Some(Ok(Err(status))) => {
+                    transcript.note(format!("upgrade refused with HTTP {status}"));
+                    verdict(vec![Problem::new(
+                        Kind::RightCredentialRefused,
+                        format!("the WebSocket upgrade was refused with HTTP {status}"),
+                    )])
+                }
+                Some(Ok(Ok(mut socket))) => {
+                    let outcome = match self.cx.dialect.event(&name).cloned() {
+                        Some(EventRoute::Pubsub(route)) => {
+                            let session = self.subscribe_pubsub(
+                                &mut socket,
+                                &mut transcript,
+                                &route,
+                                &name,
+                                &namespace,
+                                &event,
+                            );
+                            in_time(deadline, session).await
+                        }
+                        _ => {
+                            let session = self.subscribe(
+                                &mut socket,
+                                &mut transcript,
+                                &name,
+                                &namespace,
+                                &event,
+                            );
+                            in_time(deadline, session).await
+                        }
+                    };
+                    socket.close().await;
+                    outcome.unwrap_or_else(|| self.not_run())
+                }
+            };
             self.push(
                 Phase::Events,
-                &session.name,
+                &name,
                 "subscribe, collect, validate, unsubscribe",
                 outcome,
                 transcript,
@@ -488,45 +519,16 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// One event's WebSocket: open it, subscribe, collect, validate, unsubscribe.
-    async fn session(&self, session: &Session) -> (Outcome, Transcript) {
-        let mut transcript = Transcript::default();
-        transcript.route(Transport::Ws, Credential::Right);
-        let outcome = match in_time(self.deadline, self.client.socket(Credential::Right)).await {
-            None => self.not_run(),
-            Some(Err(e)) => {
-                transcript.note(format!("transport: {e}"));
-                verdict(vec![e.problem()])
-            }
-            Some(Ok(Err(status))) => {
-                transcript.note(format!("upgrade refused with HTTP {status}"));
-                verdict(vec![Problem::new(
-                    Kind::RightCredentialRefused,
-                    format!("the WebSocket upgrade was refused with HTTP {status}"),
-                )])
-            }
-            Some(Ok(Ok(mut socket))) => {
-                let outcome =
-                    in_time(self.deadline, self.subscribe(&mut socket, &mut transcript, session))
-                        .await;
-                socket.close().await;
-                outcome.unwrap_or_else(|| self.not_run())
-            }
-        };
-        (outcome, transcript)
-    }
-
     async fn subscribe(
-        &self,
+        &mut self,
         socket: &mut Socket,
         transcript: &mut Transcript,
-        session: &Session,
+        name: &str,
+        namespace: &str,
+        event: &str,
     ) -> Outcome {
-        let (name, namespace, event) =
-            (session.name.as_str(), session.namespace.as_str(), session.event.as_str());
-        let [subscribe_id, fake_id, unsubscribe_id] = session.ids.clone();
         let mut problems = Vec::new();
-        let sent = request(subscribe_id, SUBSCRIBE, Some(json!({"event": name})));
+        let sent = self.request(SUBSCRIBE, Some(json!({"event": name})));
         let (reply, mut notes) = match ws_call(socket, transcript, &sent).await {
             Ok(r) => r,
             Err(e) => return verdict(vec![e.problem()]),
@@ -543,7 +545,7 @@ impl<'a> Run<'a> {
         };
         // accord serve emits on request (rpc.fake, docs/wire.md §6); a real plant answers -32601
         // and its events are awaited for the timeout.
-        let sent = request(fake_id, "rpc.fake", Some(json!({"emit": name})));
+        let sent = self.request("rpc.fake", Some(json!({"emit": name})));
         let emitted = match ws_call(socket, transcript, &sent).await {
             Ok((reply, more)) => {
                 notes.extend(more);
@@ -608,8 +610,7 @@ impl<'a> Run<'a> {
                 ),
             ));
         }
-        let sent =
-            request(unsubscribe_id, UNSUBSCRIBE, Some(json!({"subscription": subscription})));
+        let sent = self.request(UNSUBSCRIBE, Some(json!({"subscription": subscription})));
         match ws_call(socket, transcript, &sent).await {
             Ok((reply, _)) => {
                 problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
@@ -634,20 +635,6 @@ impl<'a> Run<'a> {
     }
 }
 
-/// One event's session, its requests' ids taken in report order.
-struct Session {
-    name: String,
-    namespace: String,
-    event: String,
-    /// The ids of `rpc.subscribe`, `rpc.fake` and `rpc.unsubscribe`.
-    ids: [Id; 3],
-}
-
-/// A request's text.
-fn request(id: Id, method: &str, params: Option<Value>) -> String {
-    Request { id: Some(id), method: method.to_owned(), params }.to_value().to_string()
-}
-
 /// How many valid values per method the negative phase takes mutants of.
 pub(crate) const MUTANT_SOURCES: u64 = 8;
 
@@ -670,8 +657,11 @@ pub(crate) async fn ws_call(
         };
         transcript.received(&text);
         let value = serde_json::from_str::<Value>(&text).ok();
-        let is_note = value.as_ref().and_then(|v| v.get("method")).and_then(Value::as_str)
-            == Some(NOTIFICATION);
+        // accord's `rpc.event`, or any message with a method and no id: a pubsub
+        // notification (docs/wire.md §11.3) is named by its subscription.
+        let method = value.as_ref().and_then(|v| v.get("method")).and_then(Value::as_str);
+        let is_note = method == Some(NOTIFICATION)
+            || (method.is_some() && value.as_ref().is_some_and(|v| v.get("id").is_none()));
         if is_note {
             notes.push(text);
             continue;

@@ -58,7 +58,8 @@ fn the_plan_lists_every_method_with_its_decision_and_sends_nothing() {
     let doc = pump();
     // Nothing listens on port 9 of loopback; the plan does not need it.
     let plant = Plant { url: "http://127.0.0.1:9/".into(), token: None };
-    let plan = accord_conform::plan(&doc, &plant, &Options::default()).expect("plan");
+    let plan =
+        accord_conform::plan(&doc, &plant, &Options::default()).expect("a wire that resolves");
     assert_eq!(plan.methods.len(), 13);
     assert_eq!(plan.called().count(), 6);
     assert_eq!(plan.events.len(), 4);
@@ -109,5 +110,10 @@ fn the_plan_follows_the_contracts_wire_section() {
     );
     // Without a wire section: accord's own protocol, as before.
     let accord = accord_conform::plan(&pump(), &plant, &Options::default()).expect("plan");
-    assert_eq!(accord.protocol, accord_conform::Protocol::accord(&Options::default()));
+    assert!(accord.protocol.accord);
+    assert_eq!(accord.protocol.describe.as_deref(), Some("rpc.describe"));
+    assert_eq!(accord.protocol.probe, "rpc.describe");
+    assert_eq!(accord.protocol.method_not_found, [-32601]);
+    assert_eq!(accord.protocol.invalid_params, [-32602]);
+    assert_eq!(accord.protocol.depth_limit, Some(128));
 }

@@ -6,6 +6,7 @@
 //! contract = "plant.types.json"     # where `accord extract` writes and `check --source` reads
 //! name = "riverside-pumping-station"
 //! description = "…"
+//! wire = "source"                   # record the wire jsonrpsee serves (default), or "accord"
 //!
 //! [namespaces.pump]
 //! version = "2.3.0"
@@ -35,11 +36,28 @@ pub struct Config {
     pub name: Option<String>,
     /// The document's `description` (else the crate's `//!` doc).
     pub description: Option<String>,
+    /// Which wire the contract describes: the one the source serves, or accord's own.
+    pub wire: WireFrom,
     /// Per namespace: its version and method semantics.
     pub namespaces: IndexMap<String, NamespaceConfig>,
     /// Type nodes by Rust path (`chrono::DateTime`, `crate::wire::Raw`), overriding the
     /// built-in table and the derived shape.
     pub types: HashMap<String, TypeNode>,
+}
+
+/// `extract.wire`: which wire a jsonrpsee plant's contract describes (docs/extract.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WireFrom {
+    /// The wire the source serves (`"source"`, the default): a jsonrpsee trait's separator and
+    /// its per-subscription method names are recorded in the contract's `wire` sections, with
+    /// jsonrpsee's codes and no describe method, so that conform calls the plant as it answers.
+    #[default]
+    Source,
+    /// accord's own wire (`"accord"`): no `wire` section is written, the contract says how
+    /// `accord serve` speaks for the plant (`namespace.method`, `rpc.subscribe`), and a
+    /// separator other than `.` is warned about.
+    Accord,
 }
 
 /// `[namespaces.NAME]`.
@@ -82,6 +100,15 @@ impl Config {
             config.contract = str_at(ex, "contract", "extract")?;
             config.name = str_at(ex, "name", "extract")?;
             config.description = str_at(ex, "description", "extract")?;
+            config.wire = match str_at(ex, "wire", "extract")?.as_deref() {
+                None | Some("source") => WireFrom::Source,
+                Some("accord") => WireFrom::Accord,
+                Some(other) => {
+                    return Err(bad(format!(
+                        "`extract.wire` is `{other}`: use \"source\" (the wire the code serves) or \"accord\" (accord's own)"
+                    )));
+                }
+            };
         }
         if let Some(Value::Object(nss)) = value.get("namespaces") {
             for (name, ns) in nss {

@@ -59,7 +59,7 @@ use accord_schema_model::Document;
 use indexmap::IndexMap;
 
 pub use crate::{
-    config::{Config, NamespaceConfig},
+    config::{Config, NamespaceConfig, WireFrom},
     diagnostic::{Diagnostic, Location, Severity},
     error::Error,
     merge::merge,
@@ -100,6 +100,16 @@ pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Ex
     let field_sources = std::mem::take(&mut lowerer.field_sources);
     drop(lowerer);
 
+    // A jsonrpsee plant answers no describe method and sends jsonrpsee's codes: the whole
+    // plant's members of the wire, recorded once any of its traits is jsonrpsee's.
+    let wire = found.iter().any(|f| f.jsonrpsee_wire).then(|| accord_schema_model::Wire {
+        describe: Some(accord_schema_model::DescribeMethod::None),
+        codes: Some(accord_schema_model::WireCodes {
+            profile: Some(accord_schema_model::Profile::Jsonrpsee.as_str().to_owned()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    });
     let mut provenance = Vec::new();
     let mut versions_given = Vec::new();
     let mut namespaces = IndexMap::new();
@@ -151,6 +161,7 @@ pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Ex
         name: config.name.clone(),
         description: config.description.clone().or(krate.doc.clone()),
         namespaces: (!namespaces.is_empty()).then_some(namespaces),
+        wire,
         ..Document::default()
     };
     Extraction { document, diagnostics: diags.all, provenance, versions_given, lines: krate.lines }

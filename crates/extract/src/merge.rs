@@ -7,7 +7,9 @@
 //! `format`), which say what Rust types cannot. A writer that rebuilt the file from the subset
 //! it knows would be a deleter.
 
-use accord_schema_model::{Document, Event, Field, Method, Namespace, Param, TypeKind, TypeNode};
+use accord_schema_model::{
+    Document, Event, Field, Method, Namespace, Param, TypeKind, TypeNode, Wire,
+};
 use indexmap::IndexMap;
 
 use crate::Extraction;
@@ -31,7 +33,33 @@ pub fn merge(extraction: &Extraction, existing: &Document) -> Document {
         namespaces.insert(name.clone(), merged);
     }
     out.namespaces = (!namespaces.is_empty()).then_some(namespaces);
+    out.wire = document_wire(ext.wire.as_ref(), existing.wire.as_ref());
     out
+}
+
+/// The document's `wire`: what the code cannot know is the committed file's (a describe method
+/// registered by hand, codes the plant changed or added); extract's guesses for a jsonrpsee
+/// plant (no describe method, jsonrpsee's profile) only fill members that are absent.
+fn document_wire(new: Option<&Wire>, old: Option<&Wire>) -> Option<Wire> {
+    let Some(new) = new else { return old.cloned() };
+    let mut out = old.cloned().unwrap_or_default();
+    out.describe = out.describe.or_else(|| new.describe.clone());
+    out.codes = out.codes.or_else(|| new.codes.clone());
+    Some(out)
+}
+
+/// A namespace's `wire`: the separator and the subscriptions' names are read from the code
+/// (extract owns them); hand-written members (`pubsub`, `methods` the code does not rename)
+/// are kept.
+fn namespace_wire(new: Option<&Wire>, old: Option<&Wire>) -> Option<Wire> {
+    let Some(new) = new else { return old.cloned() };
+    let mut out = old.cloned().unwrap_or_default();
+    out.separator = new.separator.clone();
+    if new.methods.is_some() {
+        out.methods = new.methods.clone();
+    }
+    out.events = new.events.clone();
+    Some(out)
 }
 
 fn pick<T: Clone>(new: &Option<T>, old: &Option<T>) -> Option<T> {
@@ -69,6 +97,7 @@ fn namespace(new: &Namespace, old: &Namespace, x: &Extraction, name: &str) -> Na
     out.deprecated = pick(&new.deprecated, &old.deprecated);
     out.methods = new.methods.as_ref().map(|m| by_name(m, old.methods.as_ref(), method));
     out.events = new.events.as_ref().map(|e| by_name(e, old.events.as_ref(), event));
+    out.wire = namespace_wire(new.wire.as_ref(), old.wire.as_ref());
     // Types the code produces are merged; committed types it does not produce stay.
     let mut types = old.types.clone().unwrap_or_default();
     for (tname, t) in new.types.iter().flatten() {

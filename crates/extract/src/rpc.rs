@@ -3,17 +3,19 @@
 //! the `accord: namespace = "…"` doc tag.
 
 use accord_schema_model::{
-    Event, Field, Method, Namespace, Param, ParamStructure, Semantics, TypeKind, TypeNode, Unknown,
+    Event, EventWire, Field, Method, Namespace, Param, ParamStructure, Semantics, TypeKind,
+    TypeNode, Unknown, Wire,
 };
 use indexmap::IndexMap;
 use proc_macro2::{TokenStream, TokenTree};
 use syn::{FnArg, Pat, ReturnType, TraitItem};
 
 use crate::{
+    WireFrom,
     attrs::{self, RawAttr, split_commas},
     diagnostic::{Location, locate},
     lower::{Lowerer, Presence, Scope, deprecated_of, node, unraw},
-    modules::{ItemKind, ModId},
+    modules::ItemKind,
 };
 
 /// What one namespace trait gave, before the types are attached.
@@ -26,6 +28,25 @@ pub(crate) struct Found {
     pub(crate) at: Location,
     /// Provenance of methods and events: (`methods`|`events`, name) → place.
     pub(crate) sources: Vec<((&'static str, String), Location)>,
+    /// Whether the namespace is a jsonrpsee trait whose wire is recorded (`extract.wire =
+    /// "source"`): the document then says how jsonrpsee answers (its codes, no describe).
+    pub(crate) jsonrpsee_wire: bool,
+}
+
+/// How jsonrpsee names a trait's methods on the wire: its `rpc_identifier`, the `namespace`
+/// key of `#[rpc]`, the separator (default `_`) and the name; no namespace, the name alone.
+struct WireNames {
+    namespace: Option<String>,
+    separator: String,
+}
+
+impl WireNames {
+    fn of(&self, name: &str) -> String {
+        match &self.namespace {
+            Some(ns) => format!("{ns}{}{name}", self.separator),
+            None => name.to_owned(),
+        }
+    }
 }
 
 /// The `key = value` chunks of an attribute's tokens, at token level.
@@ -77,6 +98,7 @@ impl Lowerer<'_> {
             let at = locate(&def.file, t.ident.span());
             let mut ns_name = docs.get("namespace").filter(|s| !s.is_empty()).map(str::to_owned);
             let mut separator = "_".to_owned();
+            let mut rpc_namespace = None;
             if rpc.is_some() {
                 // `#[rpc(server)]` beside `#[cfg_attr(feature = "client", rpc(client, …))]`:
                 // the keys of every `rpc` attribute together.
@@ -88,8 +110,9 @@ impl Lowerer<'_> {
                 for (key, value, span) in all {
                     match key.as_str() {
                         "namespace" => {
+                            rpc_namespace = lit(&value);
                             if ns_name.is_none() {
-                                ns_name = lit(&value);
+                                ns_name = rpc_namespace.clone();
                             }
                         }
                         "namespace_separator" => separator = lit(&value).unwrap_or(separator),
@@ -102,7 +125,9 @@ impl Lowerer<'_> {
                         ),
                     }
                 }
-                if separator != "." {
+                // Recording the wire, any separator is spoken as it is; on accord's own wire
+                // only `.` is.
+                if self.config.wire == WireFrom::Accord && separator != "." {
                     self.diags.warn(
                         "namespace-separator",
                         at.clone(),
@@ -131,7 +156,12 @@ impl Lowerer<'_> {
                 version_given: version.is_some(),
                 at: at.clone(),
                 sources: Vec::new(),
+                jsonrpsee_wire: rpc.is_some() && self.config.wire == WireFrom::Source,
             };
+            let names =
+                WireNames { namespace: rpc_namespace.clone(), separator: separator.clone() };
+            let mut event_wires = IndexMap::new();
+            let mut method_wires = IndexMap::new();
             if !t.generics.params.is_empty() {
                 self.diags.warn("generic-trait", at.clone(), format!("trait `{}` is generic; its type parameters are read as any value (`serde_json::Value`)", t.ident), None);
             }
@@ -147,10 +177,11 @@ impl Lowerer<'_> {
                 }
                 let fat = locate(&def.file, f.sig.ident.span());
                 if let Some(sub) = fflat.iter().find(|a| a.name == "subscription") {
-                    if let Some((name, event)) =
-                        self.subscription(sub, f, &fflat, &scope, &ns_name, def.module)
+                    if let Some((name, event, wire)) =
+                        self.subscription(sub, f, &fflat, &scope, &ns_name, &names)
                     {
                         found.sources.push((("events", name.clone()), fat));
+                        event_wires.insert(name.clone(), wire);
                         events.insert(name, event);
                     }
                     continue;
@@ -180,6 +211,8 @@ impl Lowerer<'_> {
                         }
                     }
                 }
+                // The name jsonrpsee serves, before the doc tag renames the contract's method.
+                let served = names.of(&name);
                 if let Some(n) = fdocs.get("name") {
                     name = n.to_owned();
                 }
@@ -233,10 +266,15 @@ impl Lowerer<'_> {
                     unknown: Unknown::new(),
                 };
                 found.sources.push((("methods", name.clone()), fat));
+                method_wires.insert(name.clone(), served);
                 methods.insert(name, method);
             }
             found.namespace.methods = (!methods.is_empty()).then_some(methods);
             found.namespace.events = (!events.is_empty()).then_some(events);
+            if found.jsonrpsee_wire {
+                found.namespace.wire =
+                    Some(namespace_wire(&found.name, &names, method_wires, event_wires));
+            }
             out.push(found);
         }
         out
@@ -312,10 +350,12 @@ impl Lowerer<'_> {
         fflat: &[RawAttr],
         scope: &Scope,
         ns: &str,
-        _module: ModId,
-    ) -> Option<(String, Event)> {
+        names: &WireNames,
+    ) -> Option<(String, Event, EventWire)> {
         let at = locate(&scope.file, f.sig.ident.span());
+        let mut subscribe = None;
         let mut notification = None;
+        let mut unsubscribe = None;
         let mut item = None;
         for (key, value) in chunks(&sub.args) {
             match key.as_str() {
@@ -324,8 +364,10 @@ impl Lowerer<'_> {
                     // notifications; without it they carry the subscribe name.
                     let strings: Vec<String> =
                         value.iter().filter_map(|t| lit(std::slice::from_ref(t))).collect();
+                    subscribe = strings.first().cloned();
                     notification = strings.get(1).or(strings.first()).cloned();
                 }
+                "unsubscribe" => unsubscribe = lit(&value),
                 "item" => {
                     let tokens: TokenStream = value.iter().cloned().collect();
                     match syn::parse2::<syn::Type>(tokens) {
@@ -338,7 +380,7 @@ impl Lowerer<'_> {
                         ),
                     }
                 }
-                "unsubscribe" | "aliases" | "unsubscribe_aliases" | "param_kind" => {}
+                "aliases" | "unsubscribe_aliases" | "param_kind" => {}
                 other => self.diags.warn(
                     "unknown-subscription-key",
                     at.clone(),
@@ -367,6 +409,20 @@ impl Lowerer<'_> {
         };
         let payload = self.lower(&item, scope, ns);
         let docs = attrs::docs(fflat);
+        let subscribe = subscribe.unwrap_or_else(|| name.clone());
+        // jsonrpsee's own rule when `unsubscribe` is not given (`build_unsubscribe_method`):
+        // `subscribeX` is ended by `unsubscribeX`; any other name does not compile.
+        let unsubscribe = unsubscribe
+            .or_else(|| subscribe.strip_prefix("subscribe").map(|s| format!("unsubscribe{s}")))
+            .unwrap_or_else(|| format!("unsubscribe{subscribe}"));
+        let wire = EventWire {
+            // One method per subscription: nothing selects the event but the method.
+            params: Some(Vec::new()),
+            subscribe: Some(names.of(&subscribe)),
+            unsubscribe: Some(names.of(&unsubscribe)),
+            notification: Some(names.of(&name)),
+            unknown: Unknown::new(),
+        };
         Some((
             name,
             Event {
@@ -376,6 +432,33 @@ impl Lowerer<'_> {
                 examples: None,
                 unknown: Unknown::new(),
             },
+            wire,
         ))
+    }
+}
+
+/// The `wire` section of a jsonrpsee namespace: its separator (`""` when `#[rpc]` has no
+/// namespace: jsonrpsee serves the names alone), the wire names of methods jsonrpsee serves
+/// under another name than the separator gives (the `accord:` tags rename the contract's
+/// namespace or method), and one pubsub entry per subscription.
+fn namespace_wire(
+    ns: &str,
+    names: &WireNames,
+    methods: IndexMap<String, String>,
+    events: IndexMap<String, EventWire>,
+) -> Wire {
+    let separator = if names.namespace.is_some() { names.separator.clone() } else { String::new() };
+    // The name the contract's separator gives, as the model's dialect resolves it.
+    let qualified = |name: &str| match separator.as_str() {
+        "" => name.to_owned(),
+        sep => format!("{ns}{sep}{name}"),
+    };
+    let methods: IndexMap<String, String> =
+        methods.into_iter().filter(|(name, served)| *served != qualified(name)).collect();
+    Wire {
+        separator: Some(separator),
+        methods: (!methods.is_empty()).then_some(methods),
+        events: (!events.is_empty()).then_some(events),
+        ..Wire::default()
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use accord_extract::{Config, Severity, extract};
-use accord_schema_model::{TypeKind, TypeNode};
+use accord_schema_model::{Dialect, EventRoute, Profile, TypeKind, TypeNode};
 
 fn sources(files: &[(&str, &str)]) -> BTreeMap<String, String> {
     files.iter().map(|(p, t)| ((*p).to_owned(), (*t).to_owned())).collect()
@@ -114,15 +114,49 @@ fn serde_repr_enums_are_integer_enums_of_their_discriminants() {
 }
 
 #[test]
-fn a_jsonrpsee_trait_without_the_dot_separator_is_warned_about() {
+fn a_jsonrpsee_trait_records_the_wire_it_is_served_on() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "#[rpc(server, namespace = \"boiler\")]\npub trait Boiler {\n    #[method(name = \"status\", unknown_key)]\n    fn n(&self) -> u8;\n\
+         \x20   /// accord: name = \"level\"\n    #[method(name = \"drumLevel\")]\n    fn l(&self) -> u8;\n\
+         \x20   #[subscription(name = \"subscribeTelemetry\" => \"telemetry\", item = u8)]\n    fn t(&self) -> SubscriptionResult;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let codes: Vec<&str> = x.diagnostics.iter().map(|d| d.code).collect();
+    // `_` is recorded, not warned about.
+    assert_eq!(codes, ["unknown-method-key", "no-version"]);
+    // The model's own resolver reads the recorded wire as jsonrpsee serves it.
+    let dialect = Dialect::of(&x.document).unwrap();
+    assert_eq!(dialect.describe, None);
+    assert_eq!(dialect.codes.profile, Profile::Jsonrpsee);
+    assert_eq!(dialect.wire_name("boiler", "status"), Some("boiler_status"));
+    // A method the doc tag renames keeps the name jsonrpsee serves.
+    assert_eq!(dialect.wire_name("boiler", "level"), Some("boiler_drumLevel"));
+    let Some(EventRoute::Pubsub(route)) = dialect.event("boiler.telemetry") else {
+        panic!("a pubsub route: {:?}", dialect.event("boiler.telemetry"))
+    };
+    assert_eq!(route.subscribe, "boiler_subscribeTelemetry");
+    assert_eq!(route.notification, "boiler_telemetry");
+    // jsonrpsee's own rule names the unsubscribe method when the attribute does not.
+    assert_eq!(route.unsubscribe, "boiler_unsubscribeTelemetry");
+    assert!(route.params.is_empty());
+}
+
+#[test]
+fn on_accords_wire_a_jsonrpsee_trait_without_the_dot_separator_is_warned_about() {
     let mut src = sources(&[(
         "src/lib.rs",
         "#[rpc(server, namespace = \"eth\")]\npub trait Eth {\n    #[method(name = \"blockNumber\", unknown_key)]\n    fn n(&self) -> u8;\n}\n",
     )]);
-    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let config = Config::parse("[extract]\nwire = \"accord\"\n", "accord.toml").unwrap();
+    let x = extract(&mut src, "src/lib.rs", &config);
     let codes: Vec<&str> = x.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["namespace-separator", "unknown-method-key", "no-version"]);
     assert!(!x.has_errors());
+    assert_eq!(x.document.wire, None);
+    assert_eq!(x.document.namespaces.as_ref().unwrap()["eth"].wire, None);
+    let bad = Config::parse("[extract]\nwire = \"geth\"\n", "accord.toml").unwrap_err();
+    assert!(bad.to_string().contains("`extract.wire` is `geth`"), "{bad}");
 }
 
 #[test]

@@ -114,3 +114,14 @@ pub(crate) fn post_with(url: &str, headers: &str, body: &str) -> (String, String
     let (head, body) = response.split_once("\r\n\r\n").unwrap();
     (head.lines().next().unwrap().to_owned(), body.to_owned())
 }
+
+/// `accord ARGS` on a blocking thread, so that a plant served on the test's runtime answers
+/// meanwhile.
+pub(crate) async fn accord_async(args: Vec<String>) -> Output {
+    tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        accord(&args)
+    })
+    .await
+    .expect("join")
+}

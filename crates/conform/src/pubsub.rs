@@ -1,0 +1,171 @@
+//! The events phase for an event the contract's wire subscribes in the pubsub style
+//! (docs/wire.md §11.3): geth's one method for all (`eth_subscribe("newHeads")`) or jsonrpsee's
+//! one method per subscription (`boiler_subscribeTelemetry`). Subscribe with the route's
+//! selecting params, collect the notifications named by the route, validate each payload
+//! (`params.result`) against the event's type, then unsubscribe with the id.
+
+use accord_schema_model::PubsubRoute;
+use accord_validate::Target;
+use accord_wire::Response;
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use crate::client::Socket;
+use crate::judge::validation_problems;
+use crate::kind::{Kind, Problem};
+use crate::report::Outcome;
+use crate::run::{Run, read_response, verdict, ws_call};
+use crate::transcript::{Credential, Transcript, Transport};
+
+impl Run<'_> {
+    /// One pubsub subscription of the event `name` (`namespace.event`) by `route`.
+    pub(crate) async fn subscribe_pubsub(
+        &mut self,
+        socket: &mut Socket,
+        transcript: &mut Transcript,
+        route: &PubsubRoute,
+        name: &str,
+        namespace: &str,
+        event: &str,
+    ) -> Outcome {
+        let mut problems = Vec::new();
+        let sent = self.request(&route.subscribe, Some(Value::Array(route.params.clone())));
+        let (reply, mut notes) = match ws_call(socket, transcript, &sent).await {
+            Ok(r) => r,
+            Err(e) => return verdict(vec![e.problem()]),
+        };
+        problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
+        // geth's ids are hex strings, jsonrpsee's strings or integers: kept as sent, compared
+        // as JSON values.
+        let Some(subscription) = read_response(&reply).and_then(|r| match r {
+            Response::Success { result: id @ (Value::String(_) | Value::Number(_)), .. } => {
+                Some(id)
+            }
+            _ => None,
+        }) else {
+            if problems.is_empty() {
+                problems.push(Problem::new(Kind::Subscription, "no subscription id"));
+            }
+            return verdict(problems);
+        };
+        // accord serve emits on request (rpc.fake, docs/wire.md §6, on every wire); a real
+        // plant answers it as a method it does not have, and its events are awaited for the
+        // timeout.
+        let sent = self.request("rpc.fake", Some(json!({"emit": name})));
+        let emitted = match ws_call(socket, transcript, &sent).await {
+            Ok((reply, more)) => {
+                notes.extend(more);
+                read_response(&reply).and_then(|r| match r {
+                    Response::Success { result, .. } => {
+                        result.get("emitted").and_then(Value::as_u64)
+                    }
+                    Response::Failure { .. } => None,
+                })
+            }
+            Err(e) => return verdict(vec![e.problem()]),
+        };
+        let want = emitted.map_or(self.options.calls.max(1), |n| n as usize);
+        let deadline = Instant::now() + self.client.timeout;
+        while notes.len() < want {
+            match socket.next(deadline).await {
+                Ok(Some(text)) => {
+                    transcript.received(&text);
+                    notes.push(text);
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    problems.push(e.problem());
+                    break;
+                }
+            }
+        }
+        let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
+        let mut validated = 0;
+        for text in &notes {
+            match notification(text, route, &subscription) {
+                Ok(payload) => {
+                    validated += 1;
+                    problems.extend(validation_problems(
+                        &self.cx.contract,
+                        &target,
+                        &payload,
+                        Kind::EventPayloadInvalid,
+                        "the payload",
+                    ));
+                }
+                Err(problem) => problems.push(problem),
+            }
+        }
+        if let Some(n) = emitted
+            && (notes.len() as u64) < n
+        {
+            problems.push(Problem::new(
+                Kind::EventMissing,
+                format!(
+                    "the plant emitted {n} notification(s), {} arrived within the timeout",
+                    notes.len()
+                ),
+            ));
+        }
+        self.notes.push(format!(
+            "{name}: {validated} `{}` notification(s) validated, subscribed with {}",
+            route.notification, route.subscribe
+        ));
+        let sent = self.request(&route.unsubscribe, Some(json!([subscription])));
+        match ws_call(socket, transcript, &sent).await {
+            Ok((reply, _)) => {
+                problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
+                if let Some(Response::Success { result: Value::Bool(false), .. }) =
+                    read_response(&reply)
+                {
+                    problems.push(Problem::new(
+                        Kind::Subscription,
+                        format!("{} answered false for a live subscription", route.unsubscribe),
+                    ));
+                }
+            }
+            Err(e) => problems.push(e.problem()),
+        }
+        if problems.is_empty() && notes.is_empty() {
+            return Outcome::Skipped(format!(
+                "no notification arrived within {} ms; nothing to validate",
+                self.client.timeout.as_millis()
+            ));
+        }
+        verdict(problems)
+    }
+}
+
+/// The payload of one pubsub notification of `route` on `subscription`, or what is wrong with
+/// the message.
+fn notification(text: &str, route: &PubsubRoute, subscription: &Value) -> Result<Value, Problem> {
+    let invalid = |message: String| Problem::new(Kind::EventInvalid, message);
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| invalid(format!("a message that is not JSON: {e}")))?;
+    let method = value.get("method").and_then(Value::as_str);
+    if method != Some(route.notification.as_str()) {
+        return Err(invalid(format!(
+            "a message that is neither a response awaited nor a `{}` notification",
+            route.notification
+        )));
+    }
+    if value.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err(invalid("a notification without `\"jsonrpc\": \"2.0\"`".to_owned()));
+    }
+    let params = value.get("params").and_then(Value::as_object).ok_or_else(|| {
+        invalid("a notification whose params are not {\"subscription\", \"result\"}".to_owned())
+    })?;
+    match params.get("subscription") {
+        Some(id) if id == subscription => {}
+        Some(id) => {
+            return Err(invalid(format!(
+                "a notification for subscription {id}, not {subscription}"
+            )));
+        }
+        None => return Err(invalid("a notification without `params.subscription`".to_owned())),
+    }
+    params
+        .get("result")
+        .cloned()
+        .ok_or_else(|| invalid("a notification without `params.result`".to_owned()))
+}
