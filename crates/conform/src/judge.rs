@@ -55,7 +55,13 @@ impl Cx<'_> {
         sent: &str,
         reply: &Reply,
     ) -> Vec<Problem> {
-        if credential == Credential::Wrong && transport == Transport::Http {
+        // On a wire without credential codes a call without a credential is refused as a wrong
+        // one is, at the HTTP level (docs/wire.md §11.2): there is no code to answer it with.
+        let refused_outright = credential == Credential::Wrong
+            || (credential == Credential::None
+                && self.has_token
+                && self.dialect.codes.credential_required.is_none());
+        if refused_outright && transport == Transport::Http {
             return self.wrong_credential(reply);
         }
         let expects = match serde_json::from_str::<Value>(sent) {
@@ -91,6 +97,8 @@ impl Cx<'_> {
     }
 
     fn wrong_credential(&self, reply: &Reply) -> Vec<Problem> {
+        // The wire's refusal code; a wire without one refuses with invalid request.
+        let refused = self.dialect.codes.credential_refused.unwrap_or(codes::INVALID_REQUEST);
         if reply.status == Some(200) {
             // Downgraded: answered as a caller without a credential is (the reduced describe,
             // or -32001 for a method).
@@ -98,10 +106,12 @@ impl Cx<'_> {
                 Some(Response::Success { result, .. }) => {
                     Answer::from_value(&result).is_ok_and(|a| a.reduced)
                 }
-                Some(Response::Failure { error, .. }) => error.code == codes::CREDENTIAL_REQUIRED,
+                Some(Response::Failure { error, .. }) => {
+                    Some(error.code) == self.dialect.codes.credential_required
+                }
                 None => false,
             };
-            let lead = "a wrong credential must be refused with HTTP 401 and -32002";
+            let lead = format!("a wrong credential must be refused with HTTP 401 and {refused}");
             return vec![if reduced {
                 Problem::new(
                     Kind::WrongCredentialDowngraded,
@@ -130,17 +140,16 @@ impl Cx<'_> {
             ));
         }
         match read_single(reply) {
-            Some(Response::Failure { id: Id::Null, error })
-                if error.code == codes::CREDENTIAL_REFUSED => {}
-            Some(Response::Failure { error, .. }) if error.code == codes::CREDENTIAL_REFUSED => {
+            Some(Response::Failure { id: Id::Null, error }) if error.code == refused => {}
+            Some(Response::Failure { error, .. }) if error.code == refused => {
                 problems.push(Problem::new(
                     Kind::RefusalShape,
-                    "the -32002 refusal must have `id` null",
+                    format!("the {refused} refusal must have `id` null"),
                 ))
             }
             Some(other) => problems.push(Problem::new(
                 Kind::RefusalShape,
-                format!("the refusal's body must be error -32002, got {}", summary(&other)),
+                format!("the refusal's body must be error {refused}, got {}", summary(&other)),
             )),
             None => problems.extend(read_problems(reply)),
         }

@@ -316,21 +316,21 @@ impl<'a> Run<'a> {
         let first = self.called().into_iter().next();
         let call = match &first {
             Some(m) => match self.first_params(m) {
-                Ok(params) => Some((m.name.clone(), params)),
+                Ok(params) => Some((m.wire.clone(), params)),
                 Err(_) => None,
             },
             None => None,
         };
+        // What a call without a credential must get: the wire's code, or the HTTP refusal of a
+        // wire that has none (docs/wire.md §11.2).
+        let no_credential = match self.cx.dialect.codes.credential_required {
+            Some(code) => format!("no credential: {code}"),
+            None => "no credential over HTTP: refused with 401".to_owned(),
+        };
         if let Some((name, params)) = &call {
             let sent = self.request(name, Some(params.clone()));
-            self.http_check(
-                Phase::Credentials,
-                name,
-                "no credential: -32001",
-                Credential::None,
-                &sent,
-            )
-            .await;
+            self.http_check(Phase::Credentials, name, &no_credential, Credential::None, &sent)
+                .await;
         }
         let sent = self.request(describe, None);
         self.http_check(

@@ -165,7 +165,7 @@ impl Plant {
             Ok(incoming) => incoming,
             Err(error) if error.code == accord_wire::codes::LIMIT_EXCEEDED => {
                 tracing::info!(limit = limits::BATCH_LENGTH, "limit exceeded");
-                return Some(encode::refusal(error));
+                return Some(encode::refusal(self.protocol.limit(error)));
             }
             Err(error) => {
                 tracing::info!(
