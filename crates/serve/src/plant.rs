@@ -344,16 +344,21 @@ impl Plant {
         }
     }
 
+    /// The answer to a subscribe call (accord's or pubsub) on a connection that already holds
+    /// `--max-subscriptions`: the `subscriptions` limit in the wire's limit code.
+    pub(crate) fn subscriptions_full(&self) -> Answer {
+        tracing::info!(limit = limits::SUBSCRIPTIONS, "limit exceeded");
+        self.protocol
+            .limit_exceeded(limits::SUBSCRIPTIONS, self.limits.max_of(limits::SUBSCRIPTIONS))
+            .into()
+    }
+
     fn subscribe(&self, params: Option<&Value>, session: &mut Session<'_>) -> Answer {
         let Some(subs) = session.subscriptions.as_deref_mut() else {
             return self.protocol.not_on_transport(session.transport.as_str()).into();
         };
         match event::read_subscribe_params(params) {
-            Ok(_) if subs.len() >= self.limits.subscriptions => {
-                tracing::info!(limit = limits::SUBSCRIPTIONS, "limit exceeded");
-                let max = self.limits.max_of(limits::SUBSCRIPTIONS);
-                self.protocol.limit(RpcError::limit_exceeded(limits::SUBSCRIPTIONS, max)).into()
-            }
+            Ok(_) if subs.len() >= self.limits.subscriptions => self.subscriptions_full(),
             Ok(name)
                 if self.table.events.contains_key(&name)
                     && matches!(self.dialect.event(&name), Some(EventRoute::Accord)) =>

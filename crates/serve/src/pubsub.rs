@@ -49,11 +49,7 @@ impl Plant {
         };
         match self.dialect.pubsub_event(method, items) {
             // The same per-connection limit as accord's rpc.subscribe (docs/serve.md, Limits).
-            Some(_) if subs.len() >= self.limits.subscriptions => {
-                let name = accord_wire::limits::SUBSCRIPTIONS;
-                tracing::info!(limit = name, "limit exceeded");
-                self.protocol.limit_exceeded(name, self.limits.max_of(name)).into()
-            }
+            Some(_) if subs.len() >= self.limits.subscriptions => self.subscriptions_full(),
             Some((event, _, _)) => Answer::Value(Value::String(subs.add(event))),
             None => {
                 let choices: Vec<String> = self
