@@ -1,43 +1,4 @@
-//! Compatibility diff of two accord contracts: which changes break callers or plants that keep
-//! running while a rollout or a rollback is under way.
-//!
-//! This layer sits on `accord-schema-model` (the documents) and `accord-validate` (its value
-//! generator and validators, for witness values) and must never depend on serve or the cli: the
-//! cli renders its [`Report`], and later layers (check, a CI gate) take it by itself. It does no
-//! IO.
-//!
-//! # Overview
-//!
-//! One comparison engine walks old and new under a [`Polarity`]: params are written by callers
-//! and read by the plant ([`Polarity::Input`]: the new plant must accept all that old callers
-//! send); results, event payloads and error data are written by the plant and read by callers
-//! ([`Polarity::Output`]: old callers must accept all that the new plant sends). The engine only
-//! names rules; every [`Rule`] in [`RULES`] carries its level per polarity, so one verdict
-//! flips by polarity and never by duplicated code. A named type is compared once per polarity
-//! that reaches it, and its findings say which positions reach it.
-//!
-//! Two pairings are judged apart: old callers against the new plant (the rule's level under the
-//! position's polarity) and new callers against the old plant (the level under the other
-//! polarity). The rollout advice follows from the two.
-//!
-//! # Example
-//!
-//! ```
-//! use accord_compat_diff::{Level, Source, diff};
-//!
-//! let old = Source::parse("old.types.json", r#"{"schema": 1, "namespaces": {"pump": {"version": "1.0.0",
-//!   "methods": {"start": {"params": [{"name": "rpm", "type": {"kind": "integer", "max": 3000}}],
-//!     "result": {"kind": "null"}}}}}}"#)?;
-//! let new = Source::parse("new.types.json", r#"{"schema": 1, "namespaces": {"pump": {"version": "2.0.0",
-//!   "methods": {"start": {"params": [{"name": "rpm", "type": {"kind": "integer", "max": 1000}}],
-//!     "result": {"kind": "null"}}}}}}"#)?;
-//! let report = diff(&old, &new);
-//! let finding = &report.findings[0];
-//! assert_eq!((finding.rule, finding.level), ("bound-tightened", Level::Breaking));
-//! assert_eq!(finding.path, "pump.start.params.rpm");
-//! assert!(finding.witness.is_some(), "a value old callers may send that the new plant refuses");
-//! # Ok::<(), accord_compat_diff::Error>(())
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod compare;
 mod report;

@@ -1,30 +1,4 @@
-//! Conformance of a live plant to its contract: `accord conform`'s engine.
-//!
-//! This layer calls a running plant over the wire of docs/wire.md (HTTP and WebSocket, with a
-//! Bearer credential) and judges every answer against the contract: it sits on
-//! `accord-schema-model` (the contract), `accord-validate` (validators, the generator of valid
-//! params and of mutants), `accord-compat-diff` (the described contract against the given one)
-//! and `accord-wire` (the shapes both ends agree on). It must never depend on serve, mcp or the
-//! cli, and never draws to a terminal: progress goes through the [`Progress`] trait, and the
-//! report is data the caller renders.
-//!
-//! # Overview
-//!
-//! [`plan`] decides from each method's semantics what may be called ([`Policy`]: `read` only by
-//! default) before anything is sent. [`run`] then goes through the phases — describe,
-//! credentials, positive calls, negative calls, envelope probes, events — and returns a
-//! [`Report`] with one [`Check`] per exchange. Every check carries its [`Transcript`]; a failed
-//! one is its reproducer, and [`replay`] re-sends a transcript and re-judges the answers.
-//!
-//! ```no_run
-//! # async fn example() -> Result<(), accord_conform::Error> {
-//! use accord_conform::{Options, Plant, NoProgress};
-//! let doc = accord_schema_model::Document::parse(&std::fs::read_to_string("pump.types.json").unwrap()).unwrap();
-//! let plant = Plant { url: "http://127.0.0.1:8080/".into(), token: Some("s3cret".into()) };
-//! let report = accord_conform::run(&doc, &plant, &Options::default(), &NoProgress).await?;
-//! println!("{}", report.to_text());
-//! # Ok(()) }
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod calls;
 mod client;

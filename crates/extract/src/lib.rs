@@ -1,44 +1,4 @@
-//! Rust source to accord contract, statically: extract reads the source of a plant — without
-//! compiling it — and produces the [`Document`] its code implies, with serde's exact wire
-//! shapes, plus [`Diagnostic`]s (each at file:line:column) for what it cannot describe.
-//!
-//! This layer sits on `accord-schema-model` alone and must never depend on another workspace
-//! crate (validate, compat-diff, serve, the cli): the cli compares and checks what it returns.
-//! The core takes sources through a [`SourceLoader`] (a map of path to text in tests);
-//! [`FsLoader`] and [`extract_dir`] at the edge read a crate directory.
-//!
-//! # Overview
-//!
-//! - `modules.rs` walks the crate from its root along `mod` declarations (`x.rs`, `x/mod.rs`,
-//!   `#[path]`) into a module tree; `resolve.rs` resolves paths through it and `use`;
-//! - `rpc.rs` finds namespaces: jsonrpsee `#[rpc]` traits and traits tagged
-//!   `accord: namespace = "…"` (see `tag.rs` for the doc tag);
-//! - `lower.rs` turns Rust types into type nodes with serde's rules (`attrs.rs` reads the
-//!   attributes, `case.rs` the `rename_all` rules, `builtin.rs` the well-known external types);
-//! - `merge.rs` merges an extraction into the committed contract, keeping what extract does not
-//!   produce.
-//!
-//! # Example
-//!
-//! ```
-//! use std::collections::BTreeMap;
-//! use accord_extract::{Config, extract};
-//!
-//! let mut sources = BTreeMap::new();
-//! sources.insert("src/lib.rs".to_owned(), r#"
-//!     /// The pump.
-//!     /// accord: namespace = "pump", version = "1.0.0"
-//!     pub trait Pump {
-//!         /// accord: semantics = read
-//!         fn speed(&self, pump: String) -> u16;
-//!     }
-//! "#.to_owned());
-//! let x = extract(&mut sources, "src/lib.rs", &Config::default());
-//! assert!(x.diagnostics.is_empty());
-//! let pump = &x.document.namespaces.as_ref().unwrap()["pump"];
-//! assert_eq!(pump.version, "1.0.0");
-//! assert!(pump.methods.as_ref().unwrap().contains_key("speed"));
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod attrs;
 mod builtin;

@@ -1,25 +1,4 @@
-//! `accord serve`: a fake plant stood up from its contract, speaking the wire of docs/wire.md
-//! over HTTP (`POST /`) and WebSocket (`GET /` upgraded) on one port.
-//!
-//! Every request is read with accord-wire's envelopes and its params checked with
-//! accord-validate's validators, compiled once at startup; results come from a scenario file,
-//! the contract's examples or accord-validate's generator, seeded so that runs replay, and
-//! every value is validated before it leaves. `rpc.describe`, `rpc.fake`, events and
-//! credentials are as the wire says.
-//!
-//! This layer sits on accord-schema-model, accord-validate and accord-wire; it must never
-//! depend on compat-diff, conform, mcp or the cli, and it installs no tracing subscriber (the
-//! binary chooses the log format).
-//!
-//! ```no_run
-//! # async fn run() -> Result<(), accord_serve::Error> {
-//! let doc = accord_schema_model::Document::parse(r#"{"schema": 1, "namespaces": {}}"#).unwrap();
-//! let config = accord_serve::Config { addr: "127.0.0.1:0".parse().unwrap(), ..Default::default() };
-//! let server = accord_serve::start(doc, config).await?;
-//! println!("{}", server.url());
-//! server.shutdown().await;
-//! # Ok(()) }
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod body_budget;
 mod credential;

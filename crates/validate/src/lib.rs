@@ -1,46 +1,16 @@
-//! Compiled validators for accord contracts: JSON values and raw JSON bytes checked against a
-//! contract's types, with the same verdict and the same errors on both paths.
-//!
-//! This layer sits on `accord-schema-model` alone and must never depend on another workspace
-//! crate: serve checks params with it, conform checks results with it, compat-diff uses its
-//! generator, and downstream crates take it by itself. It does no IO.
-//!
-//! # Overview
-//!
-//! [`Contract`] compiles every type of a [`Document`] once: refs are linked by index (recursive
-//! types are fine), patterns compiled, discriminators tabulated. [`Contract::validator`] hands
-//! out a [`Validator`] for a [`Target`] — a method's params or result, an event's payload, a
-//! named type. A validator checks a `serde_json::Value` ([`Validator::validate`]) or raw bytes
-//! while parsing them ([`Validator::validate_bytes`]); the `is_valid*` forms stop at the first
-//! problem. Each [`ValidationError`] has the JSON Pointer of the value, the [`Rule`] broken,
-//! what was expected (with the bound or pattern) and what was found.
-//!
-//! # Example
-//!
-//! ```
-//! use accord_schema_model::Document;
-//! use accord_validate::{Contract, Target};
-//!
-//! let doc = Document::parse(r#"{"schema": 1, "namespaces": {"pump": {"version": "1.0.0",
-//!   "methods": {"setSpeed": {"semantics": "idempotent",
-//!     "params": [{"name": "rpm", "type": {"kind": "integer", "min": 0, "max": 3000, "unit": "rpm"}}],
-//!     "result": {"kind": "null"}}}}}}"#)?;
-//! let contract = Contract::compile(&doc)?;
-//! let params = contract.validator(&Target::Params { namespace: "pump".into(), method: "setSpeed".into() })?;
-//! assert!(params.is_valid_bytes(br#"{"rpm": 1500}"#));
-//! let errors = params.validate_bytes(b"[4000]").unwrap_err();
-//! assert_eq!(errors[0].pointer, "/0");
-//! assert_eq!(errors[0].expected, "at most 3000");
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+#![doc = include_str!("../README.md")]
 
+mod budget;
 mod bytes;
 mod checks;
 mod compile;
 mod error;
 mod format;
+#[cfg(feature = "generate")]
 mod generate;
+#[cfg(feature = "json-schema")]
 mod json_schema;
+#[cfg(feature = "lint")]
 mod lint;
 mod number;
 mod program;
@@ -53,19 +23,23 @@ use accord_schema_model::Document;
 use serde_json::Value;
 
 pub use crate::{
+    budget::{Budget, BudgetLimit, DEFAULT_MAX_BYTES, DEFAULT_MAX_NODES},
     compile::Target,
     error::Error,
     format::Format,
-    generate::{
-        ArmPreference, Budget, BudgetLimit, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH,
-        DEFAULT_MAX_ITEMS, DEFAULT_MAX_NODES, Generator, Mutant,
-    },
-    json_schema::{JSON_SCHEMA_DIALECT, json_schema, json_schema_of_contract},
-    lint::{
-        Diagnostic, LintReport, LintRule, Severity, did_you_mean, lint,
-        rules_markdown as lint_rules_markdown,
-    },
     report::{Rule, ValidationError},
+};
+
+#[cfg(feature = "generate")]
+pub use crate::generate::{ArmPreference, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS, Generator, Mutant};
+
+#[cfg(feature = "json-schema")]
+pub use crate::json_schema::{JSON_SCHEMA_DIALECT, json_schema, json_schema_of_contract};
+
+#[cfg(feature = "lint")]
+pub use crate::lint::{
+    Diagnostic, LintReport, LintRule, Severity, did_you_mean, lint,
+    rules_markdown as lint_rules_markdown,
 };
 
 use crate::program::{NodeId, Program};

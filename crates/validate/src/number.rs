@@ -89,6 +89,7 @@ impl Num {
         }
     }
 
+    #[cfg(feature = "generate")]
     pub(crate) fn to_value(self) -> Value {
         match self {
             Num::I(i) => Value::from(i),

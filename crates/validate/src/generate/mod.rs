@@ -11,7 +11,6 @@
 //! and then an unknown member in an open object (`"x-extra": 1`), which readers must tolerate.
 //! The same seed gives the same value on every run and machine (ChaCha8, a portable generator).
 
-mod budget;
 mod dice;
 mod mutate;
 mod number;
@@ -24,10 +23,9 @@ use serde_json::Value;
 use crate::program::{Node, NodeId};
 use crate::{Error, Rule, Validator};
 
-use self::budget::Size;
-pub use self::budget::{Budget, BudgetLimit, DEFAULT_MAX_BYTES, DEFAULT_MAX_NODES};
 use self::dice::{Dice, derive};
 use self::plan::{NO_VALUE, Plan};
+use crate::budget::{Budget, BudgetLimit, Size};
 
 /// The nesting a generated value may use before the generator takes only finite options
 /// (optional members left out, empty arrays, the non-recursive arm of a union).

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::budget::{Size, least_sizes};
 use super::text::PatternSampler;
+use crate::budget::{Size, least_sizes};
 use crate::program::{Node, NodeId, Params, Program};
 
 /// The least depth of a node that has no finite value.

@@ -16,8 +16,7 @@ use crate::Format;
 use crate::checks;
 use crate::program::Text;
 
-/// The longest string the generator writes (a `minLength` above it is refused with a reason).
-pub(crate) const MAX_LENGTH: u64 = 1 << 16;
+pub(crate) use crate::budget::MAX_LENGTH;
 
 /// Candidates tried per string before giving up.
 const TRIES: usize = 96;

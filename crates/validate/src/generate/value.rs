@@ -8,10 +8,10 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::budget::{Budget, BudgetLimit, scalar_bytes, value_size};
 use super::dice::Dice;
 use super::plan::Plan;
 use super::{ArmPreference, Generator, number, text};
+use crate::budget::{Budget, BudgetLimit, scalar_bytes, value_size};
 use crate::number::json_equal;
 use crate::program::{Dict, List, Members, Node, NodeId, Params, Program};
 
@@ -19,8 +19,7 @@ use crate::program::{Dict, List, Members, Node, NodeId, Params, Program};
 /// wide and deep types still give values of a reasonable size.
 const NODE_BUDGET: usize = 400;
 
-/// The most items an array gets, whatever its `minItems`.
-pub(crate) const MAX_COLLECTION: u64 = 10_000;
+use crate::budget::MAX_COLLECTION;
 
 /// Why a value could not be made, and where.
 #[derive(Debug)]

@@ -3,7 +3,7 @@
 
 use accord_schema_model::Pointer;
 
-use crate::generate::Budget;
+use crate::budget::{Budget, Size, least_sizes};
 use crate::lint::Ctx;
 use crate::{BudgetLimit, Target};
 
@@ -39,9 +39,17 @@ declare_rule! {
 pub(crate) fn check(cx: &mut Ctx<'_>) {
     let mut found: Vec<(Pointer, String, String)> = Vec::new();
     let budget = Budget::default();
+    // Every target shares one program: its least sizes are worked out once, not per target
+    // (a generator per target did it again for each, quadratic in the contract's size).
+    let mut sizes: Option<Vec<Size>> = None;
     let mut look = |target: Target, at: Pointer, what: String| {
         let Some(validator) = cx.repaired.validator(&target) else { return };
-        let Some((nodes, bytes)) = validator.generator().least_size() else { return };
+        let sizes = sizes.get_or_insert_with(|| least_sizes(validator.program));
+        let size = sizes[validator.root as usize];
+        if size == Size::NONE {
+            return;
+        }
+        let Size { nodes, bytes } = size;
         let (limit, least, max) = if nodes > budget.nodes as u64 {
             (BudgetLimit::Nodes, nodes, budget.nodes)
         } else if bytes > budget.bytes as u64 {

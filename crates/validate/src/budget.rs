@@ -8,11 +8,19 @@
 //! `minItems 10000` of `minItems 10000` is 10^8 values, and without a budget the generator
 //! would try to allocate them all.
 
+// Without both `generate` and `lint`, parts of this module go unused; `Budget` and
+// `BudgetLimit` are always compiled because `Error::Budget` names them.
+#![cfg_attr(not(all(feature = "generate", feature = "lint")), allow(dead_code))]
+
 use serde_json::Value;
 
-use super::text::MAX_LENGTH;
-use super::value::MAX_COLLECTION;
 use crate::program::{Node, NodeId, Program};
+
+/// The longest string the generator writes (a `minLength` above it is refused with a reason).
+pub(crate) const MAX_LENGTH: u64 = 1 << 16;
+
+/// The most items an array gets, whatever its `minItems`.
+pub(crate) const MAX_COLLECTION: u64 = 10_000;
 
 /// The most values (scalars and containers, each counted once) one generated value may hold.
 pub const DEFAULT_MAX_NODES: usize = 100_000;
