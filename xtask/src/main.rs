@@ -2,12 +2,14 @@
 
 mod accord;
 mod bench_serve;
+mod crates;
 mod ensure;
 mod fixtures;
 mod floor;
 mod freeze;
 mod layering;
 mod load;
+mod release;
 mod roundtrip;
 mod soak;
 mod value_diff;
@@ -40,6 +42,17 @@ tasks:
                            WebSocket) and hostile peers for N seconds on loopback: peak RSS, p50/p99
                            of the normal calls, failures and what each hostile peer got; fails when
                            a normal call failed. With --url, drive the plant running there
+  release VERSION [--dry-run]
+                           make release VERSION from a clean tree: .ci/run, roundtrip against the
+                           previous release and goldens frozen, cargo-semver-checks on the library
+                           crates, versions bumped, CHANGELOG.md's Unreleased moved, cargo package,
+                           the release commit and the tag vVERSION (not pushed); with --dry-run, all
+                           of it in a throwaway worktree, changing nothing
+  crates [--check]         build every library crate alone, with its default features and with none,
+                           and write the packages each pulls in to docs/crates.md's table; with
+                           --check, fail when one does not build alone or the table is out of date
+  package                  cargo package of every publishable crate: each builds from its packaged
+                           files alone (nothing is published)
   layering                 print the dependencies between workspace packages and check them against
                            the layering table in docs/ARCHITECTURE.md
   help                     print this text
@@ -51,6 +64,9 @@ enum Task {
     Fixtures { check: bool },
     Freeze { version: String },
     Roundtrip { against: Option<String> },
+    Release { version: String, dry_run: bool },
+    Crates { check: bool },
+    Package,
     Layering,
     BenchServe,
     BenchFloor { addr: std::net::SocketAddr, answers: Vec<String> },
@@ -104,6 +120,32 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
             }
             Task::Roundtrip { against }
         }
+        "release" => {
+            let (mut version, mut dry_run) = (None, false);
+            for arg in rest.by_ref() {
+                match arg {
+                    "--dry-run" => dry_run = true,
+                    _ if arg.starts_with('-') || version.is_some() => {
+                        return Err(unexpected("release", arg));
+                    }
+                    _ => version = Some(arg.to_owned()),
+                }
+            }
+            let version = version
+                .ok_or("`release` needs a VERSION, e.g. `cargo xtask release 0.2.0 --dry-run`")?;
+            Task::Release { version, dry_run }
+        }
+        "crates" => {
+            let mut check = false;
+            for arg in rest.by_ref() {
+                match arg {
+                    "--check" => check = true,
+                    other => return Err(unexpected("crates", other)),
+                }
+            }
+            Task::Crates { check }
+        }
+        "package" => Task::Package,
         "layering" => Task::Layering,
         "bench-serve" => Task::BenchServe,
         "bench-floor" => {
@@ -147,6 +189,9 @@ fn task_name(task: &Task) -> &'static str {
         Task::Fixtures { .. } => "fixtures",
         Task::Freeze { .. } => "freeze",
         Task::Roundtrip { .. } => "roundtrip",
+        Task::Release { .. } => "release",
+        Task::Crates { .. } => "crates",
+        Task::Package => "package",
         Task::Layering => "layering",
         Task::BenchServe => "bench-serve",
         Task::BenchFloor { .. } => "bench-floor",
@@ -180,6 +225,21 @@ fn main() -> ExitCode {
         }
         Task::Freeze { version } => freeze::run(&root, &version),
         Task::Roundtrip { against } => roundtrip::run(&root, against.as_deref()),
+        Task::Release { version, dry_run } => {
+            let options = release::Options {
+                version,
+                dry_run,
+                target_dir: workspace::target_dir(&root),
+                steps: release::Steps::ALL,
+            };
+            release::run(&root, &options).map(|_| ())
+        }
+        Task::Crates { check } => crates::run(&root, check),
+        Task::Package => {
+            let names: Vec<String> =
+                workspace::publishable_packages(&root)?.into_iter().map(|(n, _)| n).collect();
+            workspace::package(&root, &workspace::target_dir(&root), &names)
+        }
         Task::Layering => layering::run(&root),
         Task::BenchServe => bench_serve::run(&root),
         Task::BenchFloor { addr, answers } => floor::run(addr, &answers),
@@ -217,6 +277,11 @@ mod tests {
             parse("roundtrip --against=v0.1.0"),
             Ok(Task::Roundtrip { against: Some("v0.1.0".into()) })
         );
+        assert_eq!(
+            parse("release 0.2.0 --dry-run"),
+            Ok(Task::Release { version: "0.2.0".into(), dry_run: true })
+        );
+        assert_eq!(parse("crates --check"), Ok(Task::Crates { check: true }));
         assert_eq!(parse("layering"), Ok(Task::Layering));
         assert_eq!(parse("bench-serve"), Ok(Task::BenchServe));
         assert_eq!(
@@ -248,6 +313,10 @@ mod tests {
             "roundtrip --against",
             "roundtrip --against a --against b",
             "roundtrip HEAD",
+            "release",
+            "release 0.2.0 0.3.0",
+            "release 0.2.0 --force",
+            "crates --fix",
             "layering extra",
             "bench-serve --fast",
             "bench-floor",

@@ -133,3 +133,46 @@ fn walk(base: &Path, rel: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
 pub(crate) fn read_text(root: &Path, rel: &Path) -> Result<String> {
     fs::read_to_string(root.join(rel)).with_context(|| format!("could not read {}", show(rel)))
 }
+
+/// The workspace packages that may be published (`publish` not `false`), by name, each with
+/// whether it has a library target.
+pub(crate) fn publishable_packages(root: &Path) -> Result<Vec<(String, bool)>> {
+    let mut cmd = cargo();
+    cmd.current_dir(root).args(["metadata", "--no-deps", "--format-version", "1", "--offline"]);
+    let metadata: serde_json::Value = serde_json::from_str(&stdout_of(&mut cmd)?)?;
+    let mut found: Vec<(String, bool)> = metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["publish"].as_array().is_none_or(|registries| !registries.is_empty()))
+        .filter_map(|p| {
+            let is_lib = p["targets"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|t| t["kind"].as_array().into_iter().flatten().any(|k| k == "lib"));
+            Some((p["name"].as_str()?.to_owned(), is_lib))
+        })
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
+/// `cargo package` of `packages` in `root`: each one built from its packaged files alone
+/// (interdependent unpublished crates are verified together), nothing published.
+pub(crate) fn package(root: &Path, target_dir: &Path, packages: &[String]) -> Result<()> {
+    let mut cmd = cargo();
+    cmd.current_dir(root).env("CARGO_TARGET_DIR", target_dir);
+    cmd.args(["package", "--allow-dirty", "--quiet"]);
+    for p in packages {
+        cmd.args(["--package", p]);
+    }
+    let status = cmd.status().with_context(|| format!("could not run {}", describe(&cmd)))?;
+    if !status.success() {
+        bail!(
+            "{} failed ({status}): a crate does not build from its packaged files",
+            describe(&cmd)
+        );
+    }
+    Ok(())
+}

@@ -43,27 +43,71 @@ pub(crate) fn resolve(spec: &str, contract: &Path) -> Option<Baseline> {
     Some(Baseline { name: rev.to_owned(), source })
 }
 
-/// Every tag matching `glob`, oldest version first, each read as a baseline of `contract`.
-/// Tags that do not hold the contract's path are left out with a note on stderr.
+/// The subject of a release commit before its name: `release: v0.2.0` (the commit
+/// `cargo xtask release` makes, xtask/src/release/previous.rs).
+const RELEASE_COMMIT_PREFIX: &str = "release: ";
+
+/// Every release matching `glob`, oldest version first, each read as a baseline of `contract`.
+/// Releases are tags, and release commits whose tag did not travel with the clone (shallow or
+/// tagless CI clones, mirrors). Releases that do not hold the contract's path are left out with
+/// a note on stderr.
 pub(crate) fn tags(glob: &str, contract: &Path) -> Option<Vec<Baseline>> {
     let repo = Repo::of(contract)?;
     let path = repo.relative(contract)?;
-    let list = repo.git(&["tag", "--list", glob, "--sort=version:refname"])?;
+    let matcher = match globset::Glob::new(glob) {
+        Ok(g) => g.compile_matcher(),
+        Err(err) => {
+            eprintln!("error: `--against-tags {glob}` is not a glob: {err}");
+            return None;
+        }
+    };
+    // (name, revision, what it is): a tag is its own revision; a release commit is found by
+    // its hash.
+    let mut releases: Vec<(String, String, &str)> = Vec::new();
+    let tags = repo.git(&["tag", "--list", glob])?;
+    for tag in tags.lines().map(str::trim).filter(|t| !t.is_empty()) {
+        releases.push((tag.to_owned(), tag.to_owned(), "tag"));
+    }
+    let grep = format!("--grep=^{RELEASE_COMMIT_PREFIX}");
+    let commits = repo.git_quiet(&["log", "--format=%H %s", &grep, "HEAD"]).unwrap_or_default();
+    for line in commits.lines() {
+        let Some((hash, subject)) = line.split_once(' ') else { continue };
+        let Some(name) = subject.strip_prefix(RELEASE_COMMIT_PREFIX).map(str::trim) else {
+            continue;
+        };
+        if matcher.is_match(name) && !releases.iter().any(|(n, ..)| n == name) {
+            releases.push((name.to_owned(), hash.to_owned(), "release commit"));
+        }
+    }
+    releases.sort_by(|(a, ..), (b, ..)| version_order(a, b));
     let mut out = Vec::new();
-    for tag in list.lines().map(str::trim).filter(|t| !t.is_empty()) {
-        let spec = format!("{tag}:{path}");
+    for (name, rev, kind) in releases {
+        let spec = format!("{rev}:{path}");
         if repo.git_quiet(&["cat-file", "-e", &spec]).is_none() {
-            eprintln!("note: tag {tag} has no {path}; not checked against it");
+            eprintln!("note: {kind} {name} has no {path}; not checked against it");
             continue;
         }
-        let source = repo.show(tag, &path)?;
-        out.push(Baseline { name: tag.to_owned(), source });
+        let mut source = repo.show(&rev, &path)?;
+        source.file = format!("{name}:{path}");
+        out.push(Baseline { name, source });
     }
     if out.is_empty() {
-        eprintln!("error: no tag matching `{glob}` holds {path}");
+        eprintln!("error: no release matching `{glob}` (tag or release commit) holds {path}");
         return None;
     }
     Some(out)
+}
+
+/// Release names in version order (`v1.10.0` after `v1.9.0`); names that are not versions
+/// after those that are, by name.
+fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let version = |name: &str| semver::Version::parse(name.trim_start_matches('v')).ok();
+    match (version(a), version(b)) {
+        (Some(x), Some(y)) => x.cmp(&y).then_with(|| a.cmp(b)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(b),
+    }
 }
 
 /// The git repository a contract lives in.

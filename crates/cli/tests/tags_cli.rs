@@ -107,3 +107,20 @@ fn against_tags_json_says_which_baselines_fail() {
     let out = accord(&dir, &["check", "contracts/pump.types.json", "--against-tags", "x*"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn against_tags_finds_releases_by_their_commit_when_tags_did_not_travel() {
+    let dir = repo("tags_cli_commits");
+    // The clone lost its tags; v1.1.0 was made by `cargo xtask release`, whose commit names it.
+    for tag in ["v0.9.0", "v1.0.0", "v1.1.0", "nightly"] {
+        git(&dir, &["tag", "--delete", tag]);
+    }
+    git(&dir, &["commit", "-q", "--allow-empty", "-m", "release: v1.1.0"]);
+    let out = accord(&dir, &["check", "contracts/pump.types.json", "--against-tags", "v*"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}{err}");
+    assert!(text.contains("# against v1.1.0 (v1.1.0:contracts/pump.types.json)"), "{text}");
+    assert!(text.contains("breaking[method-removed] pump.stop"), "{text}");
+    assert_eq!(text.matches("# against ").count(), 1, "only v1.1.0 has a release commit: {text}");
+}

@@ -17,15 +17,16 @@ pub use crate::{
 
 /// What can go wrong before a comparison.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
-    /// A document could not be read.
-    #[error("{file}: {source}")]
+    /// A document could not be read. The reader's error is printed in the message and so is
+    /// not also a `source` (a reporter walking the chain would print it twice).
+    #[error("{file}: {error}")]
     Parse {
         /// The file as named by the caller.
         file: String,
         /// What the reader refused.
-        #[source]
-        source: accord_schema_model::Error,
+        error: accord_schema_model::Error,
     },
 }
 
@@ -47,8 +48,8 @@ impl Source {
     ///
     /// [`Error::Parse`] when the reader refuses the text.
     pub fn parse(file: &str, text: &str) -> Result<Source, Error> {
-        let document = Document::parse(text)
-            .map_err(|source| Error::Parse { file: file.to_owned(), source })?;
+        let document =
+            Document::parse(text).map_err(|error| Error::Parse { file: file.to_owned(), error })?;
         Ok(Source { file: file.to_owned(), text: text.to_owned(), document })
     }
 

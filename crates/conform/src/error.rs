@@ -3,6 +3,7 @@
 
 /// What stops a conformance run.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The plant could not be reached at all (refused, unreachable, timed out on connect).
     #[error("cannot connect to {url}: {reason}")]
@@ -21,8 +22,10 @@ pub enum Error {
         reason: String,
     },
     /// The contract does not compile into validators (a dangling ref, a bad pattern).
+    // The cause is printed in the message, so it is not also a `source` (a reporter walking
+    // the chain would print it twice).
     #[error("the contract cannot be checked against: {0}")]
-    Contract(#[from] accord_validate::Error),
+    Contract(accord_validate::Error),
     /// The contract's `wire` section cannot be resolved (docs/format.md §15): the plant's
     /// names or codes are unknown, so nothing can be sent.
     #[error("the contract's wire cannot be spoken: {0}")]
@@ -43,4 +46,10 @@ pub enum Error {
         /// Why it was refused.
         reason: String,
     },
+}
+
+impl From<accord_validate::Error> for Error {
+    fn from(err: accord_validate::Error) -> Error {
+        Error::Contract(err)
+    }
 }

@@ -5,8 +5,10 @@
 #[non_exhaustive]
 pub enum Error {
     /// The contract's types do not compile into validators.
+    // The cause is printed in the message, so it is not also a `source` (a reporter walking
+    // the chain would print it twice).
     #[error("the contract cannot be served: {0}")]
-    Compile(#[from] accord_validate::Error),
+    Compile(accord_validate::Error),
     /// The contract has a namespace called `rpc`, whose methods would collide with the
     /// protocol's own (docs/wire.md §2).
     #[error(
@@ -58,4 +60,10 @@ pub enum Error {
         /// Why the OS refused it.
         source: std::io::Error,
     },
+}
+
+impl From<accord_validate::Error> for Error {
+    fn from(err: accord_validate::Error) -> Error {
+        Error::Compile(err)
+    }
 }

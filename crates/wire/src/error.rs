@@ -2,6 +2,7 @@
 
 /// What went wrong reading a value of the wire.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// A member is missing or has the wrong JSON type; `pointer` is its JSON Pointer.
     #[error("{pointer}: {reason}")]
