@@ -289,7 +289,21 @@ pub(crate) fn run(args: &Args) -> Outcome {
         CheckFormat::Text => {
             let mut out = String::new();
             for c in &all {
-                let Contract::Checked(c) = c else { continue };
+                let c = match c {
+                    Contract::Checked(c) => c,
+                    // Alone, its diagnostic on stderr is the report; among others it has its
+                    // section too, so that the report names every contract.
+                    Contract::Unreadable(file, why) if !single => {
+                        let _ = writeln!(
+                            out,
+                            "## {file}\nerror[{}]: cannot be read: {} (the diagnostic is on stderr)\n",
+                            why.code,
+                            diagnostic::escape_controls(&why.message)
+                        );
+                        continue;
+                    }
+                    Contract::Unreadable(..) => continue,
+                };
                 if !single {
                     let _ = writeln!(out, "## {}", c.file);
                 }

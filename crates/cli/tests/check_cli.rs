@@ -134,6 +134,13 @@ fn several_contracts_make_one_report() {
     let results = sarif["runs"][0]["results"].as_array().expect("results");
     assert!(results.iter().any(|r| r["ruleId"] == "truncated"), "{results:?}");
     assert!(results.iter().any(|r| r["ruleId"] == "undeclared-semantics"), "{results:?}");
+    let text = accord(&["check", PUMP, broken]);
+    assert_eq!(text.status.code(), Some(2));
+    assert!(
+        stdout(&text).contains(&format!("## {broken}\nerror[truncated]: cannot be read: ")),
+        "{}",
+        stdout(&text)
+    );
     let junit = stdout(&accord(&["check", "--format", "junit", PUMP, broken]));
     assert!(junit.contains(&format!("<testsuite name=\"{PUMP}\"")), "{junit}");
     assert!(junit.contains(&format!("<testsuite name=\"{broken}\"")), "{junit}");
