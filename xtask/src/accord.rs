@@ -88,8 +88,9 @@ impl Accord {
         self.run(&args)?.success(&format!("`accord {}`", args.join(" ")))
     }
 
-    /// `accord rules --format markdown`: the text of docs/compat-rules.md.
+    /// `accord rules --format markdown --kind compat`: the text of docs/compat-rules.md.
     pub(crate) fn rules_markdown(&self) -> Result<String> {
-        self.run(&["rules", "--format", "markdown"])?.success("`accord rules --format markdown`")
+        self.run(&["rules", "--format", "markdown", "--kind", "compat"])?
+            .success("`accord rules --format markdown --kind compat`")
     }
 }

@@ -48,8 +48,8 @@ pub(crate) const GENERATORS: &[Generator] = &[
     Generator { name: "compat-rules", owns: None, generate: compat_rules },
 ];
 
-/// docs/compat-rules.md: the compatibility rule registry as `accord rules --format markdown`
-/// prints it (xtask does not depend on accord-compat-diff; it runs today's `accord`).
+/// docs/compat-rules.md: the compatibility rule registry as
+/// `accord rules --format markdown --kind compat` prints it (xtask does not depend on accord-compat-diff; it runs today's `accord`).
 fn compat_rules(cx: &Context) -> Result<Vec<Generated>> {
     let contents = cx.accord()?.rules_markdown()?;
     Ok(vec![Generated { path: "docs/compat-rules.md".into(), contents }])

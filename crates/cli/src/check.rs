@@ -2,6 +2,10 @@
 //! `--against git:REV[:PATH]`, `--against-tags GLOB`), the compatibility classification and the
 //! contract-version policy against each baseline. Every finding with its place in the file, then
 //! a summary; exit 1 on a lint error or a finding at or above `--fail-on`.
+//!
+//! Several contracts (files, directories, globs: contracts.rs) make one report. A contract that
+//! cannot be read is in every format's report too (exit 2). The `[lint]` table of accord.toml
+//! (lint_config.rs) and `--deny warnings` set what fails the run.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -14,14 +18,17 @@ use serde_json::{Value, json};
 use crate::accept::{self, Date, Entry};
 use crate::baseline::{self, Baseline};
 use crate::diff::FailOn;
-use crate::{Outcome, diagnostic, input, junit, output};
+use crate::input::Unreadable;
+use crate::output::plural;
+use crate::{Outcome, contracts, diagnostic, input, junit, lint_config, output};
 
 /// Arguments of `accord check`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The contract to check.
-    #[arg(value_name = "CONTRACT")]
-    contract: PathBuf,
+    /// The contracts to check: files, directories (every `*.types.json` under them) or quoted
+    /// globs (`'contracts/**/*.types.json'`); one report for all of them.
+    #[arg(value_name = "CONTRACT", required = true, num_args = 1..)]
+    contracts: Vec<PathBuf>,
     /// A baseline: a file, or `git:REV[:PATH]` (PATH defaults to CONTRACT's path in its
     /// repository).
     #[arg(long, value_name = "FILE|git:REV[:PATH]")]
@@ -33,8 +40,10 @@ pub(crate) struct Args {
     /// The least level of a compatibility finding that fails the run (exit 1).
     #[arg(long, value_enum, default_value = "breaking")]
     fail_on: FailOn,
-    /// How to report: text for people; json (without a baseline: a JSON array of lint findings;
-    /// with one: the versioned check report); github (workflow commands).
+    /// How to report: text for people; json (one contract without a baseline: a JSON array of
+    /// lint findings; with one: the versioned check report; several contracts: one report with a
+    /// `contracts` array; a contract that cannot be read: its `error`); github (workflow
+    /// commands); sarif; junit. Every format carries a read error (exit 2).
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     format: CheckFormat,
     /// Accepted breaks: a JSON file of entries keyed by rule id and path (`*` ends a prefix),
@@ -46,10 +55,22 @@ pub(crate) struct Args {
     /// committed CONTRACT is stale.
     #[arg(long, value_name = "DIR")]
     source: Option<PathBuf>,
-    /// An extract configuration (`accord.toml`): re-extract from its `extract.source` (or
-    /// `--source`) and fail like `--source` when CONTRACT is stale.
+    /// The configuration (`accord.toml`; by default the one in the current directory, if
+    /// any): its `[lint]` table sets rules to allow, warn or error, per path too; with
+    /// `--source`, its `[extract]` table says how to re-extract.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Fail the run (exit 1) on these findings too: `warnings`, every lint warning left after
+    /// the `[lint]` table.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    deny: Vec<Deny>,
+}
+
+/// What `--deny` can make fail a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Deny {
+    /// Every lint warning.
+    Warnings,
 }
 
 /// The formats of `accord check`.
@@ -107,9 +128,13 @@ struct Accepting {
 
 /// Marks the findings accepted by live entries; names expired entries and entries that accept
 /// nothing.
-fn apply(entries: &[Entry], compared: &mut [Compared], today: Date) -> Vec<EntryProblem> {
+fn apply<'c>(
+    entries: &[Entry],
+    compared: impl Iterator<Item = &'c mut Compared>,
+    today: Date,
+) -> Vec<EntryProblem> {
     let mut used = vec![false; entries.len()];
-    for c in compared.iter_mut() {
+    for c in compared {
         c.accepted = c
             .report
             .findings
@@ -169,21 +194,44 @@ pub(crate) struct AcceptedBy {
     pub(crate) reason: String,
 }
 
+/// One contract, checked: its lint findings and its comparisons.
+struct Checked {
+    file: String,
+    path: PathBuf,
+    text: String,
+    found: Vec<Located>,
+    lint: LintReport,
+    compared: Vec<Compared>,
+}
+
+/// One contract of the run: checked, or unreadable (its diagnostic is on stderr already).
+enum Contract {
+    Checked(Checked),
+    Unreadable(String, Unreadable),
+}
+
 pub(crate) fn run(args: &Args) -> Outcome {
-    let Some(loaded) = input::load(&args.contract) else {
+    let Some(paths) = contracts::expand(&args.contracts) else {
         return Outcome::InputError;
     };
-    if let Some(source) = &args.source {
-        match crate::extract::up_to_date(
-            args.config.as_deref(),
-            source,
-            &args.contract,
-            &loaded.document,
-        ) {
-            Some(true) => {}
-            Some(false) | None => return Outcome::Problems,
+    if paths.len() > 1 {
+        let against_file = args
+            .against
+            .as_deref()
+            .is_some_and(|a| a.strip_prefix("git:").is_none_or(|rev| rev.contains(':')));
+        if args.source.is_some() || against_file {
+            eprintln!(
+                "error: --source and --against FILE (or git:REV:PATH) name one contract's counterpart; with {} contracts, check them one by one, or use --against git:REV or --against-tags",
+                paths.len()
+            );
+            return Outcome::InputError;
         }
     }
+    let Ok(lint_config) = lint_config::load(args.config.as_deref()) else {
+        return Outcome::InputError;
+    };
+    let deny_warnings = args.deny.contains(&Deny::Warnings)
+        || lint_config.as_ref().is_some_and(|c| c.deny_warnings);
     let entries = match &args.accept {
         Some(path) => match accept::load(path) {
             Some(entries) => Some((path.display().to_string(), entries)),
@@ -191,7 +239,178 @@ pub(crate) fn run(args: &Args) -> Outcome {
         },
         None => None,
     };
-    let lint = LintReport::of(&loaded.document);
+    let mut all = Vec::with_capacity(paths.len());
+    for path in &paths {
+        let loaded = match input::read(path) {
+            Ok(loaded) => loaded,
+            Err(why) => {
+                all.push(Contract::Unreadable(path.display().to_string(), why));
+                continue;
+            }
+        };
+        match check_one(args, path, loaded, lint_config.as_ref()) {
+            Ok(checked) => all.push(Contract::Checked(checked)),
+            Err(outcome) => return outcome,
+        }
+    }
+    let accepting = entries.map(|(file, entries)| {
+        let compared = all.iter_mut().flat_map(|c| match c {
+            Contract::Checked(c) => c.compared.iter_mut(),
+            Contract::Unreadable(..) => [].iter_mut(),
+        });
+        let problems = apply(&entries, compared, Date::today_utc());
+        Accepting { file, entries, problems }
+    });
+    let accepting = accepting.as_ref();
+    let threshold = match args.fail_on {
+        FailOn::Breaking => Level::Breaking,
+        FailOn::Risky => Level::Risky,
+    };
+    let policy = Policy { threshold, deny_warnings };
+    // The items of each contract; the accept file's problems once, after them all.
+    let mut per_contract: Vec<(String, Vec<Item>)> = all
+        .iter()
+        .map(|c| match c {
+            Contract::Checked(c) => {
+                (c.file.clone(), items(&c.file, &c.found, &c.compared, accepting, policy))
+            }
+            Contract::Unreadable(file, why) => (file.clone(), vec![unreadable_item(file, why)]),
+        })
+        .collect();
+    if let Some(last) = per_contract.last_mut() {
+        last.1.extend(problem_items(accepting));
+    }
+    let unreadable = all.iter().any(|c| matches!(c, Contract::Unreadable(..)));
+    let failed = per_contract.iter().flat_map(|(_, items)| items).any(|i| i.fails);
+    let flat: Vec<&Item> = per_contract.iter().flat_map(|(_, items)| items).collect();
+    let single = all.len() == 1;
+
+    let text = match args.format {
+        CheckFormat::Text => {
+            let mut out = String::new();
+            for c in &all {
+                let c = match c {
+                    Contract::Checked(c) => c,
+                    // Alone, its diagnostic on stderr is the report; among others it has its
+                    // section too, so that the report names every contract.
+                    Contract::Unreadable(file, why) if !single => {
+                        let _ = writeln!(
+                            out,
+                            "## {file}\nerror[{}]: cannot be read: {} (the diagnostic is on stderr)\n",
+                            why.code,
+                            diagnostic::escape_controls(&why.message)
+                        );
+                        continue;
+                    }
+                    Contract::Unreadable(..) => continue,
+                };
+                if !single {
+                    let _ = writeln!(out, "## {}", c.file);
+                }
+                out.push_str(&text_report(c, accepting, policy, single));
+                if !single {
+                    out.push('\n');
+                }
+            }
+            if !single {
+                if let Some(a) = accepting {
+                    accept_section(&mut out, a, &all);
+                }
+                let failing: Vec<&str> = per_contract
+                    .iter()
+                    .filter(|(_, items)| items.iter().any(|i| i.fails))
+                    .map(|(file, _)| file.as_str())
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "contracts checked: {}; failing: {}",
+                    all.len(),
+                    if failing.is_empty() { "none".to_owned() } else { failing.join(", ") }
+                );
+            }
+            out
+        }
+        CheckFormat::Json => match all.as_slice() {
+            [Contract::Unreadable(file, why)] => pretty(&unreadable_json(file, why)),
+            [Contract::Checked(c)]
+                if c.compared.is_empty() && args.against_tags.is_none() && accepting.is_none() =>
+            {
+                json_lint(&c.found)
+            }
+            [Contract::Checked(c)] => {
+                let mut report = json_report(c, accepting, policy, failed);
+                if let Some(a) = accepting {
+                    report["accept"] = accept_json(a);
+                }
+                pretty(&report)
+            }
+            several => {
+                let contracts: Vec<Value> = several
+                    .iter()
+                    .map(|c| match c {
+                        Contract::Checked(c) => {
+                            let fails = per_contract
+                                .iter()
+                                .find(|(file, _)| file == &c.file)
+                                .is_some_and(|(_, items)| items.iter().any(|i| i.fails));
+                            json_report(c, accepting, policy, fails)
+                        }
+                        Contract::Unreadable(file, why) => unreadable_json(file, why),
+                    })
+                    .collect();
+                let mut report = json!({
+                    "version": 1,
+                    "failOn": threshold.as_str(),
+                    "contracts": contracts,
+                    "fails": failed || unreadable,
+                });
+                if let Some(a) = accepting {
+                    report["accept"] = accept_json(a);
+                }
+                pretty(&report)
+            }
+        },
+        CheckFormat::Github => github_report(&flat),
+        CheckFormat::Sarif => {
+            let files: Vec<&str> = per_contract.iter().map(|(file, _)| file.as_str()).collect();
+            pretty(&crate::sarif::log(&files, &flat))
+        }
+        CheckFormat::Junit => junit_report(&per_contract),
+    };
+    if !output::print(&text) || unreadable {
+        return Outcome::InputError;
+    }
+    if failed { Outcome::Problems } else { Outcome::Success }
+}
+
+/// What fails a run.
+#[derive(Debug, Clone, Copy)]
+struct Policy {
+    /// The least level of a compatibility finding (old callers × new plant) that fails.
+    threshold: Level,
+    /// Whether lint warnings fail too (`--deny warnings`).
+    deny_warnings: bool,
+}
+
+/// Lints `path` (the lint configuration applied) and compares it with its baselines; the
+/// outcome instead when the run must stop (a stale contract under `--source`: exit 1; a
+/// baseline that cannot be read: exit 2; the reason is printed).
+fn check_one(
+    args: &Args,
+    path: &Path,
+    loaded: input::Loaded,
+    config: Option<&lint_config::LintConfig>,
+) -> Result<Checked, Outcome> {
+    if let Some(source) = &args.source {
+        match crate::extract::up_to_date(args.config.as_deref(), source, path, &loaded.document) {
+            Some(true) => {}
+            Some(false) | None => return Err(Outcome::Problems),
+        }
+    }
+    let mut lint = LintReport::of(&loaded.document);
+    if let Some(config) = config {
+        lint = LintReport::from(config.apply(path, lint.diagnostics));
+    }
     let map = SourceMap::new(&loaded.text);
     let mut found: Vec<Located> = lint
         .diagnostics
@@ -205,20 +424,14 @@ pub(crate) fn run(args: &Args) -> Outcome {
     found.sort_by_key(|l| l.span.start);
 
     let baselines = match (&args.against, &args.against_tags) {
-        (Some(spec), _) => match baseline::resolve(spec, &args.contract) {
-            Some(b) => vec![b],
-            None => return Outcome::InputError,
-        },
-        (None, Some(glob)) => match baseline::tags(glob, &args.contract) {
-            Some(b) => b,
-            None => return Outcome::InputError,
-        },
+        (Some(spec), _) => vec![baseline::resolve(spec, path).ok_or(Outcome::InputError)?],
+        (None, Some(glob)) => baseline::tags(glob, path).ok_or(Outcome::InputError)?,
         (None, None) => Vec::new(),
     };
-    let file = args.contract.display().to_string();
+    let file = path.display().to_string();
     let current =
         Source { file: file.clone(), text: loaded.text.clone(), document: loaded.document };
-    let mut compared: Vec<Compared> = baselines
+    let compared: Vec<Compared> = baselines
         .into_iter()
         .map(|baseline| {
             let report = diff(&baseline.source, &current);
@@ -226,44 +439,39 @@ pub(crate) fn run(args: &Args) -> Outcome {
             Compared { baseline, report, accepted }
         })
         .collect();
-    let accepting = entries.map(|(file, entries)| {
-        let problems = apply(&entries, &mut compared, Date::today_utc());
-        Accepting { file, entries, problems }
-    });
-    let accepting = accepting.as_ref();
-    let threshold = match args.fail_on {
-        FailOn::Breaking => Level::Breaking,
-        FailOn::Risky => Level::Risky,
-    };
-    let items = items(&file, &found, &compared, accepting, threshold);
-    let failed = items.iter().any(|i| i.fails);
+    Ok(Checked { file, path: path.to_owned(), text: loaded.text, found, lint, compared })
+}
 
-    let text = match args.format {
-        CheckFormat::Text => text_report(
-            &args.contract,
-            &loaded.text,
-            &found,
-            &lint,
-            &compared,
-            accepting,
-            threshold,
-        ),
-        CheckFormat::Json
-            if compared.is_empty() && args.against_tags.is_none() && accepting.is_none() =>
-        {
-            json_lint(&found)
-        }
-        CheckFormat::Json => {
-            pretty(&json_report(&file, &found, &compared, accepting, threshold, failed))
-        }
-        CheckFormat::Github => github_report(&items),
-        CheckFormat::Sarif => pretty(&crate::sarif::log(&file, &items)),
-        CheckFormat::Junit => junit_report(&file, &items),
-    };
-    if !output::print(&text) {
-        return Outcome::InputError;
+/// An unreadable contract as a finding of the machine formats: it fails the run.
+fn unreadable_item(file: &str, why: &Unreadable) -> Item {
+    let (line, column) = why.position.unwrap_or((1, 1));
+    Item {
+        rule: why.code,
+        level: "error",
+        fails: true,
+        message: match &why.pointer {
+            Some(pointer) if !pointer.is_empty() => format!("{} (at {pointer})", why.message),
+            _ => why.message.clone(),
+        },
+        location: Some((file.to_owned(), line, column)),
+        accepted: None,
     }
-    if failed { Outcome::Problems } else { Outcome::Success }
+}
+
+/// An unreadable contract in the JSON report: the error object in place of the findings.
+fn unreadable_json(file: &str, why: &Unreadable) -> Value {
+    json!({
+        "version": 1,
+        "contract": file,
+        "error": {
+            "code": why.code,
+            "message": why.message,
+            "pointer": why.pointer,
+            "line": why.position.map(|p| p.0),
+            "column": why.position.map(|p| p.1),
+        },
+        "fails": true,
+    })
 }
 
 fn pairing_title(p: Pairing) -> &'static str {
@@ -278,14 +486,15 @@ fn items(
     found: &[Located],
     compared: &[Compared],
     accepting: Option<&Accepting>,
-    threshold: Level,
+    policy: Policy,
 ) -> Vec<Item> {
     let mut out: Vec<Item> = found
         .iter()
         .map(|l| Item {
             rule: l.diagnostic.rule,
             level: l.diagnostic.severity.as_str(),
-            fails: l.diagnostic.severity == Severity::Error,
+            fails: l.diagnostic.severity == Severity::Error
+                || (policy.deny_warnings && l.diagnostic.severity == Severity::Warning),
             message: l.diagnostic.message.clone(),
             location: Some((file.to_owned(), l.position.line, l.position.column)),
             accepted: None,
@@ -302,7 +511,7 @@ fn items(
                 level: f.level.as_str(),
                 fails: entry.is_none()
                     && f.pairing == Pairing::OldCallersNewPlant
-                    && f.level >= threshold,
+                    && f.level >= policy.threshold,
                 message: format!(
                     "against {} ({}): {}: {}{note}",
                     c.baseline.name,
@@ -318,20 +527,26 @@ fn items(
             });
         }
     }
-    if let Some(a) = accepting {
-        for p in &a.problems {
+    out
+}
+
+/// The accept file's problems (expired entries, entries accepting nothing), which fail the run.
+fn problem_items(accepting: Option<&Accepting>) -> Vec<Item> {
+    let Some(a) = accepting else { return Vec::new() };
+    a.problems
+        .iter()
+        .map(|p| {
             let e = &a.entries[p.entry];
-            out.push(Item {
+            Item {
                 rule: p.rule,
                 level: "error",
                 fails: true,
                 message: p.message.clone(),
                 location: Some((e.file.clone(), e.line, e.column)),
                 accepted: None,
-            });
-        }
-    }
-    out
+            }
+        })
+        .collect()
 }
 
 /// The accepted findings of one comparison, as text.
@@ -357,73 +572,92 @@ fn accepted_text(out: &mut String, c: &Compared, a: &Accepting) {
     }
 }
 
-fn text_report(
-    path: &Path,
-    text: &str,
-    found: &[Located],
-    lint: &LintReport,
-    compared: &[Compared],
-    accepting: Option<&Accepting>,
-    threshold: Level,
-) -> String {
+fn text_report(c: &Checked, accepting: Option<&Accepting>, policy: Policy, single: bool) -> String {
     let mut out = String::new();
-    for l in found {
+    for l in &c.found {
         out.push_str(&diagnostic::render_lint_diagnostic(
-            path,
-            text,
+            &c.path,
+            &c.text,
             &l.diagnostic,
             l.span,
             l.position,
         ));
         out.push('\n');
     }
-    if compared.is_empty() {
-        out.push_str(&lint.summary());
-        out.push('\n');
+    let denied = if policy.deny_warnings && c.lint.warnings() > 0 {
+        " (warnings denied: they fail the run)"
+    } else {
+        ""
+    };
+    if c.compared.is_empty() {
+        let _ = writeln!(out, "{}{denied}", c.lint.summary());
         return out;
     }
-    let _ = writeln!(out, "lint: {}", lint.summary());
-    for c in compared {
-        let _ = writeln!(out, "\n# against {} ({})", c.baseline.name, c.baseline.source.file);
-        out.push_str(&c.report.to_text());
-        if let Some(a) = accepting {
-            accepted_text(&mut out, c, a);
-        }
-    }
-    if let Some(a) = accepting {
-        let _ = writeln!(out);
-        for p in &a.problems {
-            let e = &a.entries[p.entry];
-            let _ = writeln!(
-                out,
-                "{}:{}:{}: error[{}] {}",
-                e.file, e.line, e.column, p.rule, p.message
-            );
-        }
-        let accepted: usize =
-            compared.iter().map(|c| c.accepted.iter().filter(|a| a.is_some()).count()).sum();
+    let _ = writeln!(out, "lint: {}{denied}", c.lint.summary());
+    for compared in &c.compared {
         let _ = writeln!(
             out,
-            "accept: {} ({} entries): {accepted} accepted, {} entry problems",
-            a.file,
-            a.entries.len(),
-            a.problems.len()
+            "\n# against {} ({})",
+            compared.baseline.name, compared.baseline.source.file
         );
+        // Accepted findings are listed as accepted below, not counted in the summary as if
+        // they still failed.
+        let mut open = compared.report.clone();
+        let mut accepted = compared.accepted.iter();
+        open.findings.retain(|_| accepted.next().is_some_and(Option::is_none));
+        out.push_str(&diagnostic::escape_controls(&open.to_text()));
+        if let Some(a) = accepting {
+            let mut accepted = String::new();
+            accepted_text(&mut accepted, compared, a);
+            out.push_str(&diagnostic::escape_controls(&accepted));
+        }
     }
-    if compared.len() > 1 {
-        let breaking: Vec<&str> = compared
+    if single && let Some(a) = accepting {
+        out.push('\n');
+        accept_lines(&mut out, a, c.compared.iter());
+    }
+    if c.compared.len() > 1 {
+        let breaking: Vec<&str> = c
+            .compared
             .iter()
-            .filter(|c| c.fails(threshold))
-            .map(|c| c.baseline.name.as_str())
+            .filter(|compared| compared.fails(policy.threshold))
+            .map(|compared| compared.baseline.name.as_str())
             .collect();
         let _ = writeln!(
             out,
-            "\nreleases checked: {}; failing at {threshold}: {}",
-            compared.len(),
+            "\nreleases checked: {}; failing at {}: {}",
+            c.compared.len(),
+            policy.threshold,
             if breaking.is_empty() { "none".to_owned() } else { breaking.join(", ") }
         );
     }
     out
+}
+
+/// The accept file's problems and its summary line, over every comparison of the run.
+fn accept_lines<'c>(out: &mut String, a: &Accepting, compared: impl Iterator<Item = &'c Compared>) {
+    for p in &a.problems {
+        let e = &a.entries[p.entry];
+        let _ =
+            writeln!(out, "{}:{}:{}: error[{}] {}", e.file, e.line, e.column, p.rule, p.message);
+    }
+    let accepted: usize = compared.map(|c| c.accepted.iter().filter(|a| a.is_some()).count()).sum();
+    let _ = writeln!(
+        out,
+        "accept: {} ({}): {accepted} accepted, {}",
+        a.file,
+        plural(a.entries.len(), "entry"),
+        plural(a.problems.len(), "entry problem")
+    );
+}
+
+/// The accept section of a run over several contracts, once after them all.
+fn accept_section(out: &mut String, a: &Accepting, all: &[Contract]) {
+    let compared = all.iter().flat_map(|c| match c {
+        Contract::Checked(c) => c.compared.iter(),
+        Contract::Unreadable(..) => [].iter(),
+    });
+    accept_lines(out, a, compared);
 }
 
 fn lint_json(found: &[Located]) -> Vec<Value> {
@@ -454,29 +688,23 @@ fn json_lint(found: &[Located]) -> String {
     pretty(&Value::Array(lint_json(found)))
 }
 
-fn json_report(
-    file: &str,
-    found: &[Located],
-    compared: &[Compared],
-    accepting: Option<&Accepting>,
-    threshold: Level,
-    failed: bool,
-) -> Value {
-    let baselines: Vec<Value> = compared
+fn json_report(c: &Checked, accepting: Option<&Accepting>, policy: Policy, fails: bool) -> Value {
+    let baselines: Vec<Value> = c
+        .compared
         .iter()
-        .map(|c| {
+        .map(|compared| {
             let mut b = json!({
-                "name": c.baseline.name,
-                "file": c.baseline.source.file,
-                "fails": c.fails(threshold),
-                "report": c.report.to_json(),
+                "name": compared.baseline.name,
+                "file": compared.baseline.source.file,
+                "fails": compared.fails(policy.threshold),
+                "report": compared.report.to_json(),
             });
             if let Some(a) = accepting {
-                let accepted: Vec<Value> = c
+                let accepted: Vec<Value> = compared
                     .report
                     .findings
                     .iter()
-                    .zip(&c.accepted)
+                    .zip(&compared.accepted)
                     .filter_map(|(f, n)| {
                         let e = &a.entries[(*n)?];
                         Some(json!({
@@ -494,30 +722,31 @@ fn json_report(
             b
         })
         .collect();
-    let mut report = json!({
+    json!({
         "version": 1,
-        "contract": file,
-        "failOn": threshold.as_str(),
-        "lint": lint_json(found),
+        "contract": c.file,
+        "failOn": policy.threshold.as_str(),
+        "lint": lint_json(&c.found),
         "baselines": baselines,
-        "fails": failed,
-    });
-    if let Some(a) = accepting {
-        let problems: Vec<Value> = a
-            .problems
-            .iter()
-            .map(|p| {
-                let e = &a.entries[p.entry];
-                json!({
-                    "rule": p.rule,
-                    "message": p.message,
-                    "entry": {"rule": e.rule, "path": e.path, "file": e.file, "line": e.line, "column": e.column},
-                })
+        "fails": fails,
+    })
+}
+
+/// The accept file's problems, as the JSON report's `accept` member.
+fn accept_json(a: &Accepting) -> Value {
+    let problems: Vec<Value> = a
+        .problems
+        .iter()
+        .map(|p| {
+            let e = &a.entries[p.entry];
+            json!({
+                "rule": p.rule,
+                "message": p.message,
+                "entry": {"rule": e.rule, "path": e.path, "file": e.file, "line": e.line, "column": e.column},
             })
-            .collect();
-        report["accept"] = json!({"file": a.file, "problems": problems});
-    }
-    report
+        })
+        .collect();
+    json!({"file": a.file, "problems": problems})
 }
 
 /// Escapes workflow-command data (`%`, CR, LF) and, for properties, `:` and `,` too.
@@ -536,7 +765,7 @@ fn escape(text: &str, property: bool) -> String {
     out
 }
 
-fn github_report(items: &[Item]) -> String {
+fn github_report(items: &[&Item]) -> String {
     let mut out = String::new();
     for i in items {
         let command = match i.level {
@@ -551,31 +780,42 @@ fn github_report(items: &[Item]) -> String {
             props.push(format!("col={col}"));
         }
         props.push(format!("title={}", escape(i.rule, true)));
-        let _ = writeln!(out, "::{command} {}::{}", props.join(","), escape(&i.message, false));
+        // Control characters from the contract are written out before the workflow-command
+        // escape, so that a name cannot drive the log's terminal either.
+        let message = diagnostic::escape_controls(&i.message);
+        let _ = writeln!(out, "::{command} {}::{}", props.join(","), escape(&message, false));
     }
     out
 }
 
-fn junit_report(file: &str, items: &[Item]) -> String {
-    let mut cases: Vec<junit::Case> = items
+fn junit_report(per_contract: &[(String, Vec<Item>)]) -> String {
+    let suites: Vec<junit::Suite> = per_contract
         .iter()
-        .map(|i| {
-            let place =
-                i.location.as_ref().map_or(String::new(), |(f, l, c)| format!(" at {f}:{l}:{c}"));
-            let name = format!("{}[{}]{place}", i.level, i.rule);
-            let failure = i.fails.then(|| (i.level.to_owned(), i.message.clone(), None));
-            let out = (!i.fails).then(|| i.message.clone());
-            junit::Case { classname: i.rule.to_owned(), name, failure, out, skipped: None }
+        .map(|(file, items)| {
+            let mut cases: Vec<junit::Case> = items
+                .iter()
+                .map(|i| {
+                    let place = i
+                        .location
+                        .as_ref()
+                        .map_or(String::new(), |(f, l, c)| format!(" at {f}:{l}:{c}"));
+                    let name = format!("{}[{}]{place}", i.level, i.rule);
+                    let failure = i.fails.then(|| (i.level.to_owned(), i.message.clone(), None));
+                    let out = (!i.fails).then(|| i.message.clone());
+                    junit::Case { classname: i.rule.to_owned(), name, failure, out, skipped: None }
+                })
+                .collect();
+            if cases.is_empty() {
+                cases.push(junit::Case {
+                    classname: "accord".to_owned(),
+                    name: "check".to_owned(),
+                    failure: None,
+                    out: None,
+                    skipped: None,
+                });
+            }
+            junit::Suite { name: file.clone(), cases }
         })
         .collect();
-    if cases.is_empty() {
-        cases.push(junit::Case {
-            classname: "accord".to_owned(),
-            name: "check".to_owned(),
-            failure: None,
-            out: None,
-            skipped: None,
-        });
-    }
-    junit::render("accord check", &[junit::Suite { name: file.to_owned(), cases }])
+    junit::render("accord check", &suites)
 }

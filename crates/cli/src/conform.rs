@@ -113,6 +113,11 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let plant = Plant { url: args.url.clone(), token };
     let plan = match accord_conform::plan(&doc, &plant, &options) {
         Ok(plan) => plan,
+        // The URL is the command line's, not the contract's.
+        Err(err @ Error::Url { .. }) => {
+            eprintln!("error: {err}");
+            return Outcome::InputError;
+        }
         Err(err) => {
             eprintln!("error: {}: {err}", args.contract.display());
             return Outcome::InputError;

@@ -36,6 +36,45 @@ pub(crate) fn print_io_error(path: &Path, err: &std::io::Error) {
     eprintln!("error: cannot read {}: {err}", path.display());
 }
 
+/// `text` with every control character but line feed and tab (ESC, CR, BEL, C1 controls) and
+/// every bidirectional override written out as `\u001b`, JSON's way: names and values from a
+/// contract reach the terminal in messages, and a contract must not be able to drive the
+/// terminal (clear it, hide text, reorder a line).
+pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let drives = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(drives) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if drives(c) {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// The text of a snippet with its control characters made harmless without moving a byte:
+/// each becomes as many `?` as it has bytes, so that every span still points where it did.
+fn harmless(text: String) -> String {
+    if !text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) {
+        return text;
+    }
+    text.chars()
+        .flat_map(|c| {
+            let n =
+                if c.is_control() && !matches!(c, '\n' | '\t' | '\r') { c.len_utf8() } else { 0 };
+            let keep = (n == 0).then_some(c);
+            keep.into_iter().chain(std::iter::repeat_n('?', n))
+        })
+        .collect()
+}
+
 /// The rendered report: a `path:line:column` header line for editors and CI logs, then the
 /// miette report with the snippet.
 pub(crate) fn render_parse_error(path: &Path, bytes: &[u8], err: &Error) -> String {
@@ -45,22 +84,22 @@ pub(crate) fn render_parse_error(path: &Path, bytes: &[u8], err: &Error) -> Stri
     // and CI annotations read it.
     out.push_str(&format!(
         "{}{position}: error[{}]: {}\n",
-        path.display(),
+        escape_controls(&path.display().to_string()),
         err.kind.code(),
-        err.kind
+        escape_controls(&err.kind.to_string())
     ));
 
     // Invalid UTF-8 is shown with replacement characters; the error stands at the first
     // invalid byte, and every byte before it is the same in the lossy text.
-    let text = String::from_utf8_lossy(bytes).into_owned();
+    let text = harmless(String::from_utf8_lossy(bytes).into_owned());
     let span = err.span.map_or((0, 0).into(), |s| {
         let start = s.start.min(text.len());
         let len = if matches!(*err.kind, ErrorKind::InvalidUtf8) { 0 } else { s.len() };
         SourceSpan::from((start, len.min(text.len() - start)))
     });
     let report = ParseDiagnostic {
-        message: format!("at {}", abbreviate(&err.pointer.to_string())),
-        source_code: Snippet { name: path.display().to_string(), text },
+        message: format!("at {}", escape_controls(&abbreviate(&err.pointer.to_string()))),
+        source_code: Snippet { name: escape_controls(&path.display().to_string()).into(), text },
         span,
         label: label(&err.kind).to_owned(),
         help: help(&err.kind),
@@ -278,20 +317,23 @@ pub(crate) fn render_lint_diagnostic(
 ) -> String {
     let mut out = format!(
         "{}:{}:{}: {}[{}]: {}\n",
-        path.display(),
+        escape_controls(&path.display().to_string()),
         position.line,
         position.column,
         diagnostic.severity,
         diagnostic.rule,
-        diagnostic.message
+        escape_controls(&diagnostic.message)
     );
     let label = accord_validate::LintRule::find(diagnostic.rule).map_or("here", |r| r.label());
     let report = LintDiagnostic {
-        message: format!("at {}", abbreviate(&diagnostic.pointer.to_string())),
-        source_code: Snippet { name: path.display().to_string(), text: text.to_owned() },
+        message: format!("at {}", escape_controls(&abbreviate(&diagnostic.pointer.to_string()))),
+        source_code: Snippet {
+            name: escape_controls(&path.display().to_string()).into(),
+            text: harmless(text.to_owned()),
+        },
         span: SourceSpan::from((span.start, span.len())),
         label: label.to_owned(),
-        help: diagnostic.help.clone(),
+        help: escape_controls(&diagnostic.help).into_owned(),
         severity: match diagnostic.severity {
             accord_validate::Severity::Error => miette::Severity::Error,
             _ => miette::Severity::Warning,

@@ -52,8 +52,10 @@ pub(crate) fn run(args: &Args) -> Outcome {
         Source { file: args.new.display().to_string(), text: new.text, document: new.document };
     let report = diff(&old, &new);
     let text = match args.format {
-        DiffFormat::Text => report.to_text(),
-        DiffFormat::Markdown => report.to_markdown(),
+        DiffFormat::Text => crate::diagnostic::escape_controls(&report.to_text()).into_owned(),
+        DiffFormat::Markdown => {
+            crate::diagnostic::escape_controls(&report.to_markdown()).into_owned()
+        }
         DiffFormat::Json => {
             let mut t = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
             t.push('\n');

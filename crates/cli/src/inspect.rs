@@ -7,6 +7,7 @@ use accord_schema_model::{Document, Method, Namespace, Semantics};
 use accord_wire::{Dialect, EventRoute};
 use serde_json::{Value, json};
 
+use crate::output::plural;
 use crate::{Outcome, OutputFormat, input, output};
 
 /// Arguments of `accord inspect`.
@@ -251,10 +252,6 @@ fn wire_summary(doc: &Document) -> Option<WireSummary> {
 
 fn count<T>(map: &Option<indexmap::IndexMap<String, T>>) -> usize {
     map.as_ref().map_or(0, |m| m.len())
-}
-
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 fn readable() -> String {

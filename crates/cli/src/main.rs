@@ -24,6 +24,7 @@ mod accept;
 mod baseline;
 mod check;
 mod conform;
+mod contracts;
 mod diagnostic;
 mod diff;
 mod export;
@@ -32,6 +33,7 @@ mod fmt;
 mod input;
 mod inspect;
 mod junit;
+mod lint_config;
 mod log_line;
 mod log_writer;
 mod output;
@@ -57,15 +59,17 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Lint a contract and, with `--against`, judge its compatibility with a baseline (a file,
-    /// git:REV[:PATH] or every tag matching --against-tags); exit 1 on errors or breaking findings.
+    /// Lint contracts (files, directories, globs) and, with `--against`, judge their
+    /// compatibility with a baseline (a file, git:REV[:PATH] or every tag matching
+    /// --against-tags); exit 1 on errors or breaking findings.
     Check(check::Args),
     /// Compare two contracts: what breaks old callers of the new plant, or new callers of the
     /// old plant; exit 1 on a breaking finding.
     Diff(diff::Args),
-    /// List the compatibility rules (docs/compat-rules.md).
+    /// List the compatibility rules (docs/compat-rules.md) and the lint rules
+    /// (docs/lint-rules.md), each marked compat or lint.
     Rules(rules::Args),
-    /// Print the documentation of one compatibility rule.
+    /// Print the documentation of one compatibility or lint rule.
     Explain(rules::ExplainArgs),
     /// Extract the contract from a plant's Rust source (merging into --out when it exists).
     Extract(extract::Args),

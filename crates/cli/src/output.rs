@@ -74,3 +74,29 @@ fn written(result: std::io::Result<()>) -> Written {
 pub(crate) fn check(result: std::io::Result<()>) -> bool {
     written(result) != Written::Failed
 }
+
+/// `1 method`, `2 methods`, `1 entry`, `3 entries`: a count with its noun, plural when the count
+/// is not one.
+pub(crate) fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        return format!("1 {noun}");
+    }
+    match noun.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plural;
+
+    #[test]
+    fn counts_take_the_plural_unless_one() {
+        assert_eq!(plural(1, "namespace"), "1 namespace");
+        assert_eq!(plural(0, "method"), "0 methods");
+        assert_eq!(plural(1, "entry"), "1 entry");
+        assert_eq!(plural(2, "entry"), "2 entries");
+        assert_eq!(plural(2, "day"), "2 days");
+    }
+}

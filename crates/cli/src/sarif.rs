@@ -1,7 +1,8 @@
 //! `accord check --format sarif`: the findings as a SARIF 2.1.0 log, as GitHub code scanning
 //! takes it. The tool's rules are the compatibility registry and the lint registry; a result's
 //! level is `error` when it fails the run, `warning` for other risky, breaking or warning
-//! findings, and `note` for safe ones. A finding accepted by `--accept` carries an external,
+//! findings, and `note` for safe ones. A contract that cannot be read is an `error` result under
+//! the reader's error code (`malformed-json`, `schema-missing` …), at the place it names. A finding accepted by `--accept` carries an external,
 //! accepted suppression with the entry's reason and place.
 
 use accord_compat_diff::RULES;
@@ -9,8 +10,8 @@ use serde_json::{Value, json};
 
 use crate::check::Item;
 
-/// The SARIF log for `items`.
-pub(crate) fn log(contract: &str, items: &[Item]) -> Value {
+/// The SARIF log for `items`, the findings of the checked `contracts`.
+pub(crate) fn log(contracts: &[&str], items: &[&Item]) -> Value {
     let mut rules: Vec<Value> = RULES
         .iter()
         .map(|r| {
@@ -42,7 +43,7 @@ pub(crate) fn log(contract: &str, items: &[Item]) -> Value {
             // Places in a baseline (removals) are not files of the checked tree: named in the
             // message instead.
             let (here, text) = match &i.location {
-                Some((file, line, col)) if file != contract => {
+                Some((file, line, col)) if !contracts.contains(&file.as_str()) => {
                     (None, format!("{} (at {file}:{line}:{col})", i.message))
                 }
                 other => (other.as_ref(), i.message.clone()),

@@ -9,6 +9,7 @@ use accord_serve::{Budget, Config, Limits, Mode, Prefer, ScenarioSource, TokenHa
 use clap::ValueEnum;
 
 use crate::log_writer::BatchedStderr;
+use crate::output::plural;
 use crate::{Outcome, input, output, token};
 
 /// Arguments of `accord serve`.
@@ -17,8 +18,9 @@ pub(crate) struct Args {
     /// The contract to serve.
     #[arg(value_name = "CONTRACT")]
     contract: PathBuf,
-    /// Where to listen (port 0 picks a free one).
-    #[arg(long, default_value = "127.0.0.1:7878")]
+    /// Where to listen: HOST:PORT, the host an IP address or a name such as `localhost`
+    /// (port 0 picks a free one).
+    #[arg(long, default_value = "127.0.0.1:7878", value_parser = listen_addr)]
     addr: SocketAddr,
     /// The seed of every generated value.
     #[arg(long, default_value_t = 0)]
@@ -105,6 +107,24 @@ enum LogFormat {
     Json,
 }
 
+/// `--addr`: an IP address and port as they stand, or a host name and port resolved (the first
+/// address the name resolves to), as `conform --url` takes `localhost`.
+fn listen_addr(text: &str) -> Result<SocketAddr, String> {
+    use std::net::ToSocketAddrs as _;
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    if text.rsplit_once(':').is_none_or(|(host, port)| host.is_empty() || port.is_empty()) {
+        return Err(format!(
+            "`{text}` is not HOST:PORT (for example 127.0.0.1:7878 or localhost:0)"
+        ));
+    }
+    match text.to_socket_addrs() {
+        Ok(mut addrs) => addrs.next().ok_or_else(|| format!("`{text}` resolves to no address")),
+        Err(err) => Err(format!("cannot resolve `{text}`: {err}")),
+    }
+}
+
 pub(crate) fn run(args: &Args) -> Outcome {
     let Some(loaded) = input::load(&args.contract) else { return Outcome::InputError };
     let token = match &args.token_file {
@@ -175,7 +195,7 @@ async fn serve(args: &Args, doc: Document, config: Config) -> Outcome {
     let server = match accord_serve::start(doc, config).await {
         Ok(server) => server,
         Err(err) => {
-            eprintln!("error: {}: {err}", args.contract.display());
+            eprintln!("error: {}{err}", start_error_subject(args, &err));
             return Outcome::InputError;
         }
     };
@@ -204,6 +224,20 @@ async fn serve(args: &Args, doc: Document, config: Config) -> Outcome {
     });
     server.stopped().await;
     Outcome::Success
+}
+
+/// What a start error is about, as its message's prefix: the contract for what the contract
+/// causes, the token file for its token, nothing for the port (the address is in the message)
+/// or the scenario (whose message starts with its file).
+fn start_error_subject(args: &Args, err: &accord_serve::Error) -> String {
+    use accord_serve::Error as E;
+    match (err, &args.token_file) {
+        (E::Bind { .. } | E::Scenario { .. }, _) => String::new(),
+        (E::EmptyToken | E::UnusableToken { .. }, Some(file)) => {
+            format!("the token file {}: ", file.display())
+        }
+        _ => format!("{}: ", args.contract.display()),
+    }
 }
 
 /// How long the log's last lines may take to reach stderr at exit.
@@ -347,8 +381,9 @@ fn banner(doc: &Document, token_file: Option<&Path>) -> String {
         Some(path) => format!(" -H \"Authorization: Bearer $(cat '{}')\"", path.display()),
         None => String::new(),
     };
+    let (namespaces, methods) = (plural(namespaces, "namespace"), plural(methods, "method"));
     format!(
-        "accord serve: {name} ({namespaces} namespaces, {methods} methods) on {{URL}} (POST for HTTP, GET to upgrade to a WebSocket)\n\
+        "accord serve: {name} ({namespaces}, {methods}) on {{URL}} (POST for HTTP, GET to upgrade to a WebSocket)\n\
          try:\n  curl -s {{URL}} -H 'Content-Type: application/json'{auth} -d '{}'",
         request.to_string().replace('\'', "'\\''")
     )

@@ -12,14 +12,14 @@ pub(crate) fn read(path: &Path) -> Option<String> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(err) => {
-            eprintln!("error: {}: cannot read the token file: {err}", path.display());
+            eprintln!("error: cannot read the token file {}: {err}", path.display());
             return None;
         }
     };
     match parse(&text) {
         Ok(token) => Some(token.to_owned()),
         Err(reason) => {
-            eprintln!("error: {}: {reason}", path.display());
+            eprintln!("error: the token file {}: {reason}", path.display());
             None
         }
     }

@@ -4,9 +4,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use accord_schema_model::SourceMap;
-use accord_validate::ValidationError;
+use accord_validate::{Rule, ValidationError};
 use serde_json::{Value, json};
 
+use crate::output::plural;
 use crate::target::TargetArgs;
 use crate::{Outcome, OutputFormat, output};
 
@@ -56,7 +57,19 @@ fn check(args: &Args, validator: accord_validate::Validator<'_>) -> Outcome {
     if !output::print(&text) {
         return Outcome::InputError;
     }
+    // A single value that is not JSON at all (a binary file, a truncated download) is
+    // unreadable input, not a value that breaks the contract: exit 2, as for any input error.
+    // In `--jsonl`, lines are judged one by one and a line that is not JSON counts as invalid.
+    if !args.jsonl && results[0].1.iter().any(|e| e.rule == Rule::Syntax) {
+        eprintln!("error: {} is not JSON: nothing was validated", shown(&args.file));
+        return Outcome::InputError;
+    }
     if invalid == 0 { Outcome::Success } else { Outcome::Problems }
+}
+
+/// The value's file as messages name it (`stdin` for `-`).
+fn shown(file: &Path) -> String {
+    if file == Path::new("-") { "stdin".to_owned() } else { file.display().to_string() }
 }
 
 /// A compile error with the contract's path, line and column.
@@ -160,8 +173,4 @@ fn json_report(jsonl: bool, results: &[(usize, Vec<ValidationError>)], invalid: 
     };
     // Serializing a Value cannot fail.
     serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
-}
-
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }

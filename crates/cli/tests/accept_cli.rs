@@ -27,6 +27,9 @@ fn accepted_breaks_pass_and_are_reported_with_their_reason() {
         // `pump.*` is a prefix match.
         "fixtures/contracts/pump-plant.types.json:7:7: accepted breaking[version-not-bumped] pump.version (old callers × new plant): by fixtures/accept/pump-plant.accept.json:9: ",
         "accept: fixtures/accept/pump-plant.accept.json (2 entries): 2 accepted, 0 entry problems\n",
+        // The summary counts what still stands: the two accepted breaks are listed as accepted,
+        // not counted as breaking.
+        "summary: old callers × new plant: 0 breaking, 1 risky, 2 safe;",
     ] {
         assert!(text.contains(line), "missing {line:?} in\n{text}");
     }

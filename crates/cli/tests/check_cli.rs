@@ -90,3 +90,62 @@ fn github_format_is_workflow_commands() {
     assert!(text.contains("::warning file=fixtures/contracts/pump-plant.types.json,line=197,col=9,title=undeclared-semantics::"), "{text}");
     assert!(text.lines().all(|l| l.starts_with("::")), "{text}");
 }
+
+/// Several contracts (files, a directory, a quoted glob) make one report in every format.
+#[test]
+fn several_contracts_make_one_report() {
+    let queue = "fixtures/contracts/work-queue.types.json";
+    let out = accord(&["check", PUMP, queue]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("## {PUMP}\n")) && text.contains(&format!("## {queue}\n")),
+        "{text}"
+    );
+    assert!(text.ends_with("contracts checked: 2; failing: none\n"), "{text}");
+
+    let json = accord(&["check", "--format", "json", PUMP, queue]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let contracts = report["contracts"].as_array().expect("one report with a contracts array");
+    assert_eq!(contracts.len(), 2);
+    assert_eq!(contracts[0]["contract"], PUMP);
+    assert_eq!(contracts[1]["contract"], queue);
+    assert_eq!(report["fails"], false);
+
+    // A directory: every contract under it; a glob: every file it matches; each file once.
+    let folder = stdout(&accord(&["check", "--format", "json", "fixtures/contracts"]));
+    let glob =
+        stdout(&accord(&["check", "--format", "json", "fixtures/contracts/*.types.json", PUMP]));
+    assert_eq!(folder, glob);
+    let folder: serde_json::Value = serde_json::from_str(&folder).expect("JSON");
+    let names: Vec<&str> = folder["contracts"]
+        .as_array()
+        .expect("contracts")
+        .iter()
+        .map(|c| c["contract"].as_str().expect("name"))
+        .collect();
+    assert!(names.len() >= 3 && names.contains(&PUMP) && names.contains(&queue), "{names:?}");
+
+    // An unreadable contract among readable ones: in the report, and exit 2.
+    let broken = "fixtures/refused/truncated.types.json";
+    let sarif = accord(&["check", "--format", "sarif", PUMP, broken]);
+    assert_eq!(sarif.status.code(), Some(2));
+    let sarif: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert!(results.iter().any(|r| r["ruleId"] == "truncated"), "{results:?}");
+    assert!(results.iter().any(|r| r["ruleId"] == "undeclared-semantics"), "{results:?}");
+    let text = accord(&["check", PUMP, broken]);
+    assert_eq!(text.status.code(), Some(2));
+    assert!(
+        stdout(&text).contains(&format!("## {broken}\nerror[truncated]: cannot be read: ")),
+        "{}",
+        stdout(&text)
+    );
+    let junit = stdout(&accord(&["check", "--format", "junit", PUMP, broken]));
+    assert!(junit.contains(&format!("<testsuite name=\"{PUMP}\"")), "{junit}");
+    assert!(junit.contains(&format!("<testsuite name=\"{broken}\"")), "{junit}");
+
+    let none = accord(&["check", "fixtures/contracts/*.nothing.json"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(stderr(&none).contains("no file matches"), "{}", stderr(&none));
+}

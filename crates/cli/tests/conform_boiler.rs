@@ -32,12 +32,7 @@ async fn the_jsonrpsee_boiler_plant_conforms_to_its_extracted_contract() {
     let out = accord_async(args.iter().map(|s| s.to_string()).collect()).await;
     let text = stdout(&out);
     let report: serde_json::Value = serde_json::from_str(&text).expect("a JSON report");
-    let failed: Vec<&serde_json::Value> = report["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .filter(|c| c["outcome"] == "failed")
-        .collect();
+    let failed = failed_checks(&report);
     assert_eq!(out.status.code(), Some(0), "{failed:#?}\n{}", stderr(&out));
     assert_eq!(report["conforms"], true);
     assert_eq!(report["totals"]["failed"], 0, "{failed:#?}");

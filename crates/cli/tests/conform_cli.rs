@@ -181,3 +181,44 @@ fn jobs_and_deadline_are_checked_as_arguments() {
         assert!(stderr(&out).contains(bad[0]), "{bad:?}: {}", stderr(&out));
     }
 }
+
+/// The README's transcript pair, run as written (CONTRACT, URL and the folder filled in)
+/// against a plant whose results do not validate: the first command writes the file the second
+/// names, and the second replays it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_readme_transcript_commands_run_as_written() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).expect("README");
+    assert!(!readme.contains("target/debug"), "the README must not assume the target directory");
+    let lines: Vec<&str> = readme
+        .lines()
+        .filter(|l| {
+            l.starts_with("accord conform CONTRACT --url URL --transcripts failures/")
+                || l.starts_with("accord conform CONTRACT --url URL --replay failures/")
+        })
+        .collect();
+    assert_eq!(lines.len(), 2, "the README's transcript pair: {lines:?}");
+    let dir = scratch("conform-readme");
+    let broken = plant::start("pump-plant.types.json", None, Fault::WrongResultType).await;
+    let failures = format!("{}/", dir.join("failures").display());
+    let args = |line: &str| -> Vec<String> {
+        let command = line.split(" #").next().unwrap_or(line).trim();
+        command
+            .split_whitespace()
+            .skip(1)
+            .map(|word| match word {
+                "CONTRACT" => PUMP.to_owned(),
+                "URL" => broken.clone(),
+                other => other.replace("failures/", &failures),
+            })
+            .collect()
+    };
+    let first = accord_async(args(lines[0])).await;
+    assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
+    let named = args(lines[1]).last().cloned().expect("the replayed file");
+    assert!(Path::new(&named).is_file(), "{named} is not what the first command wrote");
+    let second = accord_async(args(lines[1])).await;
+    assert_eq!(second.status.code(), Some(1), "{}\n{}", stdout(&second), stderr(&second));
+    assert!(stdout(&second).contains("result-invalid"), "{}", stdout(&second));
+    // The replay touched one method: the others are not listed as passed with no check.
+    assert!(!stdout(&second).contains("(0 checks)"), "{}", stdout(&second));
+}

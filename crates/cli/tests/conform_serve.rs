@@ -72,3 +72,31 @@ fn conform_passes_against_accord_serve_for_every_bundled_contract() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A plant that wants a token, run without one: one stop after describe, named
+/// `credential-missing` (nothing was refused: nothing was sent), not a failure per call.
+#[test]
+fn without_the_plant_s_token_the_run_stops_once() {
+    let dir = std::env::temp_dir().join(format!("accord-conform-no-token-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let token = dir.join("plant.token");
+    std::fs::write(&token, "s3cret-for-the-test\n").unwrap();
+    let token = token.display().to_string();
+    let mut plant = Plant(spawn_serve(&[PUMP, "--addr", "127.0.0.1:0", "--token-file", &token]));
+    let (_, url, _) = banner(&mut plant.0);
+    let out = accord(&["conform", PUMP, "--url", &url, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let failed = failed_checks(&report);
+    assert_eq!(failed.len(), 1, "one stop, not a failure per call: {failed:#?}");
+    let kinds = failed[0].to_string();
+    assert!(kinds.contains("credential-missing"), "{kinds}");
+    assert!(!kinds.contains("right-credential-refused"), "no credential was sent: {kinds}");
+    let text = stdout(&accord(&["conform", PUMP, "--url", &url]));
+    assert!(text.contains("// credential: none"), "the transcript says what was sent: {text}");
+    assert!(text.contains("the run stopped after describe"), "{text}");
+    assert!(!text.contains("(0 checks)"), "untouched methods are not listed: {text}");
+    let (code, log) = terminate(&mut plant.0);
+    assert_eq!(code, 0, "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -200,6 +200,19 @@ fn validate_exits_0_for_valid_and_1_for_invalid_values() {
 }
 
 #[test]
+fn validate_of_a_file_that_is_not_json_exits_2() {
+    let dir = scratch("validate-garbage");
+    let file = dir.join("garbage.bin");
+    std::fs::write(&file, [0x7f, b'E', b'L', b'F', 0, 1, 0xff, 0xfe]).expect("write");
+    let out = accord(&["validate", PUMP, "--params", "pump.setSpeed", &file.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(2), "{}{}", stdout(&out), stderr(&out));
+    assert!(stderr(&out).contains("garbage.bin is not JSON"), "{}", stderr(&out));
+    let text = accord_with_stdin(&["validate", PUMP, "--params", "pump.setSpeed"], "not json");
+    assert_eq!(text.status.code(), Some(2), "{}", stderr(&text));
+    assert!(stderr(&text).contains("stdin is not JSON"), "{}", stderr(&text));
+}
+
+#[test]
 fn validate_jsonl_summarises_every_line() {
     let lines = "{\"pump\": \"P-101\", \"rpm\": 1200}\n\n[\"P-102\", -1]\nnot json\n{\"pump\": \"P-103\", \"rpm\": 10}\n";
     let out = accord_with_stdin(&["validate", PUMP, "--params", "pump.setSpeed", "--jsonl"], lines);

@@ -166,6 +166,7 @@ fn a_token_no_header_can_carry_exits_2_naming_the_file_and_the_reason() {
             assert_eq!(out.status.code(), Some(2), "{name} {}: {}", args[0], stderr(&out));
             let message = stderr(&out);
             assert!(message.contains(name) && message.contains(reason), "{name}: {message}");
+            assert!(message.starts_with("error: the token file "), "{name}: {message}");
         }
     }
 }

@@ -40,6 +40,9 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
         vec!["check", PUMP, "--format", "sarif"],
         vec!["check", "fixtures/lint/dangling-ref/contract.types.json", "--format", "sarif"],
         ACCEPTED_SARIF.to_vec(),
+        // An unreadable contract among readable ones, and one that is not there.
+        vec!["check", PUMP, "fixtures/refused/truncated.types.json", "--format", "sarif"],
+        vec!["check", "fixtures/no-such-file.types.json", "--format", "sarif"],
     ] {
         let out = accord(&args);
         let log: serde_json::Value =

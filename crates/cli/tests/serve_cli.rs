@@ -121,3 +121,55 @@ fn a_foreign_wire_is_served_under_its_names_and_one_that_does_not_resolve_exits_
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("`never-null` is not a preference"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_host_name_is_taken_as_the_address_like_conform_takes_it() {
+    let mut child = spawn_serve(&[PUMP, "--addr", "localhost:0"]);
+    let (first, url, body) = banner(&mut child);
+    assert!(first.contains(" on http://"), "{first}");
+    assert_eq!(post(&url, &body).0, "HTTP/1.1 200 OK");
+    let (code, log) = terminate(&mut child);
+    assert_eq!(code, 0, "{log}");
+    let out = accord(&["serve", PUMP, "--addr", "no-port-here"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is not HOST:PORT"), "{}", stderr(&out));
+}
+
+#[test]
+fn errors_not_about_the_contract_do_not_name_it() {
+    // A port already taken: the message is about the port, not the contract.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let out = accord(&["serve", PUMP, "--addr", &addr]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(message.starts_with(&format!("error: cannot listen on {addr}")), "{message}");
+    assert!(!message.contains("pump-plant.types.json"), "{message}");
+
+    // A URL that names no plant is refused before the plan is printed, without the contract.
+    for url in ["ftp://127.0.0.1:1/", "http://"] {
+        let out = accord(&["conform", PUMP, "--url", url]);
+        assert_eq!(out.status.code(), Some(2), "{url}");
+        assert!(out.stdout.is_empty(), "{url}: no plan before the refusal: {}", stdout(&out));
+        let message = stderr(&out);
+        assert!(message.starts_with(&format!("error: `{url}` is not a plant URL")), "{message}");
+    }
+}
+
+#[test]
+fn the_banner_counts_in_words_that_agree() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-one");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.types.json");
+    std::fs::write(
+        &file,
+        r#"{"schema": 1, "name": "one", "namespaces": {"pump": {"version": "1.0.0", "methods": {
+            "status": {"semantics": "read", "result": {"kind": "string"}}}}}}"#,
+    )
+    .unwrap();
+    let mut child = spawn_serve(&[file.to_str().unwrap(), "--addr", "127.0.0.1:0"]);
+    let (first, _, _) = banner(&mut child);
+    assert!(first.starts_with("accord serve: one (1 namespace, 1 method) on "), "{first}");
+    let (code, log) = terminate(&mut child);
+    assert_eq!(code, 0, "{log}");
+}

@@ -62,6 +62,25 @@ impl std::fmt::Display for TransportError {
     }
 }
 
+/// The HTTP and WebSocket URLs of the plant at `url` (`http://…` or `ws://…`; the other one is
+/// derived from it), or why `url` names no plant. [`crate::plan`] checks it before anything is
+/// printed or sent.
+pub(crate) fn urls(url: &str) -> Result<(String, String), Error> {
+    let refuse = |reason: String| Error::Url { url: url.to_owned(), reason };
+    let (http_url, ws_url) = if let Some(rest) = url.strip_prefix("http://") {
+        (url.to_owned(), format!("ws://{rest}"))
+    } else if let Some(rest) = url.strip_prefix("ws://") {
+        (format!("http://{rest}"), url.to_owned())
+    } else {
+        return Err(refuse("it must start with http:// or ws:// (this build has no TLS)".into()));
+    };
+    match reqwest::Url::parse(&http_url) {
+        Ok(parsed) if parsed.host_str().is_some_and(|h| !h.is_empty()) => Ok((http_url, ws_url)),
+        Ok(_) => Err(refuse("it names no host".into())),
+        Err(err) => Err(refuse(err.to_string())),
+    }
+}
+
 /// The client of one plant.
 #[derive(Debug, Clone)]
 pub(crate) struct Client {
@@ -79,13 +98,7 @@ impl Client {
     /// derived from it).
     pub(crate) fn new(url: &str, token: Option<&str>, timeout: Duration) -> Result<Client, Error> {
         let refuse = |reason: &str| Error::Url { url: url.to_owned(), reason: reason.to_owned() };
-        let (http_url, ws_url) = if let Some(rest) = url.strip_prefix("http://") {
-            (url.to_owned(), format!("ws://{rest}"))
-        } else if let Some(rest) = url.strip_prefix("ws://") {
-            (format!("http://{rest}"), url.to_owned())
-        } else {
-            return Err(refuse("it must start with http:// or ws:// (this build has no TLS)"));
-        };
+        let (http_url, ws_url) = urls(url)?;
         let http = reqwest::Client::builder()
             .timeout(timeout)
             .build()
@@ -96,6 +109,15 @@ impl Client {
     /// Whether the plant is run with a credential (a token was given).
     pub(crate) fn has_token(&self) -> bool {
         self.token.is_some()
+    }
+
+    /// The credential a request really carries, as its transcript names it: the right one
+    /// without a token is none.
+    pub(crate) fn carried(&self, credential: Credential) -> Credential {
+        match (credential, &self.token) {
+            (Credential::Right, None) => Credential::None,
+            (other, _) => other,
+        }
     }
 
     fn authorization(&self, credential: Credential) -> Option<String> {

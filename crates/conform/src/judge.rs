@@ -476,9 +476,13 @@ impl Cx<'_> {
                     code if self.protocol.invalid_params(code) => {
                         (Kind::ValidParamsRefused, "valid params were refused")
                     }
-                    codes::CREDENTIAL_REQUIRED | codes::CREDENTIAL_REFUSED => {
+                    codes::CREDENTIAL_REQUIRED | codes::CREDENTIAL_REFUSED if self.has_token => {
                         (Kind::RightCredentialRefused, "the credential was refused")
                     }
+                    codes::CREDENTIAL_REQUIRED | codes::CREDENTIAL_REFUSED => (
+                        Kind::CredentialMissing,
+                        "the plant wants a credential and none was given (--token-file)",
+                    ),
                     _ => (
                         Kind::UndeclaredError,
                         "valid params got an error the method does not declare",
@@ -499,7 +503,7 @@ impl Cx<'_> {
                 let kind =
                     if matches!(error.code, codes::CREDENTIAL_REQUIRED | codes::CREDENTIAL_REFUSED)
                     {
-                        Kind::RightCredentialRefused
+                        Kind::credential_refused(self.has_token)
                     } else {
                         Kind::DescribeInvalid
                     };
@@ -534,7 +538,7 @@ impl Cx<'_> {
                 "with the right credential rpc.describe gave the reduced answer",
             )),
             (false, true) => problems.push(Problem::new(
-                Kind::RightCredentialRefused,
+                Kind::CredentialMissing,
                 "the plant gave the reduced describe answer, so it wants a credential: pass one (--token-file)",
             )),
             _ => {}

@@ -51,6 +51,8 @@ pub enum Kind {
     CredentialNotRequired,
     /// The right credential was refused.
     RightCredentialRefused,
+    /// The plant wants a credential and none was given (no `--token-file`).
+    CredentialMissing,
     /// A wrong credential was answered as if no credential had been sent.
     WrongCredentialDowngraded,
     /// A wrong credential was answered as if it were right.
@@ -69,6 +71,12 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// What a refusal for want of a credential is: the right credential refused when one was
+    /// sent, a missing credential when the run has none.
+    pub(crate) fn credential_refused(has_token: bool) -> Kind {
+        if has_token { Kind::RightCredentialRefused } else { Kind::CredentialMissing }
+    }
+
     /// The stable id.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -94,6 +102,7 @@ impl Kind {
             Kind::DescribeDiffers => "describe-differs",
             Kind::CredentialNotRequired => "credential-not-required",
             Kind::RightCredentialRefused => "right-credential-refused",
+            Kind::CredentialMissing => "credential-missing",
             Kind::WrongCredentialDowngraded => "wrong-credential-downgraded",
             Kind::WrongCredentialAccepted => "wrong-credential-accepted",
             Kind::RefusalShape => "refusal-shape",

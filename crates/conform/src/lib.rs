@@ -99,8 +99,11 @@ impl Progress for NoProgress {}
 ///
 /// # Errors
 ///
-/// [`Error::Wire`] when the contract's `wire` section cannot be resolved.
+/// [`Error::Url`] for a URL that names no plant (not `http://` or `ws://`, no host), so that
+/// it is refused before a plan is shown; [`Error::Wire`] when the contract's `wire` section
+/// cannot be resolved.
 pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Result<Plan, Error> {
+    client::urls(&plant.url)?;
     let dialect = Dialect::of(doc).map_err(Error::Wire)?;
     Ok(Plan::new(doc, &dialect, options, plant.token.is_some()))
 }
@@ -125,11 +128,27 @@ pub async fn run(
     let estimate = 4 + 6 + called * (2 * options.calls as u64 + 2) + 12 + plan.events.len() as u64;
     progress.start(estimate);
     run.describe().await;
-    run.credentials().await;
-    run.calls().await;
-    run.events().await;
+    if plant.token.is_none() && wants_credential(&run.checks) {
+        // Every call would be refused for the same reason: one stop, said once, rather than a
+        // failure per call.
+        run.notes.push(
+            "the plant wants a credential and none was given: the run stopped after describe; pass the plant's token with --token-file".to_owned(),
+        );
+    } else {
+        run.credentials().await;
+        run.calls().await;
+        run.events().await;
+    }
     progress.finish();
     Ok(Report { plan, checks: run.checks, notes: run.notes })
+}
+
+/// Whether a check found that the plant wants a credential the run does not have.
+fn wants_credential(checks: &[Check]) -> bool {
+    checks.iter().any(|c| match &c.outcome {
+        Outcome::Failed(problems) => problems.iter().any(|p| p.kind == Kind::CredentialMissing),
+        _ => false,
+    })
 }
 
 /// Re-sends `transcript`'s requests as its notes route them and judges each answer as a run

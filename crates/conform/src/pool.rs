@@ -61,7 +61,7 @@ impl Run<'_> {
     /// Sends `job` and judges the answer (or reports it not run).
     pub(crate) async fn execute(&self, job: &Job) -> Check {
         let mut transcript = Transcript::default();
-        transcript.route(Transport::Http, job.credential);
+        transcript.route(Transport::Http, self.client.carried(job.credential));
         let sent = in_time(self.deadline, self.post(&mut transcript, job.credential, &job.sent));
         let (outcome, answered) = match sent.await {
             None => (self.not_run(), None),

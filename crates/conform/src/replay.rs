@@ -101,7 +101,7 @@ impl Run<'_> {
                         Vec::new()
                     } else {
                         vec![Problem::new(
-                            Kind::RightCredentialRefused,
+                            Kind::credential_refused(self.client.has_token()),
                             format!("the upgrade was refused with HTTP {status}"),
                         )]
                     };

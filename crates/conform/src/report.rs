@@ -215,16 +215,22 @@ impl Report {
         })
     }
 
-    /// Per contract method, in contract order.
+    /// Per contract method, in contract order; a called method the run never reached (no check
+    /// of it was made) is left out.
     pub fn methods(&self) -> Vec<(String, MethodSummary)> {
         self.plan
             .methods
             .iter()
-            .map(|m| {
+            .filter_map(|m| {
                 let summary = match &m.decision {
                     Decision::Skip(reason) => MethodSummary::Skipped(reason.clone()),
                     Decision::Call => {
                         let n = Report::counts(self.checks.iter().filter(|c| c.subject == m.name));
+                        // A method the run never reached (a replay of another method's
+                        // transcript, a run stopped early) has no verdict to give.
+                        if n == Counts::default() {
+                            return None;
+                        }
                         let answers = Answers::of(
                             self.checks
                                 .iter()
@@ -238,7 +244,7 @@ impl Report {
                         }
                     }
                 };
-                (m.name.clone(), summary)
+                Some((m.name.clone(), summary))
             })
             .collect()
     }
@@ -304,7 +310,7 @@ impl Report {
             _ => None,
         }) {
             let n = Report::counts(self.checks.iter()).not_run;
-            let _ = writeln!(out, "\nNOT RUN {n} check(s): {reason}");
+            let _ = writeln!(out, "\nNOT RUN {}: {reason}", checks(n));
         }
         let methods = self.methods();
         if !methods.is_empty() {
@@ -315,9 +321,9 @@ impl Report {
                 .map(|(name, summary)| match summary {
                     MethodSummary::Called { passed, failed, not_run, answers } => {
                         let verdict = match (failed, not_run) {
-                            (0, 0) => format!("passed ({passed} checks)"),
-                            (0, n) => format!("NOT RUN ({n} of {} checks)", passed + n),
-                            (f, n) => format!("FAILED ({f} of {} checks)", passed + f + n),
+                            (0, 0) => format!("passed ({})", checks(passed)),
+                            (0, n) => format!("NOT RUN ({n} of {})", checks(passed + n)),
+                            (f, n) => format!("FAILED ({f} of {})", checks(passed + f + n)),
                         };
                         (name, format!("{verdict:<24}  {}", answers.to_text()))
                     }
@@ -334,8 +340,8 @@ impl Report {
         let verdict = if self.passed() { "conforms" } else { "does NOT conform" };
         let _ = writeln!(
             out,
-            "\nresult: the plant {verdict}: {} checks, {} passed, {} failed, {} skipped{}",
-            self.checks.len(),
+            "\nresult: the plant {verdict}: {}, {} passed, {} failed, {} skipped{}",
+            checks(self.checks.len()),
             n.passed,
             n.failed,
             n.skipped,
@@ -413,6 +419,11 @@ impl Report {
 }
 
 /// `, 5 not run` when some checks were not run; nothing otherwise.
+/// `1 check`, `2 checks`.
+fn checks(n: usize) -> String {
+    if n == 1 { "1 check".to_owned() } else { format!("{n} checks") }
+}
+
 fn not_run_text(n: usize) -> String {
     if n == 0 { String::new() } else { format!(", {n} not run") }
 }

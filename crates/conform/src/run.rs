@@ -187,7 +187,7 @@ impl<'a> Run<'a> {
         let subject = subject.as_str();
         let sent = self.request(subject, Some(built_against(self.cx.doc)));
         let mut transcript = Transcript::default();
-        transcript.route(Transport::Http, Credential::Right);
+        transcript.route(Transport::Http, self.client.carried(Credential::Right));
         let answer =
             in_time(self.deadline, self.post(&mut transcript, Credential::Right, &sent)).await;
         let outcome = match answer {
@@ -466,7 +466,7 @@ impl<'a> Run<'a> {
             .collect();
         for (name, namespace, event) in events {
             let mut transcript = Transcript::default();
-            transcript.route(Transport::Ws, Credential::Right);
+            transcript.route(Transport::Ws, self.client.carried(Credential::Right));
             let deadline = self.deadline;
             let outcome = match in_time(deadline, self.client.socket(Credential::Right)).await {
                 None => self.not_run(),

@@ -91,7 +91,9 @@ pub enum ErrorKind {
     },
     /// A TypeNode `kind` that schema 1 does not have.
     #[error(
-        "unknown type kind `{kind}`: schema 1 has exactly the kinds {}; a new kind is a new format, so values of this type cannot be checked by this accord",
+        "unknown type kind `{kind}`{}: schema 1 has exactly the kinds {}; a new kind is a new format, so values of this type cannot be checked by this accord",
+        crate::members::near_miss(kind, crate::Kind::ALL.iter().map(|k| k.name()))
+            .map_or(String::new(), |k| format!(" (did you mean `{k}`?)")),
         crate::Kind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
     )]
     UnknownKind {

@@ -4,6 +4,7 @@ pub mod dialect;
 mod document;
 mod error;
 mod json;
+pub mod members;
 mod pointer;
 mod read;
 mod source;

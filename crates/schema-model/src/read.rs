@@ -8,6 +8,7 @@ use indexmap::IndexMap;
 use serde_json::{Number, Value};
 
 use crate::error::json_type;
+use crate::members;
 use crate::{
     ArrayType, Component, Deprecated, DescribeMethod, Document, EnumType, ErrorDecl, ErrorKind,
     Event, Field, Kind, MapType, Method, MethodExample, Namespace, NumberRules, ObjectType, Param,
@@ -45,21 +46,39 @@ struct Record {
     at: Pointer,
     /// How messages name the record, e.g. "method `start`".
     name: String,
+    /// The record's member names in [`members`](crate::members), which every name taken must be
+    /// one of: the reader reads only names that list has.
+    known: [&'static [&'static str]; 2],
 }
 
 impl Record {
-    fn new(value: Value, at: &Pointer, name: impl Into<String>) -> R<Record> {
+    fn new(
+        value: Value,
+        at: &Pointer,
+        name: impl Into<String>,
+        known: &'static [&'static str],
+    ) -> R<Record> {
         let name = name.into();
         match value {
             Value::Object(members) => {
                 let members = members.into_iter().map(|(k, v)| (k, Some(v))).collect();
-                Ok(Record { members, at: at.clone(), name })
+                Ok(Record { members, at: at.clone(), name, known: [known, &[]] })
             }
             other => wrong_type(&name, "an object", &other, at),
         }
     }
 
+    /// The record knows these names too (a type node's kind's refinements, a param's name).
+    fn also(&mut self, known: &'static [&'static str]) {
+        self.known[1] = known;
+    }
+
     fn take(&mut self, key: &str) -> Option<(Value, Pointer)> {
+        debug_assert!(
+            self.known.iter().any(|list| list.contains(&key)),
+            "`{key}` of {} is not in crate::members",
+            self.name
+        );
         // Records have a handful of members: a linear search beats hashing.
         let slot = self.members.iter_mut().find(|(k, v)| k == key && v.is_some())?;
         slot.1.take().map(|v| (v, self.at.key(key)))
@@ -182,7 +201,7 @@ fn by_name<T>(
 /// Reads a whole document.
 pub(crate) fn document(value: Value) -> R<Document> {
     let root = Pointer::root();
-    let mut doc = Record::new(value, &root, "the document")?;
+    let mut doc = Record::new(value, &root, "the document", members::DOCUMENT)?;
     let schema = match doc.take("schema") {
         None => {
             return fail(ErrorKind::MissingSchema { readable: READABLE_SCHEMAS }, &root);
@@ -218,7 +237,7 @@ pub(crate) fn document(value: Value) -> R<Document> {
 }
 
 fn namespace(name: &str, value: Value, at: &Pointer) -> R<Namespace> {
-    let mut ns = Record::new(value, at, format!("namespace `{name}`"))?;
+    let mut ns = Record::new(value, at, format!("namespace `{name}`"), members::NAMESPACE)?;
     let (version, version_at) = ns.require("version")?;
     let version = string(version, &version_at, "version")?;
     if let Err(err) = semver::Version::parse(&version) {
@@ -244,7 +263,7 @@ fn namespace(name: &str, value: Value, at: &Pointer) -> R<Namespace> {
 }
 
 fn wire(value: Value, at: &Pointer) -> R<Wire> {
-    let mut w = Record::new(value, at, "`wire`")?;
+    let mut w = Record::new(value, at, "`wire`", members::WIRE)?;
     Ok(Wire {
         separator: w.string("separator")?,
         describe: w.optional("describe", |v, at| match v {
@@ -255,7 +274,7 @@ fn wire(value: Value, at: &Pointer) -> R<Wire> {
         codes: w.optional("codes", wire_codes)?,
         depth_limit: w.count("depthLimit")?,
         pubsub: w.optional("pubsub", |v, at| {
-            let mut p = Record::new(v, at, "`pubsub`")?;
+            let mut p = Record::new(v, at, "`pubsub`", members::PUBSUB)?;
             Ok(Pubsub {
                 subscribe: p.string("subscribe")?,
                 unsubscribe: p.string("unsubscribe")?,
@@ -272,7 +291,7 @@ fn wire(value: Value, at: &Pointer) -> R<Wire> {
 }
 
 fn wire_codes(value: Value, at: &Pointer) -> R<WireCodes> {
-    let mut c = Record::new(value, at, "`codes`")?;
+    let mut c = Record::new(value, at, "`codes`", members::WIRE_CODES)?;
     Ok(WireCodes {
         profile: c.string("profile")?,
         method_not_found: c.optional("methodNotFound", |v, at| codes(v, at, "methodNotFound"))?,
@@ -309,7 +328,7 @@ fn codes(value: Value, at: &Pointer, key: &str) -> R<Vec<i64>> {
 }
 
 fn event_wire(name: &str, value: Value, at: &Pointer) -> R<EventWire> {
-    let mut e = Record::new(value, at, format!("the wire of event `{name}`"))?;
+    let mut e = Record::new(value, at, format!("the wire of event `{name}`"), members::EVENT_WIRE)?;
     Ok(EventWire {
         params: e.optional("params", |v, at| array(v, at, "`params`", |v, _| Ok(v)))?,
         subscribe: e.string("subscribe")?,
@@ -320,7 +339,7 @@ fn event_wire(name: &str, value: Value, at: &Pointer) -> R<EventWire> {
 }
 
 fn component(value: Value, at: &Pointer) -> R<Component> {
-    let mut c = Record::new(value, at, "`component`")?;
+    let mut c = Record::new(value, at, "`component`", members::COMPONENT)?;
     let (name, name_at) = c.require("name")?;
     Ok(Component {
         name: string(name, &name_at, "name")?,
@@ -330,7 +349,7 @@ fn component(value: Value, at: &Pointer) -> R<Component> {
 }
 
 fn method(name: &str, value: Value, at: &Pointer) -> R<Method> {
-    let mut m = Record::new(value, at, format!("method `{name}`"))?;
+    let mut m = Record::new(value, at, format!("method `{name}`"), members::METHOD)?;
     let semantics = m.optional("semantics", |v, at| string(v, at, "semantics"))?;
     let param_structure = m.optional("paramStructure", |v, at| {
         let text = string(v, at, "paramStructure")?;
@@ -358,7 +377,8 @@ fn method(name: &str, value: Value, at: &Pointer) -> R<Method> {
 }
 
 fn param(value: Value, at: &Pointer) -> R<Param> {
-    let mut p = Record::new(value, at, "a param")?;
+    let mut p = Record::new(value, at, "a param", members::FIELD)?;
+    p.also(members::PARAM);
     let (name, name_at) = p.require("name")?;
     let name = string(name, &name_at, "name")?;
     p.name = format!("param `{name}`");
@@ -366,7 +386,7 @@ fn param(value: Value, at: &Pointer) -> R<Param> {
 }
 
 fn field(name: &str, value: Value, at: &Pointer) -> R<Field> {
-    field_members(Record::new(value, at, format!("field `{name}`"))?)
+    field_members(Record::new(value, at, format!("field `{name}`"), members::FIELD)?)
 }
 
 fn field_members(mut f: Record) -> R<Field> {
@@ -383,7 +403,7 @@ fn field_members(mut f: Record) -> R<Field> {
 }
 
 fn event(name: &str, value: Value, at: &Pointer) -> R<Event> {
-    let mut e = Record::new(value, at, format!("event `{name}`"))?;
+    let mut e = Record::new(value, at, format!("event `{name}`"), members::EVENT)?;
     let (payload, payload_at) = e.require("payload")?;
     Ok(Event {
         payload: type_node(payload, &payload_at)?,
@@ -395,7 +415,7 @@ fn event(name: &str, value: Value, at: &Pointer) -> R<Event> {
 }
 
 fn error_decl(value: Value, at: &Pointer) -> R<ErrorDecl> {
-    let mut e = Record::new(value, at, "a declared error")?;
+    let mut e = Record::new(value, at, "a declared error", members::ERROR)?;
     let (code, code_at) = e.require("code")?;
     let code = match &code {
         Value::Number(n) => match n.as_i64() {
@@ -417,7 +437,7 @@ fn error_decl(value: Value, at: &Pointer) -> R<ErrorDecl> {
 }
 
 fn method_example(value: Value, at: &Pointer) -> R<MethodExample> {
-    let mut x = Record::new(value, at, "an example")?;
+    let mut x = Record::new(value, at, "an example", members::EXAMPLE)?;
     let (params, params_at) = x.require("params")?;
     if !matches!(params, Value::Array(_) | Value::Object(_)) {
         return wrong_type("`params` of an example", "an array or an object", &params, &params_at);
@@ -432,7 +452,7 @@ fn method_example(value: Value, at: &Pointer) -> R<MethodExample> {
 }
 
 fn reserved(value: Value, at: &Pointer) -> R<Reserved> {
-    let mut r = Record::new(value, at, "a reserved entry")?;
+    let mut r = Record::new(value, at, "a reserved entry", members::RESERVED)?;
     let (name, name_at) = r.require("name")?;
     Ok(Reserved {
         name: string(name, &name_at, "name")?,
@@ -443,12 +463,13 @@ fn reserved(value: Value, at: &Pointer) -> R<Reserved> {
 
 /// Reads a type node. Nesting is bounded by the JSON reader's depth limit, so this recursion is too.
 pub(crate) fn type_node(value: Value, at: &Pointer) -> R<TypeNode> {
-    let mut t = Record::new(value, at, "a type node")?;
+    let mut t = Record::new(value, at, "a type node", members::TYPE_NODE)?;
     let (kind, kind_at) = t.require("kind")?;
     let kind = string(kind, &kind_at, "kind")?;
     let Some(kind) = Kind::from_name(&kind) else {
         return fail(ErrorKind::UnknownKind { kind }, &kind_at);
     };
+    t.also(members::refinements(kind));
     let kind = match kind {
         Kind::Any => TypeKind::Any,
         Kind::Null => TypeKind::Null,

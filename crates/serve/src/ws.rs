@@ -137,7 +137,14 @@ async fn run(socket: Socket, shared: Arc<Shared>, access: Access, _permit: Owned
         tokio::select! {
             message = stream.next() => {
                 let bytes = match message {
-                    None | Some(Ok(Message::Close(_))) => break,
+                    None => break,
+                    // tungstenite queues the reply to a Close frame (RFC 6455 §5.5.1: the
+                    // endpoint answers with a Close of its own) but writes it only on the next
+                    // write or flush: flush it, or the peer sees the connection drop (1006).
+                    Some(Ok(Message::Close(_))) => {
+                        crate::ws_close::reply_to_close(&mut outbox).await;
+                        break;
+                    }
                     Some(Ok(Message::Text(text))) => text.as_bytes().to_vec(),
                     Some(Ok(Message::Binary(bytes))) => bytes.to_vec(),
                     // Pings are answered by tungstenite; raw frames are never read.

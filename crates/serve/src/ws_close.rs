@@ -109,6 +109,13 @@ impl Ending {
     }
 }
 
+/// Writes the reply tungstenite queued to the peer's Close frame, within a second (a peer that
+/// closed and stopped reading does not hold the connection).
+pub(crate) async fn reply_to_close(outbox: &mut Outbox) {
+    let _ = tokio::time::timeout(CLOSE_WRITE, outbox.flush()).await;
+    tracing::info!(transport = "websocket", "closed by the peer; close frame answered");
+}
+
 /// A close frame; its reason cut to the 123 bytes a close frame has room for.
 pub(crate) fn close(code: CloseCode, reason: &str) -> Message {
     let mut end = reason.len().min(123);

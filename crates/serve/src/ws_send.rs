@@ -81,6 +81,11 @@ impl Outbox {
         self.failed.take()
     }
 
+    /// Writes what tungstenite has queued (the reply to a peer's Close frame).
+    pub(crate) async fn flush(&mut self) -> Result<(), WsError> {
+        self.sink.flush().await
+    }
+
     /// Sends `message` (a close frame) as it is.
     pub(crate) async fn send_raw(&mut self, message: Message) -> Result<(), WsError> {
         self.sink.send(message).await

@@ -48,6 +48,12 @@ pub(crate) fn accord_with_stdin(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().expect("wait")
 }
 
+/// The failed checks of a `conform --format json` report.
+pub(crate) fn failed_checks(report: &serde_json::Value) -> Vec<&serde_json::Value> {
+    let checks = report["checks"].as_array().expect("checks");
+    checks.iter().filter(|c| c["outcome"] == "failed").collect()
+}
+
 pub(crate) fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -42,6 +42,24 @@ async fn shutdown_finishes_requests_in_flight_and_closes_websockets() {
     assert!(tokio::net::TcpStream::connect(addr).await.is_err(), "no longer listening");
 }
 
+/// RFC 6455 §5.5.1: a Close frame is answered with a Close frame; the client then sees a clean
+/// close with the code it sent, not a dropped connection (1006).
+#[tokio::test]
+async fn a_client_close_frame_is_answered_with_a_close_frame() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+    let server = pump(local()).await;
+    let mut socket = ws(&server, None).await.unwrap();
+    assert!(ws_call(&mut socket, "pump.list", json!({})).await["result"].is_array());
+    let frame = CloseFrame { code: CloseCode::Normal, reason: "done".into() };
+    socket.send(tokio_tungstenite::tungstenite::Message::Close(Some(frame))).await.unwrap();
+    let answered = tokio::time::timeout(Duration::from_secs(10), close_code(&mut socket)).await;
+    assert_eq!(answered.expect("an answer within 10 s"), Some(1000), "a clean close, code 1000");
+    server.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_stalled_request_is_closed_after_the_read_timeout() {
     let config = accord_serve::Config { read_timeout: Duration::from_millis(100), ..local() };

@@ -6,7 +6,7 @@ use crate::lint::rules::{
     bad_pattern, costly_pattern, dangling_ref, discriminator_invalid, dotted_name,
     duplicate_enum_value, duplicate_error_code, duplicate_param, duplicate_union_arm, empty_type,
     error_code_collides_with_protocol, invalid_default, invalid_example, literal_base_kind,
-    min_above_max, misplaced_refinement, mixed_enum, no_finite_value, ref_cycle,
+    min_above_max, misplaced_refinement, misspelt_member, mixed_enum, no_finite_value, ref_cycle,
     required_after_optional, reserved_name_used, undeclared_semantics, unknown_format,
     unknown_semantics, value_past_budget, wire_unresolved,
 };
@@ -62,7 +62,7 @@ impl LintRule {
     }
 }
 
-pub(crate) static RULES: [LintRule; 26] = [
+pub(crate) static RULES: [LintRule; 27] = [
     LintRule {
         id: "dangling-ref",
         severity: Severity::Error,
@@ -240,6 +240,14 @@ pub(crate) static RULES: [LintRule; 26] = [
         check: misplaced_refinement::check,
     },
     LintRule {
+        id: "misspelt-member",
+        severity: Severity::Warning,
+        summary: "An unknown member one slip away from a member of its record (`maxLenght`): it does nothing.",
+        label: "misspelt member",
+        doc: misspelt_member::MisspeltMember::DOC,
+        check: misspelt_member::check,
+    },
+    LintRule {
         id: "unknown-semantics",
         severity: Severity::Warning,
         summary: "A `semantics` value this build does not know: it reads as undeclared.",
@@ -346,4 +354,28 @@ in the same order:
 
 Exit codes: 0 no errors (warnings allowed), 1 at least one error, 2 the document could not be
 read.
+
+## Configuration
+
+The `[lint]` table of `accord.toml` (the file named by `accord check --config`, else the one in
+the current directory) sets the level of any rule, for every contract or for those matching
+path globs (relative to the directory of `accord.toml`; `*` stays within a directory, `**`
+crosses them). Later overrides win over earlier ones and over `[lint.rules]`:
+
+```toml
+[lint]
+deny-warnings = false                 # true: as `accord check --deny warnings`
+
+[lint.rules]
+unknown-semantics = \"error\"           # a semantics typo (\"reed\") fails the run
+undeclared-semantics = \"allow\"        # not reported
+
+[[lint.overrides]]
+paths = [\"legacy/**/*.types.json\"]
+rules = { dotted-name = \"allow\" }
+```
+
+A level is `allow` (not reported), `warn` or `error`. An unknown key, rule id or level is
+refused (exit 2) with the nearest known name, so that a typo cannot turn a rule off unnoticed.
+`accord check --deny warnings` makes every warning left fail the run (exit 1).
 ";

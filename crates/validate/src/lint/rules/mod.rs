@@ -17,6 +17,7 @@ pub(crate) mod invalid_example;
 pub(crate) mod literal_base_kind;
 pub(crate) mod min_above_max;
 pub(crate) mod misplaced_refinement;
+pub(crate) mod misspelt_member;
 pub(crate) mod mixed_enum;
 pub(crate) mod no_finite_value;
 pub(crate) mod ref_cycle;
