@@ -2,6 +2,7 @@
 
 mod accord;
 mod bench_serve;
+mod console_shots;
 mod ensure;
 mod fixtures;
 mod floor;
@@ -40,6 +41,9 @@ tasks:
                            WebSocket) and hostile peers for N seconds on loopback: peak RSS, p50/p99
                            of the normal calls, failures and what each hostile peer got; fails when
                            a normal call failed. With --url, drive the plant running there
+  console-shots            the screenshots of docs/console.md (docs/console/*.png), made by the
+                           console's browser script in headless Chromium against accord serve
+                           --console of the pump plant (needs chromium and npm ci, as .ci/run does)
   layering                 print the dependencies between workspace packages and check them against
                            the layering table in docs/ARCHITECTURE.md
   help                     print this text
@@ -52,6 +56,7 @@ enum Task {
     Freeze { version: String },
     Roundtrip { against: Option<String> },
     Layering,
+    ConsoleShots,
     BenchServe,
     BenchFloor { addr: std::net::SocketAddr, answers: Vec<String> },
     Soak(soak::Options),
@@ -105,6 +110,7 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
             Task::Roundtrip { against }
         }
         "layering" => Task::Layering,
+        "console-shots" => Task::ConsoleShots,
         "bench-serve" => Task::BenchServe,
         "bench-floor" => {
             let addr = rest.next().ok_or("`bench-floor` needs an ADDR")?;
@@ -148,6 +154,7 @@ fn task_name(task: &Task) -> &'static str {
         Task::Freeze { .. } => "freeze",
         Task::Roundtrip { .. } => "roundtrip",
         Task::Layering => "layering",
+        Task::ConsoleShots => "console-shots",
         Task::BenchServe => "bench-serve",
         Task::BenchFloor { .. } => "bench-floor",
         Task::Soak(_) => "soak",
@@ -181,6 +188,7 @@ fn main() -> ExitCode {
         Task::Freeze { version } => freeze::run(&root, &version),
         Task::Roundtrip { against } => roundtrip::run(&root, against.as_deref()),
         Task::Layering => layering::run(&root),
+        Task::ConsoleShots => console_shots::run(&root),
         Task::BenchServe => bench_serve::run(&root),
         Task::BenchFloor { addr, answers } => floor::run(addr, &answers),
         Task::Soak(options) => soak::run(&root, &options),
@@ -218,6 +226,7 @@ mod tests {
             Ok(Task::Roundtrip { against: Some("v0.1.0".into()) })
         );
         assert_eq!(parse("layering"), Ok(Task::Layering));
+        assert_eq!(parse("console-shots"), Ok(Task::ConsoleShots));
         assert_eq!(parse("bench-serve"), Ok(Task::BenchServe));
         assert_eq!(
             parse("bench-floor 127.0.0.1:1 bench.ping=a.json"),
@@ -249,6 +258,7 @@ mod tests {
             "roundtrip --against a --against b",
             "roundtrip HEAD",
             "layering extra",
+            "console-shots extra",
             "bench-serve --fast",
             "bench-floor",
             "bench-floor nowhere a=b",

@@ -24,6 +24,7 @@ mod accept;
 mod baseline;
 mod check;
 mod conform;
+mod console;
 mod diagnostic;
 mod diff;
 mod export;
@@ -84,6 +85,9 @@ enum Command {
     /// Hold a live plant to its contract: describe, credentials, safe calls, invalid params,
     /// envelope probes and events; exit 1 on a failure, 2 when the plant cannot be reached.
     Conform(conform::Args),
+    /// Serve the console, a web page to browse a live plant's contract and call it (confirming
+    /// before anything but a read), in front of the plant at --url (docs/console.md).
+    Console(console::Args),
 }
 
 /// How a command reports.
@@ -134,6 +138,7 @@ fn main() -> ExitCode {
         Command::Sample(args) => sample::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Conform(args) => conform::run(&args),
+        Command::Console(args) => console::run(&args),
     };
     outcome.into()
 }
