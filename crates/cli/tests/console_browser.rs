@@ -117,6 +117,8 @@ fn the_pump_plant_s_console_browses_calls_confirms_and_watches_in_chromium() {
     assert_eq!(figures["readCall"], "pump.status");
     assert_eq!(figures["invalidFlagged"], "pump.setSpeed rpm");
     assert_eq!(figures["destructive"], "pump.resetRuntimeCounters");
+    assert_eq!(figures["undeclared"], "pump.runSelfTest");
+    assert_eq!(figures["confirmedOnce"], "pump.start");
     assert_eq!(figures["event"], "pump.stateChanged");
 }
 
@@ -131,6 +133,7 @@ fn the_boiler_plant_s_console_speaks_its_foreign_wire_in_chromium() {
         run_script(&dir, &["check", "--url", &plant.url, "--contract", contract.to_str().unwrap()]);
     assert_eq!(figures["methodsListed"], 5);
     assert_eq!(figures["readCall"], "boiler.reading");
+    assert_eq!(figures["confirmedOnce"], "boiler.fire");
     assert_eq!(figures["event"], "boiler.telemetry");
 }
 

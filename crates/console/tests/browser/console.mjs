@@ -220,6 +220,33 @@ async function check(browser) {
     figures.destructive = destructive.q;
   }
 
+  // Undeclared semantics: asked in the policy's words; write and idempotent: asked once,
+  // naming the method and its semantics, then made.
+  const undeclared = methods().find((x) => !['read', 'idempotent', 'write', 'destructive'].includes(x.m.semantics));
+  if (undeclared) {
+    await page.goto(`${base}/console#/method/${undeclared.q}`);
+    await page.waitForSelector('#call', { timeout: TIMEOUT });
+    await page.click('#call');
+    await page.waitForSelector('dialog#confirm[open]', { timeout: TIMEOUT });
+    const prompt = await page.textContent('#confirm-prompt');
+    if (!prompt.includes('this method declares no semantics: ask before pressing')) fail(`${undeclared.q}: ${prompt}`);
+    await page.click('#confirm-no');
+    figures.undeclared = undeclared.q;
+  }
+  const changing = methods().find((x) => x.m.semantics === 'write') || methods().find((x) => x.m.semantics === 'idempotent');
+  if (changing) {
+    await page.goto(`${base}/console#/method/${changing.q}`);
+    await page.waitForSelector('#call', { timeout: TIMEOUT });
+    await page.click('#call');
+    await page.waitForSelector('dialog#confirm[open]', { timeout: TIMEOUT });
+    const prompt = await page.textContent('#confirm-prompt');
+    if (!prompt.includes(changing.q) || !prompt.includes(changing.m.semantics)) fail(`${changing.q}: ${prompt}`);
+    if (await page.isVisible('#confirm-typed')) fail(`${changing.q} asks for its name typed back`);
+    await page.click('#confirm-yes');
+    await page.waitForSelector('#answer-verdict', { timeout: TIMEOUT });
+    figures.confirmedOnce = changing.q;
+  }
+
   // An event, live.
   const event = events()[0];
   if (event) {
