@@ -137,6 +137,52 @@ fn the_boiler_plant_s_console_speaks_its_foreign_wire_in_chromium() {
     assert_eq!(figures["event"], "boiler.telemetry");
 }
 
+#[test]
+fn accord_console_in_front_of_a_live_plant_learns_its_contract_and_forwards_in_chromium() {
+    let Some(dir) = browser_kit() else { return };
+    let scratch = scratch("console-live");
+    let token_file = scratch.join("token");
+    std::fs::write(&token_file, "live-plant-token\n").unwrap();
+    // The plant: accord serve without the console, standing in for a live plant.
+    let mut plant = spawn_serve(&[
+        PUMP,
+        "--addr",
+        "127.0.0.1:0",
+        "--token-file",
+        token_file.to_str().unwrap(),
+        "--event-interval",
+        "200",
+    ]);
+    let (_, plant_url, _) = banner(&mut plant);
+    let plant = Plant { child: plant, url: plant_url };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_accord"));
+    command.args(["console", "--url", &plant.url, "--addr", "127.0.0.1:0"]);
+    let mut console = spawn_piped(command);
+    let first = BufReader::new(console.stdout.take().unwrap()).lines().next().unwrap().unwrap();
+    let url = first
+        .strip_prefix("accord console: ")
+        .and_then(|rest| rest.split_once("console in front of "))
+        .map(|(url, _)| url.to_owned())
+        .expect("the banner names the console");
+    let console = Plant { child: console, url };
+    let contract = root().join(PUMP);
+    let figures = run_script(
+        &dir,
+        &[
+            "check",
+            "--url",
+            &console.url,
+            "--contract",
+            contract.to_str().unwrap(),
+            "--token",
+            "live-plant-token",
+        ],
+    );
+    assert_eq!(figures["methodsListed"], 13);
+    assert_eq!(figures["destructive"], "pump.resetRuntimeCounters");
+    assert_eq!(figures["event"], "pump.stateChanged");
+}
+
 /// 1,000 methods over 10 namespaces, every semantics and a bounded param each.
 fn thousand_methods() -> serde_json::Value {
     let semantics = ["read", "idempotent", "write", "destructive"];
