@@ -11,8 +11,15 @@ use anyhow::{Context, Result, bail};
 use crate::accord::Accord;
 
 /// The screenshots docs/console.md shows, as the script names them.
-pub(crate) const SHOTS: [&str; 6] =
-    ["overview", "reduced", "read-call", "invalid-field", "destructive-confirmation", "events"];
+pub(crate) const SHOTS: [&str; 7] = [
+    "overview",
+    "reduced",
+    "call-form",
+    "read-call",
+    "invalid-field",
+    "destructive-confirmation",
+    "events",
+];
 
 /// Where they live.
 pub(crate) const FOLDER: &str = "docs/console";

@@ -118,6 +118,7 @@ fn the_pump_plant_s_console_browses_calls_confirms_and_watches_in_chromium() {
     assert_eq!(figures["invalidFlagged"], "pump.setSpeed rpm");
     assert_eq!(figures["destructive"], "pump.resetRuntimeCounters");
     assert_eq!(figures["undeclared"], "pump.runSelfTest");
+    assert_eq!(figures["unionForm"], "pump.start");
     assert_eq!(figures["confirmedOnce"], "pump.start");
     assert_eq!(figures["event"], "pump.stateChanged");
 }

@@ -165,6 +165,16 @@ async function check(browser) {
   figures.axeMethod = await axe(page, `the method view of ${read.q}`);
   figures.controlsTabbed = await keyboard(page, `the method view of ${read.q}`);
 
+  // A form with a union (its arm picker), filled from an example.
+  const withUnion = methods().find((x) => (x.m.params || []).some((p) => (resolve(p.type, x.ns) || {}).kind === 'union'));
+  if (withUnion) {
+    await page.goto(`${base}/console#/method/${withUnion.q}`);
+    await page.waitForSelector('#params-verdict.good', { timeout: TIMEOUT });
+    if (!(await page.$('#call-form select[id^="arm-"]'))) fail(`${withUnion.q}: no arm picker`);
+    figures.unionForm = withUnion.q;
+    await shot(page, 'call-form', '#call-form');
+  }
+
   // An invalid field flagged before anything is sent.
   let bounded = null;
   for (const x of methods()) {
