@@ -394,3 +394,41 @@ fn judge(known: &Known, found: &Found<'_>, answer: &Value) -> Value {
     }
     json!({"valid": false, "against": "the method's declared errors", "errors": [{"path": "/error/code", "rule": "declared-error", "expected": "a code the method declares or a protocol code of the wire", "found": code.to_string()}]})
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pump() -> Known {
+        let text = include_str!("../../../fixtures/contracts/pump-plant.types.json");
+        let doc = accord_schema_model::Document::parse(text).unwrap();
+        Known::new(doc).unwrap()
+    }
+
+    fn verdict(known: &Known, method: &str, answer: Value) -> (bool, String) {
+        let found = known.method(method).unwrap();
+        let check = judge(known, &found, &answer);
+        (check["valid"].as_bool().unwrap(), check["against"].as_str().unwrap().to_owned())
+    }
+
+    #[test]
+    fn an_answer_that_breaks_the_contract_is_flagged() {
+        let known = pump();
+        let (valid, against) =
+            verdict(&known, "pump.status", json!({"id": 1, "result": {"pump": 5}}));
+        assert!(!valid);
+        assert_eq!(against, "the method's result type");
+        let declared = json!({"id": 1, "error": {"code": -32004, "message": "unknown pump", "data": {"pump": "P-9"}}});
+        assert!(verdict(&known, "pump.status", declared).0);
+        let bad_data = json!({"id": 1, "error": {"code": -32004, "message": "unknown pump", "data": {"pump": 9}}});
+        assert!(!verdict(&known, "pump.status", bad_data).0);
+        let protocol = json!({"id": 1, "error": {"code": -32602, "message": "Invalid params"}});
+        assert_eq!(
+            verdict(&known, "pump.status", protocol),
+            (true, "the wire's protocol error -32602 (invalid params)".to_owned())
+        );
+        let undeclared = json!({"id": 1, "error": {"code": -32099, "message": "surprise"}});
+        assert!(!verdict(&known, "pump.status", undeclared).0);
+        assert!(!verdict(&known, "pump.status", json!({"id": 1})).0);
+    }
+}
