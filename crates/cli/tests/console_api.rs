@@ -100,3 +100,29 @@ fn a_call_that_is_not_a_read_needs_the_confirmation_of_that_exact_call() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// The head of the answer to a WebSocket upgrade of /console/api/events from `origin`.
+fn upgrade_from(addr: &str, origin: &str) -> String {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "GET /console/api/events HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n"
+    )
+    .unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap() == 1 {
+        head.push(byte[0]);
+    }
+    String::from_utf8(head).unwrap().lines().next().unwrap().to_owned()
+}
+
+#[test]
+fn a_page_of_another_origin_cannot_open_the_events_websocket() {
+    let (mut child, addr) = serve();
+    assert!(upgrade_from(&addr, "http://elsewhere.example").contains(" 403 "));
+    assert!(upgrade_from(&addr, &format!("http://{addr}")).contains(" 101 "));
+    let _ = child.kill();
+    let _ = child.wait();
+}
