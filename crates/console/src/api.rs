@@ -221,14 +221,6 @@ async fn validate(
     Extract(state): Extract<Arc<State>>,
     headers: HeaderMap,
     Json(body): Json<Value>,
-) -> Response {
-    validate_or_refuse(state, headers, body).await.unwrap_or_else(IntoResponse::into_response)
-}
-
-async fn validate_or_refuse(
-    state: Arc<State>,
-    headers: HeaderMap,
-    body: Value,
 ) -> Result<Response, Refused> {
     let known = known(&state, &headers)?;
     let (method, params) = read_call(&body)?;
@@ -243,14 +235,6 @@ async fn confirm(
     Extract(state): Extract<Arc<State>>,
     headers: HeaderMap,
     Json(body): Json<Value>,
-) -> Response {
-    confirm_or_refuse(state, headers, body).await.unwrap_or_else(IntoResponse::into_response)
-}
-
-async fn confirm_or_refuse(
-    state: Arc<State>,
-    headers: HeaderMap,
-    body: Value,
 ) -> Result<Response, Refused> {
     let known = known(&state, &headers)?;
     let (method, params) = read_call(&body)?;
@@ -278,14 +262,6 @@ async fn call(
     Extract(state): Extract<Arc<State>>,
     headers: HeaderMap,
     Json(body): Json<Value>,
-) -> Response {
-    call_or_refuse(state, headers, body).await.unwrap_or_else(IntoResponse::into_response)
-}
-
-async fn call_or_refuse(
-    state: Arc<State>,
-    headers: HeaderMap,
-    body: Value,
 ) -> Result<Response, Refused> {
     let known = known(&state, &headers)?;
     let (method, params) = read_call(&body)?;
