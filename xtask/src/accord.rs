@@ -50,6 +50,11 @@ impl Accord {
         Ok(Accord::at(workspace::target_dir(root).join("debug/accord"), root))
     }
 
+    /// The binary's path.
+    pub(crate) fn bin(&self) -> &Path {
+        &self.bin
+    }
+
     /// An `accord` binary already built at `bin`, run from `cwd`.
     pub(crate) fn at(bin: PathBuf, cwd: &Path) -> Accord {
         Accord { bin, cwd: cwd.to_path_buf() }

@@ -121,6 +121,15 @@ pub(crate) fn stale(
 /// Runs every generator. In [`Mode::Check`], writes nothing and fails listing every drift.
 pub(crate) fn run(root: &Path, mode: Mode) -> Result<()> {
     let drifts = sync(root, mode)?;
+    // The console's screenshots are made in a browser (`cargo xtask console-shots`), not here:
+    // only their presence is checked.
+    let shots = crate::console_shots::missing(root);
+    if mode == Mode::Check && !shots.is_empty() {
+        bail!(
+            "missing screenshots of docs/console.md: {}; run `cargo xtask console-shots`",
+            shots.iter().map(|p| show(p)).collect::<Vec<_>>().join(", ")
+        );
+    }
     match mode {
         Mode::Check if !drifts.is_empty() => bail!("{}", ensure::report(&drifts, FIX)),
         Mode::Check => println!("fixtures: every generated file is up to date"),

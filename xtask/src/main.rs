@@ -3,6 +3,7 @@
 mod accord;
 mod bench_serve;
 mod crates;
+mod console_shots;
 mod ensure;
 mod fixtures;
 mod floor;
@@ -53,6 +54,9 @@ tasks:
                            --check, fail when one does not build alone or the table is out of date
   package                  cargo package of every publishable crate: each builds from its packaged
                            files alone (nothing is published)
+  console-shots            the screenshots of docs/console.md (docs/console/*.png), made by the
+                           console's browser script in headless Chromium against accord serve
+                           --console of the pump plant (needs chromium and npm ci, as .ci/run does)
   layering                 print the dependencies between workspace packages and check them against
                            the layering table in docs/ARCHITECTURE.md
   help                     print this text
@@ -68,6 +72,7 @@ enum Task {
     Crates { check: bool },
     Package,
     Layering,
+    ConsoleShots,
     BenchServe,
     BenchFloor { addr: std::net::SocketAddr, answers: Vec<String> },
     Soak(soak::Options),
@@ -147,6 +152,7 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
         }
         "package" => Task::Package,
         "layering" => Task::Layering,
+        "console-shots" => Task::ConsoleShots,
         "bench-serve" => Task::BenchServe,
         "bench-floor" => {
             let addr = rest.next().ok_or("`bench-floor` needs an ADDR")?;
@@ -193,6 +199,7 @@ fn task_name(task: &Task) -> &'static str {
         Task::Crates { .. } => "crates",
         Task::Package => "package",
         Task::Layering => "layering",
+        Task::ConsoleShots => "console-shots",
         Task::BenchServe => "bench-serve",
         Task::BenchFloor { .. } => "bench-floor",
         Task::Soak(_) => "soak",
@@ -241,6 +248,7 @@ fn main() -> ExitCode {
             workspace::package(&root, &workspace::target_dir(&root), &names)
         }
         Task::Layering => layering::run(&root),
+        Task::ConsoleShots => console_shots::run(&root),
         Task::BenchServe => bench_serve::run(&root),
         Task::BenchFloor { addr, answers } => floor::run(addr, &answers),
         Task::Soak(options) => soak::run(&root, &options),
@@ -283,6 +291,7 @@ mod tests {
         );
         assert_eq!(parse("crates --check"), Ok(Task::Crates { check: true }));
         assert_eq!(parse("layering"), Ok(Task::Layering));
+        assert_eq!(parse("console-shots"), Ok(Task::ConsoleShots));
         assert_eq!(parse("bench-serve"), Ok(Task::BenchServe));
         assert_eq!(
             parse("bench-floor 127.0.0.1:1 bench.ping=a.json"),
@@ -318,6 +327,7 @@ mod tests {
             "release 0.2.0 --force",
             "crates --fix",
             "layering extra",
+            "console-shots extra",
             "bench-serve --fast",
             "bench-floor",
             "bench-floor nowhere a=b",

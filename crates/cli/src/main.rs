@@ -25,6 +25,7 @@ mod baseline;
 mod check;
 mod conform;
 mod contracts;
+mod console;
 mod diagnostic;
 mod diff;
 mod export;
@@ -88,6 +89,9 @@ enum Command {
     /// Hold a live plant to its contract: describe, credentials, safe calls, invalid params,
     /// envelope probes and events; exit 1 on a failure, 2 when the plant cannot be reached.
     Conform(conform::Args),
+    /// Serve the console, a web page to browse a live plant's contract and call it (confirming
+    /// before anything but a read), in front of the plant at --url (docs/console.md).
+    Console(console::Args),
 }
 
 /// How a command reports.
@@ -138,6 +142,7 @@ fn main() -> ExitCode {
         Command::Sample(args) => sample::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Conform(args) => conform::run(&args),
+        Command::Console(args) => console::run(&args),
     };
     outcome.into()
 }

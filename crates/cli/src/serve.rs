@@ -93,6 +93,10 @@ pub(crate) struct Args {
     #[arg(long, value_name = "MS", default_value_t = Config::default().write_timeout.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     write_timeout: u64,
+    /// Also serve the console, a web page to browse the contract and call the fake, at
+    /// /console on the same port (docs/console.md).
+    #[arg(long)]
+    console: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -175,6 +179,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
         read_timeout: Duration::from_millis(args.read_timeout),
         write_timeout: Duration::from_millis(args.write_timeout),
         prefer: args.prefer.unwrap_or_default(),
+        extra: None,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
@@ -190,8 +195,27 @@ pub(crate) fn run(args: &Args) -> Outcome {
     outcome
 }
 
-async fn serve(args: &Args, doc: Document, config: Config) -> Outcome {
-    let banner = banner(&doc, args.token_file.as_deref());
+async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
+    let mut banner = banner(&doc, args.token_file.as_deref());
+    // The console speaks to this fake over loopback like to any plant: its URL is known once
+    // the fake listens.
+    let console = if args.console {
+        let console_config =
+            accord_console::Config { contract: Some(doc.clone()), token: None, fake: true };
+        match accord_console::Console::new(console_config) {
+            Ok(console) => {
+                config.extra = Some(console.router());
+                banner.push_str("\nconsole: {URL}console");
+                Some(console)
+            }
+            Err(err) => {
+                eprintln!("error: {}: {err}", args.contract.display());
+                return Outcome::InputError;
+            }
+        }
+    } else {
+        None
+    };
     let server = match accord_serve::start(doc, config).await {
         Ok(server) => server,
         Err(err) => {
@@ -199,6 +223,13 @@ async fn serve(args: &Args, doc: Document, config: Config) -> Outcome {
             return Outcome::InputError;
         }
     };
+    if let Some(console) = &console
+        && let Err(err) = console.set_upstream(&server.url())
+    {
+        eprintln!("error: the console cannot reach the fake: {err}");
+        server.shutdown().await;
+        return Outcome::InputError;
+    }
     // The handlers are registered before the banner is printed: whoever reads the URL may
     // signal at once, and a signal before registration would kill the process unanswered.
     let reload = args.token_file.clone().zip(server.token_handle());

@@ -139,6 +139,10 @@ pub struct Config {
     pub write_timeout: Duration,
     /// Which valid answers a fake prefers (`--prefer`); the default prefers nothing.
     pub prefer: Prefer,
+    /// Routes for every path but `/`, answered on the plant's port (`accord serve --console`
+    /// mounts the console here); `None` answers them 404. The plant's limits on connections,
+    /// heads and writes apply to them; body and WebSocket limits are the router's own.
+    pub extra: Option<axum::Router>,
 }
 
 /// Which answers a fake prefers among the valid ones (`--prefer`, docs/serve.md): union arms
@@ -194,6 +198,7 @@ impl Default for Config {
             read_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(30),
             prefer: Prefer::default(),
+            extra: None,
         }
     }
 }

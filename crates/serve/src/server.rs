@@ -35,6 +35,7 @@ pub(crate) struct Shared {
     pub(crate) shutdown: watch::Receiver<bool>,
     pub(crate) read_timeout: Duration,
     pub(crate) write_timeout: Duration,
+    pub(crate) extra: Option<axum::Router>,
 }
 
 /// A running plant.
@@ -118,21 +119,30 @@ pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
         shutdown: rx.clone(),
         read_timeout: config.read_timeout,
         write_timeout: config.write_timeout,
+        extra: config.extra.clone(),
     });
     let task = tokio::spawn(accept(listener, shared, rx, config));
     tracing::info!(%addr, "serving");
     Ok(Server { addr, stop: ShutdownHandle(Arc::new(tx)), token, task })
 }
 
-/// One request: `POST /` and `GET /` (the upgrade), 404 for other paths, 405 for other
-/// methods. A plain match rather than a router: two routes, and this runs for every request.
+/// One request: `POST /` and `GET /` (the upgrade), other paths to the extra router when there
+/// is one and 404 otherwise, 405 for other methods. A plain match rather than a router: two
+/// routes, and this runs for every request.
 async fn route(
     shared: Arc<Shared>,
     conn: Arc<Conn>,
     request: Request<Incoming>,
 ) -> Result<Response<Body>, std::convert::Infallible> {
     if request.uri().path() != "/" {
-        return Ok(status(StatusCode::NOT_FOUND));
+        return Ok(match &shared.extra {
+            Some(router) => {
+                use tower_service::Service as _;
+                // A Router is always ready and never fails (its error type is Infallible).
+                router.clone().call(request.map(Body::new)).await?
+            }
+            None => status(StatusCode::NOT_FOUND),
+        });
     }
     let response = match *request.method() {
         Method::POST => http::post(&shared, &conn, request).await,

@@ -1,0 +1,138 @@
+//! Collecting an event's payloads: subscribe on a WebSocket of its own by the route the
+//! `Dialect` gives (accord's `rpc.subscribe`/`rpc.event`, docs/wire.md §7, or the pubsub style of
+//! §11.3), gather the notifications of that subscription, unsubscribe and close.
+
+use std::time::Duration;
+
+use accord_wire::event::{Notification, SUBSCRIBE, UNSUBSCRIBE};
+use accord_wire::{EventRoute, PubsubRoute};
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use crate::transport::Socket;
+use crate::{Answer, Client, Error, is_response_to, read_answer, request_text};
+
+/// How many payloads to collect, and for how long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Collect {
+    /// Stop after this many payloads.
+    pub count: usize,
+    /// Stop when this much time has passed since the subscription was answered.
+    pub timeout: Duration,
+    /// Ask an `accord serve` fake to emit `count` notifications (`rpc.fake` `emit`,
+    /// docs/wire.md §6). Only for a fake: a real plant would be sent a method outside its
+    /// contract.
+    pub emit_on_fake: bool,
+}
+
+impl Client {
+    /// Subscribes to the event `event` (`namespace.event`) on a WebSocket of its own and
+    /// returns the payloads of its notifications: `count` of them, or fewer when the timeout
+    /// passed first.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UnknownEvent`] for an event the contract does not have (nothing is sent);
+    /// [`Error::Subscribe`] when the plant refuses the subscription; a transport error.
+    pub async fn collect_events(&self, event: &str, collect: Collect) -> Result<Vec<Value>, Error> {
+        let route =
+            self.dialect.event(event).ok_or_else(|| Error::UnknownEvent(event.to_owned()))?.clone();
+        let mut socket =
+            Socket::open(&self.endpoint.ws_url, self.token.as_deref(), self.timeout).await?;
+        let result = self.collect_on(&mut socket, event, &route, collect).await;
+        socket.close().await;
+        result
+    }
+
+    async fn collect_on(
+        &self,
+        socket: &mut Socket,
+        event: &str,
+        route: &EventRoute,
+        collect: Collect,
+    ) -> Result<Vec<Value>, Error> {
+        let (subscribe, params) = match route {
+            EventRoute::Accord => (SUBSCRIBE, json!({"event": event})),
+            EventRoute::Pubsub(p) => (p.subscribe.as_str(), Value::Array(p.params.clone())),
+        };
+        let id = self.next_id();
+        socket.send(request_text(id, subscribe, Some(params))).await?;
+        // Notifications may overtake the subscription's answer: kept until its id is known.
+        let mut early = Vec::new();
+        let deadline = Instant::now() + self.timeout;
+        let subscription = loop {
+            let Some(message) = socket.next(deadline).await? else {
+                return Err(Error::Timeout(self.timeout));
+            };
+            if !is_response_to(&message, id) {
+                early.push(message);
+                continue;
+            }
+            match read_answer(&message, id, None)? {
+                Answer::Result(subscription) => break subscription,
+                Answer::Error(error) => {
+                    return Err(Error::Subscribe {
+                        event: event.to_owned(),
+                        error: Box::new(error),
+                    });
+                }
+            }
+        };
+        let mut payloads: Vec<Value> = early
+            .iter()
+            .filter_map(|m| payload(m, event, route, &subscription))
+            .take(collect.count)
+            .collect();
+        if collect.emit_on_fake {
+            for _ in payloads.len()..collect.count {
+                let emit = request_text(
+                    self.next_id(),
+                    accord_wire::fake::METHOD,
+                    Some(json!({"emit": event})),
+                );
+                socket.send(emit).await?;
+            }
+        }
+        let deadline = Instant::now() + collect.timeout;
+        while payloads.len() < collect.count {
+            match socket.next(deadline).await? {
+                None => break,
+                Some(message) => payloads.extend(payload(&message, event, route, &subscription)),
+            }
+        }
+        let unsubscribe = match route {
+            EventRoute::Accord => request_text(
+                self.next_id(),
+                UNSUBSCRIBE,
+                Some(json!({"subscription": subscription})),
+            ),
+            EventRoute::Pubsub(p) => {
+                request_text(self.next_id(), &p.unsubscribe, Some(json!([subscription])))
+            }
+        };
+        // The answer is not awaited: the socket closes next, which ends the subscription anyway.
+        socket.send(unsubscribe).await?;
+        Ok(payloads)
+    }
+}
+
+/// The payload `message` carries when it is a notification of `subscription` to `event`.
+fn payload(message: &str, event: &str, route: &EventRoute, subscription: &Value) -> Option<Value> {
+    let value: Value = serde_json::from_str(message).ok()?;
+    match route {
+        EventRoute::Accord => {
+            let note = Notification::from_value(&value).ok()??;
+            (note.event == event && subscription.as_str() == Some(note.subscription.as_str()))
+                .then_some(note.payload)
+        }
+        EventRoute::Pubsub(PubsubRoute { notification, .. }) => {
+            if value.get("method").and_then(Value::as_str) != Some(notification.as_str()) {
+                return None;
+            }
+            let params = value.get("params")?;
+            // geth's ids are hex strings, jsonrpsee's strings or integers: compared as JSON.
+            (params.get("subscription") == Some(subscription))
+                .then(|| params.get("result").cloned())?
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! The crate's one error: why a console could not be set up or could not reach its plant.
+
+/// Why the console could not be set up, or a forwarded call did not get an answer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The contract's `wire` does not resolve.
+    #[error("the contract's wire cannot be resolved: {0}")]
+    Wire(#[from] accord_schema_model::Error),
+    /// The contract's types do not compile.
+    #[error("the contract does not compile: {0}")]
+    Compile(#[from] accord_validate::Error),
+    /// The plant's URL is not one the console can forward to.
+    #[error("`{url}` is not an http:// URL (this build has no TLS)")]
+    Url {
+        /// The URL as given.
+        url: String,
+    },
+    /// [`crate::Console::set_upstream`] was called twice.
+    #[error("the console already has a plant")]
+    UpstreamSet,
+    /// The plant could not be reached, or its answer could not be read.
+    #[error("the plant at {url}: {reason}")]
+    Upstream {
+        /// The plant's URL.
+        url: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
