@@ -5,7 +5,8 @@
 //! request envelope ([`envelope`]), the error codes and their `data` ([`codes`], [`RpcError`]),
 //! the `rpc.describe` answer and its compatibility verdict ([`describe`]), credentials
 //! ([`credential`]), event notifications and subscription params ([`event`]), the params of
-//! `rpc.fake` ([`fake`]) and the limits' names with the nesting scan ([`limits`]); and how one
+//! `rpc.fake` ([`fake`]) and the limits' names with the nesting scan ([`limits`]); a plant's protocol errors in the codes
+//! of its wire ([`protocol`]) and its response bytes ([`encode`]); and how one
 //! contract is spoken when its `wire` section names another dialect ([`dialect`]: method names,
 //! describe method, protocol codes, pubsub subscriptions).
 //!
@@ -16,12 +17,14 @@
 pub mod codes;
 pub mod credential;
 pub mod describe;
+pub mod encode;
 pub mod envelope;
 mod error;
 pub mod event;
 pub mod fake;
 pub mod limits;
 mod members;
+pub mod protocol;
 
 pub use accord_schema_model::dialect::{
     self, Dialect, EventRoute, MethodRoute, Profile, ProtocolCodes, PubsubRoute,
