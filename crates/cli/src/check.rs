@@ -173,10 +173,12 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let Some(loaded) = input::load(&args.contract) else {
         return Outcome::InputError;
     };
-    if let Some(source) = &args.source {
+    // `--config` alone re-extracts from the configuration's `extract.source`, as its help says
+    // (it used to be read only with `--source`, so `check --config` never found a stale file).
+    if args.source.is_some() || args.config.is_some() {
         match crate::extract::up_to_date(
             args.config.as_deref(),
-            source,
+            args.source.as_deref(),
             &args.contract,
             &loaded.document,
         ) {

@@ -123,9 +123,9 @@ fn an_answer_that_breaks_the_contract_is_an_error_or_a_counted_warning_never_sil
             .unwrap()
             .contains("pump.getSpeed: its result does not match")
     );
-    let undeclared =
-        accord_wire::RpcError::declared(-32004, "unknown pump", Some(json!({"pump": "P-999"})));
-    let error = strict.settle(call, Err(undeclared.clone())).expect_err("undeclared");
+    // pump.start's error, which getSpeed does not declare.
+    let undeclared = accord_wire::RpcError::declared(-32010, "pump interlocked", None);
+    let error = strict.settle(call, Err(undeclared)).expect_err("undeclared");
     assert!(
         error.data.unwrap()["reason"]
             .as_str()
@@ -140,7 +140,9 @@ fn an_answer_that_breaks_the_contract_is_an_error_or_a_counted_warning_never_sil
         panic!("a contract call");
     };
     // Declared, right message, data of the right type: no violation.
-    assert_eq!(lenient.settle(call, Err(undeclared.clone())), Err(undeclared));
+    let declared =
+        accord_wire::RpcError::declared(-32004, "unknown pump", Some(json!({"pump": "P-999"})));
+    assert_eq!(lenient.settle(call, Err(declared.clone())), Err(declared));
     assert_eq!(lenient.violations(), 0);
     let wrong_message =
         accord_wire::RpcError::declared(-32004, "no such pump", Some(json!({"pump": "P-999"})));

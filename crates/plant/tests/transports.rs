@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::Message;
 const PUMP: &str = include_str!("../../../fixtures/contracts/pump-plant.types.json");
 
 /// A station that knows one pump and answers `pump.getSpeed` (and, wrongly, a speed past the
-/// contract's maximum for P-102).
+/// contract's maximum for P-102, and an error the method does not declare for the rest).
 struct Station;
 
 impl Dispatch for Station {
@@ -29,7 +29,8 @@ impl Dispatch for Station {
             match (method, pump.as_str()) {
                 ("pump.getSpeed", "P-101") => Ok(json!(1480)),
                 ("pump.getSpeed", "P-102") => Ok(json!(99_999)),
-                _ => Err(RpcError::declared(-32004, "unknown pump", Some(json!({"pump": pump})))),
+                // An error pump.getSpeed does not declare.
+                _ => Err(RpcError::declared(-32099, "station offline", None)),
             }
         })
     }
@@ -164,10 +165,11 @@ fn module() -> jsonrpsee::RpcModule<()> {
             match pump.as_str() {
                 "P-101" => Ok(1480),
                 "P-102" => Ok(99_999),
+                // An error pump.getSpeed does not declare.
                 _ => Err(jsonrpsee::types::ErrorObjectOwned::owned(
-                    -32004,
-                    "unknown pump",
-                    Some(json!({"pump": pump})),
+                    -32099,
+                    "station offline",
+                    None::<()>,
                 )),
             }
         })

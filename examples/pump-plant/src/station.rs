@@ -166,6 +166,11 @@ async fn relay<T: Serialize + Clone + Send + 'static>(
     Ok(())
 }
 
+/// The declared error of a valve tag the station does not have (valve 1.2.0).
+fn unknown_valve(valve: &ValveId) -> ErrorObjectOwned {
+    error(-32022, "unknown valve", Some(serde_json::json!({"valve": valve.0})))
+}
+
 fn speed(p: &Pump) -> Speed {
     Speed(if p.state == PumpState::Running { p.setpoint } else { 0 })
 }
@@ -323,7 +328,7 @@ impl ValveApiServer for Station {
         let state = self.lock();
         match state.valves.get(&valve.0) {
             Some(v) => Ok(Station::valve_status(&valve.0, v)),
-            None => Err(error(-32602, "unknown valve", None)),
+            None => Err(unknown_valve(&valve)),
         }
     }
 
@@ -336,7 +341,7 @@ impl ValveApiServer for Station {
         let status = {
             let mut state = self.lock();
             let Some(v) = state.valves.get_mut(&valve.0) else {
-                return Err(error(-32602, "unknown valve", None));
+                return Err(unknown_valve(&valve));
             };
             if v.kind == ValveType::Isolation && opening != 0.0 && opening != 100.0 {
                 return Err(error(-32021, "isolation valve takes 0 or 100 only", None));
