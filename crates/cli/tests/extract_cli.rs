@@ -213,6 +213,17 @@ fn the_work_queue_node_is_the_bundled_contract_extracted_and_a_change_is_stale()
         text(&stale.stdout)
     );
     assert!(text(&stale.stdout).contains("workerName"), "{}", text(&stale.stdout));
+    // `--config` alone re-extracts from the configuration's own `extract.source` (it once did
+    // so only with `--source`, and this check passed on a stale contract).
+    let config = dir.join("accord.toml");
+    std::fs::write(
+        &config,
+        "[extract]\nsource = \".\"\nname = \"work-queue-node\"\nwire = \"accord\"\n",
+    )
+    .unwrap();
+    let stale = accord(&["check", "--config", config.to_str().unwrap(), WQ]);
+    assert_eq!(stale.status.code(), Some(1), "{}{}", text(&stale.stdout), text(&stale.stderr));
+    assert!(text(&stale.stdout).contains("workerName"), "{}", text(&stale.stdout));
 }
 
 /// The example plant `plant`'s extraction alone (no merge: written to a file of its own).
