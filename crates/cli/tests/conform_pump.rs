@@ -7,42 +7,13 @@ mod common;
 
 use common::*;
 
-const PUMP: &str = "fixtures/contracts/pump-plant.types.json";
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pump_plant_behind_accord_plant_conforms_to_its_contract() {
     let plant = pump_plant::plant(pump_plant::Config::default()).expect("the committed contract");
     let (addr, handle) =
         pump_plant::serve(([127, 0, 0, 1], 0).into(), plant.clone()).await.expect("serve");
     let url = format!("http://{addr}/");
-    let args = [
-        "conform",
-        PUMP,
-        "--url",
-        &url,
-        "--allow",
-        "idempotent,write,destructive,undeclared",
-        "--calls",
-        "6",
-        "--seed",
-        "5",
-        "--timeout",
-        "2000",
-        "--format",
-        "json",
-    ];
-    let out = accord_async(args.iter().map(|s| s.to_string()).collect()).await;
-    let text = stdout(&out);
-    let report: serde_json::Value = serde_json::from_str(&text).expect("a JSON report");
-    let failed: Vec<&serde_json::Value> = report["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .filter(|c| c["outcome"] == "failed")
-        .collect();
-    assert_eq!(out.status.code(), Some(0), "{failed:#?}\n{}", stderr(&out));
-    assert_eq!(report["conforms"], true);
-    assert_eq!(report["totals"]["failed"], 0, "{failed:#?}");
+    let report = conform_passes(PUMP, &url, &[]).await;
 
     // accord's own wire: describe answered from the committed contract, every phase run.
     let plan = &report["plan"];
@@ -52,10 +23,6 @@ async fn the_pump_plant_behind_accord_plant_conforms_to_its_contract() {
     for phase in ["describe", "positive", "negative", "envelope"] {
         let passed = checks.iter().filter(|c| c["phase"] == phase && c["outcome"] == "passed");
         assert!(passed.count() > 0, "phase {phase} passed checks");
-    }
-    // Every called method got results, not only errors.
-    for m in report["methods"].as_array().expect("methods") {
-        assert_eq!(m["outcome"], "passed", "{m:#}");
     }
     // The plant's own count: no answer broke the contract on the way out.
     assert_eq!(plant.violations(), 0, "{:#?}", plant.recent_violations());
