@@ -401,8 +401,18 @@ fn check_one(
     loaded: input::Loaded,
     config: Option<&lint_config::LintConfig>,
 ) -> Result<Checked, Outcome> {
-    if let Some(source) = &args.source {
-        match crate::extract::up_to_date(args.config.as_deref(), source, path, &loaded.document) {
+    // `--config` alone re-extracts when the configuration names an `extract.source`, as its help
+    // says (it used to be read only with `--source`, so `check --config` never found a stale
+    // file); a configuration with only a `[lint]` table extracts nothing.
+    let extracts = args.source.is_some()
+        || args.config.as_deref().is_some_and(crate::extract::names_source);
+    if extracts {
+        match crate::extract::up_to_date(
+            args.config.as_deref(),
+            args.source.as_deref(),
+            path,
+            &loaded.document,
+        ) {
             Some(true) => {}
             Some(false) | None => return Err(Outcome::Problems),
         }

@@ -142,15 +142,25 @@ pub(crate) fn run(args: &Args) -> Outcome {
     }
 }
 
-/// What `accord check --source` adds: re-extract, merge into the committed contract and compare.
-/// `Some(true)` when the committed contract is up to date; the diff is printed when it is not.
+/// What `accord check --source` (or `--config`) adds: re-extract, merge into the committed
+/// contract and compare. `Some(true)` when the committed contract is up to date; the diff is
+/// Whether the accord.toml at `config` names an `[extract] source`, so that `check --config`
+/// holds the contract to a fresh extraction.
+pub(crate) fn names_source(config: &Path) -> bool {
+    std::fs::read_to_string(config)
+        .ok()
+        .and_then(|text| Config::parse(&text, &config.display().to_string()).ok())
+        .is_some_and(|c| c.source.is_some())
+}
+
+/// printed when it is not. Without `source` the configuration's `extract.source` is read.
 pub(crate) fn up_to_date(
     config: Option<&Path>,
-    source: &Path,
+    source: Option<&Path>,
     contract: &Path,
     committed: &Document,
 ) -> Option<bool> {
-    let setup = setup(config, Some(source))?;
+    let setup = setup(config, source)?;
     let x = run_extraction(&setup)?;
     let merged = merge(&x, committed);
     if &merged == committed {

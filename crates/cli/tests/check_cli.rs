@@ -10,15 +10,64 @@ fn the_bundled_pair_reports_lint_and_compatibility_and_exits_1() {
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let text = stdout(&out);
     for line in [
-        "fixtures/contracts/pump-plant.types.json:197:9: warning[undeclared-semantics]: ",
+        "fixtures/contracts/pump-plant.types.json:225:9: warning[undeclared-semantics]: ",
         "lint: 0 errors, 1 warning\n",
         "fixtures/contracts/pump-plant.types.json:7:7: breaking[version-not-bumped] pump.version: ",
         "fixtures/contracts/pump-plant.types.json:83:54: breaking[bound-tightened] pump.start.params.rampTime: ",
-        "fixtures/contracts/pump-plant.types.json:395:41: risky[enum-value-added] pump.types.Interlock.permissive: ",
+        "fixtures/contracts/pump-plant.types.json:439:41: risky[enum-value-added] pump.types.Interlock.permissive: ",
         "safe[method-added] pump.runSelfTest: ",
     ] {
         assert!(text.contains(line), "missing {line:?} in\n{text}");
     }
+}
+
+/// The contract-version step of the pump contract that made the example plant conform
+/// (pump 2.3.0 to 2.4.0, valve 1.1.0 to 1.2.0): the plant's `unknown pump` and `unknown valve`
+/// errors declared where it answers them, and nothing else.
+#[test]
+fn the_pump_contract_step_from_its_2_3_0_baseline_is_eight_declared_errors() {
+    let out =
+        accord(&["check", PUMP, "--against", "fixtures/baselines/pump-plant.v2.3.0.types.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    let findings: Vec<&str> = text
+        .lines()
+        .filter_map(|l| {
+            l.split_once(": risky[").map(|(_, rest)| rest.split_once(' ').map_or(rest, |(f, _)| f))
+        })
+        .collect();
+    assert_eq!(
+        findings,
+        [
+            "error-code-added]",
+            "error-code-added]",
+            "error-code-added]",
+            "error-code-added]",
+            "error-code-added]",
+            "error-code-added]",
+            "error-code-added]",
+            "error-code-added]",
+        ],
+        "{text}"
+    );
+    for subject in [
+        "pump.start",
+        "pump.setSpeed",
+        "pump.stop",
+        "pump.resetRuntimeCounters",
+        "pump.runSelfTest",
+        "pump.getSpeed",
+    ] {
+        assert!(text.contains(&format!("] {subject}.errors.-32004: ")), "{subject} in\n{text}");
+    }
+    for subject in ["valve.position", "valve.moveTo"] {
+        assert!(text.contains(&format!("] {subject}.errors.-32022: ")), "{subject} in\n{text}");
+    }
+    assert!(
+        text.contains("summary: old callers × new plant: 0 breaking, 8 risky, 0 safe"),
+        "{text}"
+    );
+    assert!(!text.contains("version-not-bumped"), "the versions were bumped: {text}");
 }
 
 #[test]
@@ -87,7 +136,7 @@ fn github_format_is_workflow_commands() {
         text.contains("::error file=fixtures/contracts/pump-plant.types.json,line=83,col=54,title=bound-tightened::against "),
         "{text}"
     );
-    assert!(text.contains("::warning file=fixtures/contracts/pump-plant.types.json,line=197,col=9,title=undeclared-semantics::"), "{text}");
+    assert!(text.contains("::warning file=fixtures/contracts/pump-plant.types.json,line=225,col=9,title=undeclared-semantics::"), "{text}");
     assert!(text.lines().all(|l| l.starts_with("::")), "{text}");
 }
 

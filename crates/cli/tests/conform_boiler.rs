@@ -13,29 +13,7 @@ const BOILER: &str = "fixtures/contracts/boiler-plant.types.json";
 async fn the_jsonrpsee_boiler_plant_conforms_to_its_extracted_contract() {
     let (addr, handle) = boiler_plant::serve(([127, 0, 0, 1], 0).into()).await.expect("serve");
     let url = format!("http://{addr}/");
-    let args = [
-        "conform",
-        BOILER,
-        "--url",
-        &url,
-        "--allow",
-        "idempotent,write,destructive,undeclared",
-        "--calls",
-        "6",
-        "--seed",
-        "5",
-        "--timeout",
-        "2000",
-        "--format",
-        "json",
-    ];
-    let out = accord_async(args.iter().map(|s| s.to_string()).collect()).await;
-    let text = stdout(&out);
-    let report: serde_json::Value = serde_json::from_str(&text).expect("a JSON report");
-    let failed = failed_checks(&report);
-    assert_eq!(out.status.code(), Some(0), "{failed:#?}\n{}", stderr(&out));
-    assert_eq!(report["conforms"], true);
-    assert_eq!(report["totals"]["failed"], 0, "{failed:#?}");
+    let report = conform_passes(BOILER, &url, &[]).await;
 
     // The plan follows the wire: no describe method, so no describe phase.
     let plan = &report["plan"];
@@ -48,10 +26,6 @@ async fn the_jsonrpsee_boiler_plant_conforms_to_its_extracted_contract() {
     assert_eq!(plan["protocol"]["probe"], "boiler_status", "{plan:#}");
     assert_eq!(plan["protocol"]["depthLimit"], serde_json::Value::Null, "{plan:#}");
     assert_eq!(plan["protocol"]["accord"], false, "{plan:#}");
-    // Every called method got results, not only errors.
-    for m in report["methods"].as_array().expect("methods") {
-        assert_eq!(m["outcome"], "passed", "{m:#}");
-    }
 
     // The telemetry subscription was made the jsonrpsee way and its frames validated.
     let events = report["checks"]

@@ -180,6 +180,52 @@ fn the_boiler_plant_contract_records_the_wire_jsonrpsee_serves_and_has_not_drift
     assert_eq!(committed["namespaces"]["boiler"]["wire"], *wire);
 }
 
+#[test]
+fn the_work_queue_node_is_the_bundled_contract_extracted_and_a_change_is_stale() {
+    const WQ: &str = "fixtures/contracts/work-queue.types.json";
+    let check = accord(&["check", "--config", "examples/work-queue/accord.toml", WQ]);
+    assert_eq!(check.status.code(), Some(0), "{}{}", text(&check.stdout), text(&check.stderr));
+    // A copy of the node's source with one field renamed: the bundled contract is stale.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("work-queue-stale");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    for file in ["api.rs", "lib.rs", "node.rs", "store.rs", "main.rs"] {
+        let from = root().join("examples/work-queue/src").join(file);
+        let mut source = std::fs::read_to_string(from).unwrap();
+        if file == "api.rs" {
+            source =
+                source.replace("pub(crate) worker: String,", "pub(crate) worker_name: String,");
+        }
+        std::fs::write(dir.join("src").join(file), source).unwrap();
+    }
+    let stale = accord(&[
+        "check",
+        "--config",
+        "examples/work-queue/accord.toml",
+        "--source",
+        dir.to_str().unwrap(),
+        WQ,
+    ]);
+    assert_eq!(stale.status.code(), Some(1), "{}", text(&stale.stderr));
+    assert!(
+        text(&stale.stdout).contains("stale: the contract extracted from"),
+        "{}",
+        text(&stale.stdout)
+    );
+    assert!(text(&stale.stdout).contains("workerName"), "{}", text(&stale.stdout));
+    // `--config` alone re-extracts from the configuration's own `extract.source` (it once did
+    // so only with `--source`, and this check passed on a stale contract).
+    let config = dir.join("accord.toml");
+    std::fs::write(
+        &config,
+        "[extract]\nsource = \".\"\nname = \"work-queue-node\"\nwire = \"accord\"\n",
+    )
+    .unwrap();
+    let stale = accord(&["check", "--config", config.to_str().unwrap(), WQ]);
+    assert_eq!(stale.status.code(), Some(1), "{}{}", text(&stale.stdout), text(&stale.stderr));
+    assert!(text(&stale.stdout).contains("workerName"), "{}", text(&stale.stdout));
+}
+
 /// The example plant `plant`'s extraction alone (no merge: written to a file of its own).
 fn fresh_extraction(plant: &str) -> serde_json::Value {
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{plant}-fresh.types.json"));

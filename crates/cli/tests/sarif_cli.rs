@@ -81,7 +81,7 @@ fn junit_has_one_case_per_finding_and_fails_the_failing_ones() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "), "{text}");
-    assert!(text.contains("tests=\"7\" failures=\"2\""), "{text}");
+    assert!(text.contains("tests=\"14\" failures=\"2\""), "{text}");
     assert_eq!(text.matches("<failure ").count(), 2, "{text}");
     assert!(
         text.contains(

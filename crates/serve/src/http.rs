@@ -11,10 +11,10 @@ use futures_util::FutureExt;
 use hyper::body::Incoming;
 
 use crate::body_budget::{Read, Reading};
-use crate::encode;
 use crate::plant::{Session, Transport};
 use crate::server::Shared;
 use crate::slots::Conn;
+use accord_wire::encode;
 
 /// What the request's `Authorization` header gets it. On a wire without credential codes
 /// (docs/wire.md §11.2) a missing credential is refused like a wrong one: the wire has no word
@@ -53,11 +53,9 @@ fn empty(status: StatusCode) -> Response<Body> {
 }
 
 fn declared_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+    accord_wire::envelope::declares_json(
+        headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()),
+    )
 }
 
 /// The handler of `POST /`.

@@ -2,13 +2,11 @@
 
 mod body_budget;
 mod credential;
-mod encode;
 mod error;
 mod events;
 mod frame_watch;
 mod http;
 mod plant;
-mod protocol;
 mod pubsub;
 mod scenario;
 mod seed;
@@ -58,14 +56,15 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
+        use accord_wire::limits as wire;
         Limits {
-            body_bytes: 1 << 20,
-            depth: 128,
-            batch_length: 100,
-            answer_bytes: 16 << 20,
+            body_bytes: wire::DEFAULT_BODY_BYTES,
+            depth: wire::DEFAULT_DEPTH,
+            batch_length: wire::DEFAULT_BATCH_LENGTH,
+            answer_bytes: wire::DEFAULT_ANSWER_BYTES,
             generation: Budget::default(),
             connections: default_connections(),
-            subscriptions: 64,
+            subscriptions: wire::DEFAULT_SUBSCRIPTIONS,
             body_memory: 32 << 20,
         }
     }

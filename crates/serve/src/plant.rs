@@ -15,14 +15,14 @@ use accord_wire::{
 use serde_json::{Value, json};
 
 use crate::credential::Token;
-use crate::encode::{self, Answer};
 use crate::events::Subscriptions;
-use crate::protocol::Protocol;
 use crate::scenario::{self, Canned, CannedAnswer};
 use crate::seed::{self, Mode};
 use crate::table::{MethodInfo, Table};
 use crate::ws_send::Outbox;
 use crate::{Config, Error, Limits, Prefer};
+use accord_wire::encode::{self, Answer};
+use accord_wire::protocol::Protocol;
 
 /// The deepest nesting serde_json parses (its recursion limit).
 const MAX_DEPTH: usize = 128;
@@ -59,34 +59,10 @@ enum Steer<'a> {
     Error(i64),
 }
 
-/// The `rpc.describe` answers serialized once, at startup: one per credential state for a call
-/// without `builtAgainst` (the usual call, answered by copying bytes), and the contract alone,
-/// appended to the answer made for a call with `builtAgainst` (whose verdicts depend on it). A
-/// contract of a million methods is serialized once, not once per call.
-struct Described {
-    full: Arc<[u8]>,
-    reduced: Arc<[u8]>,
-    contract: Vec<u8>,
-}
-
-impl Described {
-    fn new(doc: &Document) -> Described {
-        let bytes = |reduced| {
-            let answer = describe::answer(doc, &Vec::new(), reduced);
-            Arc::from(serde_json::to_vec(&answer).unwrap_or_default())
-        };
-        Described {
-            full: bytes(false),
-            reduced: bytes(true),
-            contract: serde_json::to_vec(&doc.to_value()).unwrap_or_default(),
-        }
-    }
-}
-
 /// A compiled contract, ready to answer.
 pub(crate) struct Plant {
     doc: Document,
-    described: Described,
+    described: describe::Described,
     contract: Contract,
     /// How the contract is spoken: method names, the describe method, event routes.
     pub(crate) dialect: Dialect,
@@ -128,7 +104,7 @@ impl Plant {
         let accord_events =
             dialect.is_accord() || dialect.events().any(|(_, r)| matches!(r, EventRoute::Accord));
         Ok(Plant {
-            described: Described::new(&doc),
+            described: describe::Described::new(&doc),
             doc,
             contract,
             protocol: Protocol::new(dialect.codes.clone(), dialect.describe.clone()),
@@ -206,23 +182,9 @@ impl Plant {
     /// `answer-bytes`, the `-32003` that says so in its place: whatever a contract makes the
     /// plant generate, one message's answer stays within the limit (each refusal is small).
     fn respond(&self, id: &Id, answer: &Answer, out: &mut Vec<u8>) {
-        let mark = out.len();
-        encode::response(id, answer, out);
-        if out.len() > self.limits.answer_bytes {
-            let size = out.len() - mark;
-            out.truncate(mark);
-            out.shrink_to(mark.max(256));
-            tracing::info!(limit = limits::ANSWER_BYTES, bytes = size, "limit exceeded");
-            let max = self.limits.answer_bytes as u64;
-            let reason = format!(
-                "the response is {size} bytes; with what precedes it the answer would pass {max}"
-            );
-            let error = self.protocol.limit(RpcError::limit_exceeded_because(
-                limits::ANSWER_BYTES,
-                max,
-                &reason,
-            ));
-            encode::response(id, &Answer::Error(error), out);
+        let max = self.limits.answer_bytes;
+        if let Some(bytes) = encode::response_within(id, answer, out, max, &self.protocol) {
+            tracing::info!(limit = limits::ANSWER_BYTES, bytes, "limit exceeded");
         }
     }
 
@@ -323,25 +285,7 @@ impl Plant {
     }
 
     fn describe(&self, params: Option<&Value>, access: Access) -> Answer {
-        let reduced = access != Access::Full;
-        match describe::read_params(params) {
-            Ok(built) if built.is_empty() && reduced => Answer::Raw(self.described.reduced.clone()),
-            Ok(built) if built.is_empty() => Answer::Raw(self.described.full.clone()),
-            Ok(built) if reduced => Answer::Value(describe::answer_head(&self.doc, &built, true)),
-            Ok(built) => {
-                let head = describe::answer_head(&self.doc, &built, false);
-                let contract = &self.described.contract;
-                let mut out = Vec::with_capacity(256 + contract.len());
-                // Cannot fail: a Value into memory.
-                let _ = serde_json::to_writer(&mut out, &head);
-                out.pop(); // the head's closing `}`
-                out.extend_from_slice(br#","contract":"#);
-                out.extend_from_slice(contract);
-                out.push(b'}');
-                Answer::Raw(Arc::from(out))
-            }
-            Err(error) => self.protocol.params_refusal(error).into(),
-        }
+        self.described.answer(&self.doc, params, access != Access::Full, &self.protocol)
     }
 
     /// The answer to a subscribe call (accord's or pubsub) on a connection that already holds
@@ -679,7 +623,7 @@ mod tests {
 
     use super::Plant;
     use crate::Config;
-    use crate::encode::Answer;
+    use accord_wire::encode::Answer;
 
     const PUMP: &str = include_str!("../../../fixtures/contracts/pump-plant.types.json");
 

@@ -7,9 +7,9 @@
 use accord_wire::{EventRoute, PubsubRoute, RpcError};
 use serde_json::{Value, json};
 
-use crate::encode::Answer;
 use crate::events::Subscriptions;
 use crate::plant::{Plant, Session};
+use accord_wire::encode::Answer;
 
 /// One notification: `{"subscription": ID, "result": PAYLOAD}` under the route's name.
 pub(crate) fn notification(route: &PubsubRoute, subscription: &str, payload: Value) -> Value {

@@ -109,7 +109,7 @@ fn not_an_upgrade(why: &str) -> Response {
         format!("GET / is the WebSocket upgrade ({why}); send JSON-RPC over HTTP with POST /");
     let mut response = json(
         StatusCode::UPGRADE_REQUIRED,
-        crate::encode::refusal(accord_wire::RpcError::invalid_request(&reason)),
+        accord_wire::encode::refusal(accord_wire::RpcError::invalid_request(&reason)),
     );
     response.headers_mut().insert(header::UPGRADE, HeaderValue::from_static("websocket"));
     response

@@ -9,6 +9,10 @@ use accord_schema_model::Document;
 use semver::Version;
 use serde_json::{Map, Value, json};
 
+use std::sync::Arc;
+
+use crate::encode;
+use crate::protocol::Protocol;
 use crate::{Error, RpcError};
 
 /// The method's name on the wire.
@@ -255,4 +259,59 @@ pub fn request_params(built: &BuiltAgainst) -> Value {
     let versions: Map<String, Value> =
         built.iter().map(|(n, v)| (n.clone(), Value::String(v.to_string()))).collect();
     json!({"builtAgainst": versions})
+}
+
+/// The `rpc.describe` answers of one served document, serialized once: one per credential state
+/// for a call without `builtAgainst` (the usual call, answered by copying bytes), and the
+/// contract alone, appended to the answer made for a call with `builtAgainst` (whose verdicts
+/// depend on it). A contract of a million methods is serialized once, not once per call.
+#[derive(Debug)]
+pub struct Described {
+    full: Arc<[u8]>,
+    reduced: Arc<[u8]>,
+    contract: Vec<u8>,
+}
+
+impl Described {
+    /// The answers of `doc`.
+    pub fn new(doc: &Document) -> Described {
+        let bytes = |reduced| {
+            let answer = answer(doc, &Vec::new(), reduced);
+            Arc::from(serde_json::to_vec(&answer).unwrap_or_default())
+        };
+        Described {
+            full: bytes(false),
+            reduced: bytes(true),
+            contract: serde_json::to_vec(&doc.to_value()).unwrap_or_default(),
+        }
+    }
+
+    /// The answer to a describe call with `params`, full or `reduced`, about `doc` (the
+    /// document these answers were made from); a `builtAgainst` that is not versions is the
+    /// wire's invalid-params error.
+    pub fn answer(
+        &self,
+        doc: &Document,
+        params: Option<&Value>,
+        reduced: bool,
+        protocol: &Protocol,
+    ) -> encode::Answer {
+        match read_params(params) {
+            Ok(built) if built.is_empty() && reduced => encode::Answer::Raw(self.reduced.clone()),
+            Ok(built) if built.is_empty() => encode::Answer::Raw(self.full.clone()),
+            Ok(built) if reduced => encode::Answer::Value(answer_head(doc, &built, true)),
+            Ok(built) => {
+                let head = answer_head(doc, &built, false);
+                let mut out = Vec::with_capacity(256 + self.contract.len());
+                // Cannot fail: a Value into memory.
+                let _ = serde_json::to_writer(&mut out, &head);
+                out.pop(); // the head's closing `}`
+                out.extend_from_slice(br#","contract":"#);
+                out.extend_from_slice(&self.contract);
+                out.push(b'}');
+                encode::Answer::Raw(Arc::from(out))
+            }
+            Err(error) => protocol.params_refusal(error).into(),
+        }
+    }
 }

@@ -66,6 +66,14 @@ impl fmt::Display for Id {
     }
 }
 
+/// Whether a `Content-Type` header's value (`None`: absent) declares JSON, as docs/wire.md §1
+/// asks of a body: `application/json`, in any case, parameters such as `; charset=utf-8` allowed.
+pub fn declares_json(content_type: Option<&str>) -> bool {
+    content_type
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
 /// One well-formed request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {

@@ -21,6 +21,17 @@ pub const BODY_MEMORY: &str = "body-memory";
 /// `subscriptions`: subscriptions on one WebSocket.
 pub const SUBSCRIPTIONS: &str = "subscriptions";
 
+/// The default of `body-bytes` (docs/wire.md §9): 1 MiB.
+pub const DEFAULT_BODY_BYTES: usize = 1 << 20;
+/// The default of `depth`: 128, the JSON parser's own limit.
+pub const DEFAULT_DEPTH: usize = 128;
+/// The default of `batch-length`.
+pub const DEFAULT_BATCH_LENGTH: usize = 100;
+/// The default of `answer-bytes`: 16 MiB.
+pub const DEFAULT_ANSWER_BYTES: usize = 16 << 20;
+/// The default of `subscriptions` per WebSocket.
+pub const DEFAULT_SUBSCRIPTIONS: usize = 64;
+
 /// Whether `bytes` nest arrays and objects deeper than `max` anywhere, brackets inside strings
 /// not counted. Works on any bytes (JSON or not) without allocating, and stops at the first
 /// level past `max`, so it is cheap to run on every body before parsing it.

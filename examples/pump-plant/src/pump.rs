@@ -203,7 +203,7 @@ pub(crate) struct Alarm {
 /// Duty pumps: their state, speed control, start and stop, and the runtime counters used for
 /// maintenance planning.
 ///
-/// accord: version = "2.3.0"
+/// accord: version = "2.4.0"
 #[rpc(server, namespace = "pump", namespace_separator = ".")]
 pub(crate) trait PumpApi {
     /// Lists every pump the controller drives, with its state, in tag order.

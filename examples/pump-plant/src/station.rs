@@ -45,6 +45,8 @@ struct State {
 #[derive(Clone)]
 pub(crate) struct Station {
     state: Arc<Mutex<State>>,
+    /// The contract's keeper: events are emitted through it, checked, to `rpc.subscribe`rs.
+    plant: Arc<accord_plant::Plant>,
     state_changed: broadcast::Sender<StateChange>,
     alarms: broadcast::Sender<Alarm>,
     moved: broadcast::Sender<ValveMoved>,
@@ -56,7 +58,7 @@ fn error(code: i32, message: &str, data: Option<serde_json::Value>) -> ErrorObje
 }
 
 impl Station {
-    pub(crate) fn new() -> Station {
+    pub(crate) fn new(plant: Arc<accord_plant::Plant>) -> Station {
         let pump = |state, setpoint| Pump {
             state,
             setpoint,
@@ -97,6 +99,7 @@ impl Station {
         ]);
         Station {
             state: Arc::new(Mutex::new(State { pumps, valves, tanks })),
+            plant,
             state_changed: broadcast::channel(64).0,
             alarms: broadcast::channel(64).0,
             moved: broadcast::channel(64).0,
@@ -119,13 +122,18 @@ impl Station {
 
     fn transition(&self, pump: &PumpId, from: PumpState, to: PumpState) {
         if from != to {
+            let change = StateChange { pump: pump.clone(), from, to, at: Utc::now() };
+            self.emit("pump.stateChanged", &change);
             // No subscriber is not an error.
-            let _ = self.state_changed.send(StateChange {
-                pump: pump.clone(),
-                from,
-                to,
-                at: Utc::now(),
-            });
+            let _ = self.state_changed.send(change);
+        }
+    }
+
+    /// Emits one event to accord's `rpc.subscribe`rs; a payload that breaks the contract is
+    /// never sent (accord-plant counts and logs it).
+    fn emit(&self, event: &str, payload: &impl Serialize) {
+        if let Ok(payload) = serde_json::to_value(payload) {
+            let _ = self.plant.emit(event, payload);
         }
     }
 
@@ -156,6 +164,11 @@ async fn relay<T: Serialize + Clone + Send + 'static>(
         }
     });
     Ok(())
+}
+
+/// The declared error of a valve tag the station does not have (valve 1.2.0).
+fn unknown_valve(valve: &ValveId) -> ErrorObjectOwned {
+    error(-32022, "unknown valve", Some(serde_json::json!({"valve": valve.0})))
 }
 
 fn speed(p: &Pump) -> Speed {
@@ -315,7 +328,7 @@ impl ValveApiServer for Station {
         let state = self.lock();
         match state.valves.get(&valve.0) {
             Some(v) => Ok(Station::valve_status(&valve.0, v)),
-            None => Err(error(-32602, "unknown valve", None)),
+            None => Err(unknown_valve(&valve)),
         }
     }
 
@@ -328,7 +341,7 @@ impl ValveApiServer for Station {
         let status = {
             let mut state = self.lock();
             let Some(v) = state.valves.get_mut(&valve.0) else {
-                return Err(error(-32602, "unknown valve", None));
+                return Err(unknown_valve(&valve));
             };
             if v.kind == ValveType::Isolation && opening != 0.0 && opening != 100.0 {
                 return Err(error(-32021, "isolation valve takes 0 or 100 only", None));
@@ -336,8 +349,9 @@ impl ValveApiServer for Station {
             v.opening = opening;
             Station::valve_status(&valve.0, v)
         };
-        let _ =
-            self.moved.send(ValveMoved { valve, opening, travel_time: 0, source: MoveSource::Api });
+        let moved = ValveMoved { valve, opening, travel_time: 0, source: MoveSource::Api };
+        self.emit("valve.moved", &moved);
+        let _ = self.moved.send(moved);
         Ok(status)
     }
 

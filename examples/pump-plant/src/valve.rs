@@ -56,7 +56,7 @@ pub(crate) struct ValveMoved {
 
 /// Motorised valves: the suction isolation valve of each pump and the header control valve.
 ///
-/// accord: version = "1.1.0"
+/// accord: version = "1.2.0"
 #[rpc(server, namespace = "valve", namespace_separator = ".")]
 pub(crate) trait ValveApi {
     /// The position of a valve as reported by its actuator's feedback potentiometer.

@@ -131,3 +131,28 @@ pub(crate) async fn accord_async(args: Vec<String>) -> Output {
     .await
     .expect("join")
 }
+
+/// `accord conform CONTRACT --url URL` with every semantics allowed, 6 calls, seed 5 and a JSON
+/// report (and `extra` options): the report, once the run has exited 0 with zero failures and
+/// every called method passed (the failed checks are shown otherwise).
+pub(crate) async fn conform_passes(contract: &str, url: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["conform", contract, "--url", url];
+    args.extend(["--allow", "idempotent,write,destructive,undeclared"]);
+    args.extend(["--calls", "6", "--seed", "5", "--timeout", "2000", "--format", "json"]);
+    args.extend(extra);
+    let out = accord_async(args.iter().map(|s| s.to_string()).collect()).await;
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("a JSON report");
+    let failed: Vec<&serde_json::Value> = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| c["outcome"] == "failed")
+        .collect();
+    assert_eq!(out.status.code(), Some(0), "{failed:#?}\n{}", stderr(&out));
+    assert_eq!(report["conforms"], true);
+    assert_eq!(report["totals"]["failed"], 0, "{failed:#?}");
+    for m in report["methods"].as_array().expect("methods") {
+        assert_eq!(m["outcome"], "passed", "{m:#}");
+    }
+    report
+}

@@ -1,0 +1,429 @@
+//! The one core both adapters share: the contract, compiled once, and what docs/wire.md says a
+//! plant does with each call before and after its handler.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use accord_schema_model::{Document, ParamStructure};
+use accord_validate::{Contract, Target};
+use accord_wire::encode::Answer;
+use accord_wire::protocol::Protocol;
+use accord_wire::{Access, Dialect, EventRoute, RpcError, describe, event};
+use serde_json::{Map, Value};
+use tokio::sync::broadcast;
+
+use crate::config::{Config, Limits, OnViolation};
+use crate::credential::Credential;
+use crate::error::Error;
+
+/// The deepest nesting serde_json parses (its recursion limit): a deeper limit is never reached.
+const MAX_DEPTH: usize = 128;
+
+/// How many violations [`Plant::recent_violations`] keeps.
+const RECENT: usize = 32;
+
+/// One contract method, by its wire name.
+#[derive(Debug)]
+pub(crate) struct Method {
+    /// `namespace.method`.
+    pub(crate) qualified: String,
+    params: Target,
+    result: Target,
+    /// Whether an absent `params` reads as `[]` (by position only) rather than `{}`.
+    positional_only: bool,
+    errors: Vec<Declared>,
+}
+
+#[derive(Debug)]
+struct Declared {
+    code: i64,
+    message: String,
+    data: Option<Target>,
+}
+
+/// An answer of the plant's that breaks its contract.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// What was answered: `namespace.method`, or `namespace.event` for a payload.
+    pub subject: String,
+    /// What is wrong, in one sentence.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.subject, self.reason)
+    }
+}
+
+/// What a call is, once the plant has looked at it.
+#[derive(Debug)]
+pub enum Route<'p> {
+    /// Answered without the handler: `rpc.describe`, a missing credential, a method the
+    /// contract does not have, params the contract refuses.
+    Answer(Answer),
+    /// A contract method whose params passed: the handler answers, then
+    /// [`Plant::settle`] checks what it answered.
+    Contract(ContractCall<'p>),
+    /// accord's `rpc.subscribe` (a transport with subscriptions answers it).
+    Subscribe,
+    /// accord's `rpc.unsubscribe`.
+    Unsubscribe,
+    /// A pubsub subscribe or unsubscribe method of the contract's wire (docs/wire.md §11.3):
+    /// the plant's own subscription handler answers it.
+    Pubsub,
+}
+
+/// A contract call whose params passed the contract.
+#[derive(Debug, Clone, Copy)]
+pub struct ContractCall<'p> {
+    pub(crate) method: &'p Method,
+}
+
+impl ContractCall<'_> {
+    /// `namespace.method`.
+    pub fn qualified(&self) -> &str {
+        &self.method.qualified
+    }
+}
+
+/// A contract, compiled once, and the plant-side rules of docs/wire.md.
+pub struct Plant {
+    name: String,
+    doc: Document,
+    contract: Contract,
+    dialect: Dialect,
+    protocol: Protocol,
+    methods: HashMap<String, Method>,
+    events: HashMap<String, Target>,
+    /// Whether `rpc.subscribe`/`rpc.unsubscribe` are part of the wire: on accord's own wire
+    /// always, on another when some event is subscribed accord's way.
+    accord_events: bool,
+    described: describe::Described,
+    credential: Credential,
+    limits: Limits,
+    on_violation: OnViolation,
+    violations: AtomicU64,
+    recent: Mutex<Vec<Violation>>,
+    /// Checked event payloads, to every subscribed WebSocket of [`crate::router`].
+    emitted: broadcast::Sender<Arc<(String, Value)>>,
+}
+
+impl std::fmt::Debug for Plant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plant").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl Plant {
+    /// Reads, checks and compiles the contract `text` (embedded with `include_str!`); `name`
+    /// names it in the start-up error when it does not parse.
+    ///
+    /// # Errors
+    ///
+    /// A contract that does not parse, compile or resolve its wire, a namespace `rpc`, a token
+    /// no header can carry.
+    pub fn from_contract(name: &str, text: &str, config: Config) -> Result<Plant, Error> {
+        let named = || name.to_owned();
+        let doc =
+            Document::parse(text).map_err(|source| Error::Contract { name: named(), source })?;
+        if doc.namespaces.as_ref().is_some_and(|n| n.contains_key("rpc")) {
+            return Err(Error::ReservedNamespace { name: named() });
+        }
+        if let Some(reason) = config.credential.problem() {
+            return Err(Error::Token { reason });
+        }
+        let dialect = Dialect::of(&doc).map_err(|source| Error::Wire { name: named(), source })?;
+        let contract =
+            Contract::compile(&doc).map_err(|source| Error::Compile { name: named(), source })?;
+        let (methods, events) = table(&doc, &dialect);
+        let accord_events =
+            dialect.is_accord() || dialect.events().any(|(_, r)| matches!(r, EventRoute::Accord));
+        let described = describe::Described::new(&doc);
+        let (emitted, _) = broadcast::channel(1024);
+        Ok(Plant {
+            name: name.to_owned(),
+            protocol: Protocol::new(dialect.codes.clone(), dialect.describe.clone()),
+            doc,
+            contract,
+            dialect,
+            methods,
+            events,
+            accord_events,
+            described,
+            credential: config.credential,
+            limits: Limits { depth: config.limits.depth.min(MAX_DEPTH), ..config.limits },
+            on_violation: config.on_violation,
+            violations: AtomicU64::new(0),
+            recent: Mutex::new(Vec::new()),
+            emitted,
+        })
+    }
+
+    /// The contract's name, as given to [`Plant::from_contract`].
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The served contract.
+    pub fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    /// How the contract is spoken.
+    pub fn dialect(&self) -> &Dialect {
+        &self.dialect
+    }
+
+    /// The protocol errors in the codes of the contract's wire.
+    pub fn protocol(&self) -> &Protocol {
+        &self.protocol
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// What the `Authorization` header (`None`: absent) gets a caller. On a wire without
+    /// credential codes a missing credential is refused like a wrong one (docs/wire.md §11.2).
+    pub fn access(&self, authorization: Option<&str>) -> Access {
+        match self.credential.access(authorization) {
+            Access::Reduced if !self.protocol.has_credential_codes() => Access::Refused,
+            access => access,
+        }
+    }
+
+    /// How many answers broke the contract since start.
+    pub fn violations(&self) -> u64 {
+        self.violations.load(Ordering::Relaxed)
+    }
+
+    /// The latest violations (at most 32), oldest first.
+    pub fn recent_violations(&self) -> Vec<Violation> {
+        self.recent.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    /// Looks at one call before its handler: the describe method, the credential, the method,
+    /// its params (checked against the contract, `-32602` with accord-wire's error data).
+    pub fn route(&self, method: &str, params: Option<&Value>, access: Access) -> Route<'_> {
+        if self.dialect.describe.as_deref() == Some(method) {
+            return Route::Answer(self.describe(params, access));
+        }
+        if access != Access::Full {
+            return Route::Answer(self.protocol.credential_required().into());
+        }
+        if let Some(info) = self.methods.get(method) {
+            return match self.check_params(info, params) {
+                Ok(()) => Route::Contract(ContractCall { method: info }),
+                Err(error) => Route::Answer(error.into()),
+            };
+        }
+        if self.accord_events && method == event::SUBSCRIBE {
+            return Route::Subscribe;
+        }
+        if self.accord_events && method == event::UNSUBSCRIBE {
+            return Route::Unsubscribe;
+        }
+        if self.dialect.is_pubsub_subscribe(method) || self.dialect.is_pubsub_unsubscribe(method) {
+            return Route::Pubsub;
+        }
+        Route::Answer(self.protocol.method_not_found(method).into())
+    }
+
+    fn check_params(&self, info: &Method, params: Option<&Value>) -> Result<(), RpcError> {
+        let absent;
+        let params = match params {
+            Some(params) => params,
+            None => {
+                absent = if info.positional_only {
+                    Value::Array(Vec::new())
+                } else {
+                    Value::Object(Map::new())
+                };
+                &absent
+            }
+        };
+        let check = self
+            .contract
+            .validator(&info.params)
+            .map_err(|e| RpcError::internal(&e.to_string()))?
+            .with_depth_limit(self.limits.depth);
+        check.validate(params).map_err(|errors| self.protocol.invalid_params(&errors))
+    }
+
+    /// The answer to the describe method (docs/wire.md §5) for this access.
+    pub fn describe(&self, params: Option<&Value>, access: Access) -> Answer {
+        self.described.answer(&self.doc, params, access != Access::Full, &self.protocol)
+    }
+
+    /// What the handler's answer breaks in the contract, if anything: a result that does not
+    /// validate against the method's result type, an error the method does not declare (a
+    /// plant may always fail with the internal-error code), a declared code with another
+    /// message, declared error data that does not validate.
+    pub fn judge(
+        &self,
+        call: ContractCall<'_>,
+        outcome: &Result<Value, RpcError>,
+    ) -> Option<Violation> {
+        let info = call.method;
+        let reason = match outcome {
+            Ok(result) => match self.contract.validator(&info.result) {
+                Ok(check) => match check.validate(result) {
+                    Ok(()) => return None,
+                    Err(errors) => format!("its result does not match the contract: {}", errors[0]),
+                },
+                Err(error) => error.to_string(),
+            },
+            Err(error) if error.code == accord_wire::codes::INTERNAL_ERROR => return None,
+            Err(error) => match info.errors.iter().find(|d| d.code == error.code) {
+                None => format!(
+                    "it answered error {} (`{}`), which the method does not declare",
+                    error.code, error.message
+                ),
+                Some(declared) if declared.message != error.message => format!(
+                    "error {} says `{}` where the contract says `{}`",
+                    error.code, error.message, declared.message
+                ),
+                Some(declared) => match (&declared.data, &error.data) {
+                    (None, _) => return None,
+                    (Some(_), None) => format!(
+                        "error {} carries no data; the contract gives it a type",
+                        error.code
+                    ),
+                    (Some(target), Some(data)) => match self.contract.validator(target) {
+                        Ok(check) => match check.validate(data) {
+                            Ok(()) => return None,
+                            Err(errors) => format!(
+                                "error {}'s data does not match the contract: {}",
+                                error.code, errors[0]
+                            ),
+                        },
+                        Err(error) => error.to_string(),
+                    },
+                },
+            },
+        };
+        Some(Violation { subject: info.qualified.clone(), reason })
+    }
+
+    /// The handler's answer as it is sent: unchanged when it keeps the contract; otherwise
+    /// counted, logged and, under [`OnViolation::Fail`], replaced by `-32603` naming what
+    /// was broken.
+    pub fn settle(
+        &self,
+        call: ContractCall<'_>,
+        outcome: Result<Value, RpcError>,
+    ) -> Result<Value, RpcError> {
+        match self.judge(call, &outcome) {
+            None => outcome,
+            Some(violation) => match self.violated(violation) {
+                Some(error) => Err(error),
+                None => outcome,
+            },
+        }
+    }
+
+    /// Counts and logs a violation; the error that replaces the answer under
+    /// [`OnViolation::Fail`].
+    pub(crate) fn violated(&self, violation: Violation) -> Option<RpcError> {
+        self.violations.fetch_add(1, Ordering::Relaxed);
+        tracing::warn!(subject = %violation.subject, reason = %violation.reason, "the plant's answer breaks its contract");
+        let error =
+            RpcError::internal(&format!("the plant's answer breaks its contract: {violation}"));
+        if let Ok(mut recent) = self.recent.lock() {
+            if recent.len() == RECENT {
+                recent.remove(0);
+            }
+            recent.push(violation);
+        }
+        (self.on_violation == OnViolation::Fail).then_some(error)
+    }
+
+    /// Checks an event payload against the contract's event type; a payload that does not
+    /// match is a violation (counted and logged) and must not be sent, whatever
+    /// [`OnViolation`] says.
+    pub fn check_event(&self, event: &str, payload: &Value) -> Result<(), Violation> {
+        let violation = |reason: String| Violation { subject: event.to_owned(), reason };
+        let outcome = match self.events.get(event) {
+            None => Err(violation("the contract has no such event".to_owned())),
+            Some(target) => match self.contract.validator(target) {
+                Ok(check) => check.validate(payload).map_err(|errors| {
+                    violation(format!("its payload does not match the contract: {}", errors[0]))
+                }),
+                Err(error) => Err(violation(error.to_string())),
+            },
+        };
+        if let Err(v) = &outcome {
+            self.violated(v.clone());
+        }
+        outcome
+    }
+
+    /// Sends a checked event payload to every WebSocket of [`crate::router`] subscribed to
+    /// `event` (`namespace.event`); a payload that fails the contract is never sent.
+    ///
+    /// # Errors
+    ///
+    /// The violation, when the payload does not match the event's type.
+    pub fn emit(&self, event: &str, payload: Value) -> Result<(), Violation> {
+        self.check_event(event, &payload)?;
+        // No receiver (no WebSocket open) is not an error: nobody is subscribed.
+        let _ = self.emitted.send(Arc::new((event.to_owned(), payload)));
+        Ok(())
+    }
+
+    /// A receiver of every emitted payload (one per WebSocket).
+    pub(crate) fn emitted(&self) -> broadcast::Receiver<Arc<(String, Value)>> {
+        self.emitted.subscribe()
+    }
+
+    /// Whether `event` is an event of the contract subscribed accord's way.
+    pub(crate) fn is_accord_event(&self, event: &str) -> bool {
+        self.events.contains_key(event)
+            && matches!(self.dialect.event(event), Some(EventRoute::Accord))
+    }
+}
+
+/// Every method under the wire name the dialect gives it, and every event's payload target.
+fn table(doc: &Document, dialect: &Dialect) -> (HashMap<String, Method>, HashMap<String, Target>) {
+    let mut methods = HashMap::new();
+    let mut events = HashMap::new();
+    for (ns_name, namespace) in doc.namespaces.iter().flatten() {
+        for (m_name, method) in namespace.methods.iter().flatten() {
+            let qualified = format!("{ns_name}.{m_name}");
+            let errors = method
+                .errors
+                .iter()
+                .flatten()
+                .map(|error| Declared {
+                    code: error.code,
+                    message: error.message.clone(),
+                    data: error.data.as_ref().map(|_| Target::ErrorData {
+                        namespace: ns_name.clone(),
+                        method: m_name.clone(),
+                        code: error.code,
+                    }),
+                })
+                .collect();
+            // The Dialect resolved every method of the document it was made from.
+            let wire_name = dialect.wire_name(ns_name, m_name).unwrap_or(&qualified).to_owned();
+            methods.insert(
+                wire_name,
+                Method {
+                    params: Target::Params { namespace: ns_name.clone(), method: m_name.clone() },
+                    result: Target::Result { namespace: ns_name.clone(), method: m_name.clone() },
+                    positional_only: method.param_structure == Some(ParamStructure::ByPosition),
+                    errors,
+                    qualified,
+                },
+            );
+        }
+        for e_name in namespace.events.iter().flatten().map(|(name, _)| name) {
+            let target = Target::Event { namespace: ns_name.clone(), event: e_name.clone() };
+            events.insert(format!("{ns_name}.{e_name}"), target);
+        }
+    }
+    (methods, events)
+}

@@ -1,0 +1,86 @@
+//! Contract of the work-queue node: durable named queues of JSON jobs, claimed by workers under
+//! a time-limited lease and acknowledged when done. Delivery is at least once: a job whose
+//! lease runs out is handed to another worker.
+
+// The crate doc above is the contract's description. `cargo run -p work-queue -- --port N
+// --db PATH` serves the node on loopback (HTTP and WebSocket on one port; port 0, the default:
+// any free port, whose URL is the first line of stdout). Its contract is the bundled
+// `fixtures/contracts/work-queue.types.json`, which accord extract must find unchanged in this
+// source (`accord.toml`); accord-plant holds every call to it. The jobs live in SQLite (WAL,
+// synchronous FULL), so a kill -9 loses no acknowledged enqueue.
+
+mod api;
+mod node;
+mod store;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use accord_plant::http::PlantLayer;
+use accord_plant::jsonrpsee::PlantRpcLayer;
+pub use accord_plant::{Config, Plant};
+pub use jsonrpsee::server::ServerHandle;
+use jsonrpsee::server::middleware::rpc::RpcServiceBuilder;
+
+use crate::api::QueueApiServer;
+
+/// The committed contract, embedded at compile time.
+const CONTRACT: &str = include_str!("../../../fixtures/contracts/work-queue.types.json");
+
+/// The most pending jobs one queue holds before enqueue answers `queue full`.
+pub const CAPACITY: u64 = 1_000_000;
+
+/// The node's contract as accord-plant holds it, configured by `config`.
+///
+/// # Errors
+///
+/// A contract that does not read (named), or a configuration accord-plant refuses.
+pub fn plant(config: Config) -> Result<Arc<Plant>, accord_plant::Error> {
+    Plant::from_contract("work-queue.types.json", CONTRACT, config).map(Arc::new)
+}
+
+/// Serves the node on `addr` with its jobs in the SQLite database `db` (created when absent)
+/// until the handle is stopped; returns the address bound and the handle.
+///
+/// # Errors
+///
+/// When the database cannot be opened or the address bound.
+pub async fn serve(
+    addr: SocketAddr,
+    db: &Path,
+    plant: Arc<Plant>,
+) -> Result<(SocketAddr, ServerHandle), Box<dyn std::error::Error + Send + Sync>> {
+    let store = Arc::new(store::Store::open(db, CAPACITY)?);
+    let node = node::Node { store, plant: plant.clone() };
+    let server = jsonrpsee::server::Server::builder()
+        .set_http_middleware(tower::ServiceBuilder::new().layer(PlantLayer::new(plant.clone())))
+        .set_rpc_middleware(RpcServiceBuilder::new().layer(PlantRpcLayer::new(plant.clone())))
+        .build(addr)
+        .await?;
+    let bound = server.local_addr()?;
+    let mut methods: jsonrpsee::Methods = node.clone().into_rpc().into();
+    accord_plant::jsonrpsee::register_events(&mut methods, plant)?;
+    let handle = server.start(methods);
+    // Leases that run out come back (and say so in `jobFailed`) even when nobody claims.
+    let stopped = handle.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = stopped.clone().stopped() => break,
+                () = tokio::time::sleep(Duration::from_secs(1)) => {}
+            }
+            let reaper = node.clone();
+            let happened = tokio::task::spawn_blocking(move || {
+                let mut happened = store::Happened::default();
+                let _ = reaper.store.reap_all(&mut happened);
+                happened
+            })
+            .await
+            .unwrap_or_default();
+            node.announce(happened);
+        }
+    });
+    Ok((bound, handle))
+}
