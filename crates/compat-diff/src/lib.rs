@@ -100,7 +100,7 @@ impl Source {
 /// Compares `old` with `new`: every finding for both pairings, the version policy, and the
 /// schema difference.
 pub fn diff(old: &Source, new: &Source) -> Report {
-    let mut cx = compare::Cx::new(&old.document, &new.document);
+    let mut cx = compare::Comparison::new(&old.document, &new.document);
     cx.documents();
     let mut changes = cx.changes;
     // The wire section (how callers reach the plant): nothing when neither side has one.
