@@ -10,8 +10,8 @@ use serde_json::Value;
 use crate::checks;
 use crate::number::{Num, json_equal};
 use crate::program::{Members, Node, NodeId, Params, Program, Record, Seen};
-use crate::report::{Path, Rule, Seg, ValidationError, found};
-use crate::value::{ValueCheck, closed_expected};
+use crate::report::{Path, Rule, Seg, ValidationError, expected, found, member};
+use crate::value::ValueCheck;
 
 /// The input is not JSON; the syntax error, when errors are wanted, is in `errors`.
 #[derive(Debug)]
@@ -636,11 +636,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 let token = self.number()?;
                 let integer_only = matches!(program.node(id), Node::Integer(_));
                 let plain = !token.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
-                let no_rules = rules.min.is_none()
-                    && rules.max.is_none()
-                    && rules.exclusive_min.is_none()
-                    && rules.exclusive_max.is_none()
-                    && rules.multiple_of.is_none();
+                let no_rules = rules.is_unbounded();
                 // Fast: a short plain integer fits i64, so it is an integer without parsing.
                 if no_rules && (!integer_only || (plain && token.len() <= 18 && token != "-0")) {
                     return Ok(true);
@@ -662,7 +658,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     return self.mismatch(id);
                 }
                 let s = self.string()?;
-                if !checks::text_needs_content(rules) {
+                if rules.is_unbounded() {
                     return Ok(true);
                 }
                 let text = Self::decode(s);
@@ -679,7 +675,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 let text = Self::decode(s);
                 let ok = text == want.as_str();
                 if !ok {
-                    self.fail(Rule::Literal, format!("exactly {lit}"), found::string(&text));
+                    self.fail(Rule::Literal, expected::exactly(lit), found::string(&text));
                 }
                 Ok(ok)
             }
@@ -689,7 +685,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 if !ok {
                     self.fail(
                         Rule::Literal,
-                        format!("exactly {lit}"),
+                        expected::exactly(lit),
                         crate::value::describe(&value),
                     );
                 }
@@ -761,11 +757,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 if n != elements.len() && (ok || self.detailed) {
                     ok = false;
                     let want = elements.len();
-                    self.fail(
-                        Rule::Length,
-                        format!("an array of exactly {}", checks::items(want)),
-                        format!("an array of {}", checks::items(n)),
-                    );
+                    self.fail(Rule::Length, expected::array_of_exactly(want), found::array_of(n));
                 }
                 self.depth -= 1;
                 Ok(ok)
@@ -842,7 +834,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     let Some(tag) = tag else {
                         self.fail(
                             Rule::Discriminator,
-                            format!("an object with the member `{}` that picks the arm", d.member),
+                            expected::discriminator(&d.member),
                             found::object(),
                         );
                         return Ok(false);
@@ -862,7 +854,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                             self.push(Seg::Key(Cow::Owned(d.member.to_string())));
                             self.fail(
                                 Rule::Discriminator,
-                                format!("one of {}", tags.join(", ")),
+                                expected::one_of_tags(&tags),
                                 match &tag {
                                     Tag::Text(text) => found::string(text),
                                     Tag::Other(value) => crate::value::describe(value),
@@ -945,11 +937,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     }
                     None => {
                         let name = Self::decode(key);
-                        this.fail(
-                            Rule::Closed,
-                            closed_expected(record),
-                            format!("the member `{name}`"),
-                        );
+                        this.fail(Rule::Closed, expected::closed(record), member(&name));
                         this.skip_quietly()?;
                         false
                     }
@@ -996,15 +984,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 if what == "param" {
                     self.fail(
                         Rule::Required,
-                        format!("the param `{}`", m.name),
-                        format!("params without `{}`", m.name),
+                        expected::param(&m.name),
+                        found::params_without(&m.name),
                     );
                 } else {
-                    self.fail(
-                        Rule::Required,
-                        format!("the member `{}`", m.name),
-                        format!("an object without `{}`", m.name),
-                    );
+                    self.fail(Rule::Required, member(&m.name), found::object_without(&m.name));
                 }
                 if !self.detailed {
                     return false;
@@ -1031,11 +1015,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         for (i, m) in list.iter().enumerate().skip(n) {
             if m.required {
                 ok = false;
-                self.fail(
-                    Rule::Required,
-                    format!("the param `{}` at position {i}", m.name),
-                    format!("an array of {}", checks::items(n)),
-                );
+                self.fail(Rule::Required, expected::param_at(&m.name, i), found::array_of(n));
                 if !self.detailed {
                     return Ok(false);
                 }
@@ -1043,11 +1023,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         }
         if n > list.len() {
             ok = false;
-            self.fail(
-                Rule::Length,
-                format!("at most {} params", list.len()),
-                format!("an array of {}", checks::items(n)),
-            );
+            self.fail(Rule::Length, expected::at_most_params(list.len()), found::array_of(n));
         }
         Ok(ok)
     }
@@ -1084,8 +1060,8 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             self.errors.push(ValidationError {
                 pointer: pointer.clone(),
                 rule: Rule::MapKey,
-                expected: "a key the map's key type accepts".to_owned(),
-                found: format!("the key {}", found::quoted(key)),
+                expected: expected::map_key(),
+                found: found::key(key),
                 nearest: nearest.collect(),
             });
         }
@@ -1146,7 +1122,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         self.errors.push(ValidationError {
             pointer: base,
             rule: Rule::Union,
-            expected: format!("one of the union's arms ({})", names.join(" | ")),
+            expected: expected::union_arms(&names),
             found,
             nearest,
         });

@@ -7,6 +7,8 @@ use crate::program::{Choices, Numeric, Text};
 use crate::report::{Rule, found};
 
 pub(crate) fn numeric(rules: &Numeric, n: Num, mut fail: impl FnMut(Rule, String, String)) -> bool {
+    // Every bound is named here, so a new one does not compile until it is handled.
+    let Numeric { min, max, exclusive_min, exclusive_max, multiple_of } = *rules;
     use std::cmp::Ordering::{Greater, Less};
     let mut ok = true;
     // Messages are built only for a bound that is broken: checking a valid value allocates
@@ -17,23 +19,23 @@ pub(crate) fn numeric(rules: &Numeric, n: Num, mut fail: impl FnMut(Rule, String
             fail(rule, expected(), found::number(n));
         }
     };
-    if let Some(min) = rules.min {
+    if let Some(min) = min {
         check(n.cmp(min) == Less, Rule::Minimum, &|| format!("at least {}", min.render()));
     }
-    if let Some(min) = rules.exclusive_min {
+    if let Some(min) = exclusive_min {
         check(n.cmp(min) != Greater, Rule::ExclusiveMinimum, &|| {
             format!("more than {}", min.render())
         });
     }
-    if let Some(max) = rules.max {
+    if let Some(max) = max {
         check(n.cmp(max) == Greater, Rule::Maximum, &|| format!("at most {}", max.render()));
     }
-    if let Some(max) = rules.exclusive_max {
+    if let Some(max) = exclusive_max {
         check(n.cmp(max) != Less, Rule::ExclusiveMaximum, &|| {
             format!("less than {}", max.render())
         });
     }
-    if let Some(of) = rules.multiple_of {
+    if let Some(of) = multiple_of {
         check(!n.is_multiple_of(of), Rule::MultipleOf, &|| {
             format!("a multiple of {}", of.render())
         });
@@ -41,29 +43,23 @@ pub(crate) fn numeric(rules: &Numeric, n: Num, mut fail: impl FnMut(Rule, String
     ok
 }
 
-/// Whether the string rules need the decoded text at all (lengths, pattern, format).
-pub(crate) fn text_needs_content(rules: &Text) -> bool {
-    rules.min_length.is_some()
-        || rules.max_length.is_some()
-        || rules.pattern.is_some()
-        || rules.format.is_some()
-}
-
 /// The string rules, cheapest first: a string that breaks `minLength` or `maxLength` is not
 /// matched against the `pattern` or the `format` at all (a 1 MB string over `maxLength 10`
 /// must not cost a pattern run; docs/wire.md §4).
 pub(crate) fn text(rules: &Text, s: &str, mut fail: impl FnMut(Rule, String, String)) -> bool {
+    // Every rule is named here, so a new one does not compile until it is handled.
+    let Text { min_length, max_length, ref pattern, format } = *rules;
     let mut ok = true;
-    if rules.min_length.is_some() || rules.max_length.is_some() {
+    if min_length.is_some() || max_length.is_some() {
         // Lengths count Unicode scalar values; ASCII text needs no decoding to count.
         let len = if s.is_ascii() { s.len() } else { s.chars().count() } as u64;
-        if let Some(min) = rules.min_length
+        if let Some(min) = min_length
             && len < min
         {
             ok = false;
             fail(Rule::MinLength, format!("a string of at least {min} characters"), chars(len));
         }
-        if let Some(max) = rules.max_length
+        if let Some(max) = max_length
             && len > max
         {
             ok = false;
@@ -73,13 +69,13 @@ pub(crate) fn text(rules: &Text, s: &str, mut fail: impl FnMut(Rule, String, Str
     if !ok {
         return false;
     }
-    if let Some(pattern) = &rules.pattern
+    if let Some(pattern) = &pattern
         && !pattern.is_match(s)
     {
         ok = false;
         fail(Rule::Pattern, format!("a string matching /{}/", pattern.as_str()), found::string(s));
     }
-    if let Some(format) = rules.format
+    if let Some(format) = format
         && !format.check(s)
     {
         ok = false;

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::checks;
 use crate::number::{Num, json_equal};
 use crate::program::{Node, NodeId, Params, Program, Record, Seen};
-use crate::report::{Path, Rule, Seg, ValidationError, found};
+use crate::report::{Path, Rule, Seg, ValidationError, expected, found, member};
 
 /// One validation run over one value.
 pub(crate) struct ValueCheck<'p, 'v> {
@@ -109,7 +109,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
             Node::Literal(lit) => {
                 let ok = json_equal(lit, v);
                 if !ok {
-                    self.fail(Rule::Literal, format!("exactly {lit}"), describe(v));
+                    self.fail(Rule::Literal, expected::exactly(lit), describe(v));
                 }
                 ok
             }
@@ -174,8 +174,8 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     let n = elements.len();
                     self.fail(
                         Rule::Length,
-                        format!("an array of exactly {}", checks::items(n)),
-                        format!("an array of {}", checks::items(items.len())),
+                        expected::array_of_exactly(n),
+                        found::array_of(items.len()),
                     );
                 }
                 self.depth -= 1;
@@ -218,7 +218,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     let Some(tag) = members.get(&*d.member) else {
                         self.fail(
                             Rule::Discriminator,
-                            format!("an object with the member `{}` that picks the arm", d.member),
+                            expected::discriminator(&d.member),
                             found::object(),
                         );
                         return false;
@@ -231,7 +231,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                             self.push(Seg::Key(Cow::Owned(d.member.to_string())));
                             self.fail(
                                 Rule::Discriminator,
-                                format!("one of {}", tags.join(", ")),
+                                expected::one_of_tags(&tags),
                                 describe(tag),
                             );
                             self.pop();
@@ -258,7 +258,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     self.errors.push(ValidationError {
                         pointer,
                         rule: Rule::Union,
-                        expected: format!("one of the union's arms ({})", arms.join(" | ")),
+                        expected: expected::union_arms(&arms),
                         found: describe(v),
                         nearest,
                     });
@@ -316,7 +316,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 }
                 None if record.closed => {
                     ok = false;
-                    self.fail(Rule::Closed, closed_expected(record), format!("the member `{key}`"));
+                    self.fail(Rule::Closed, expected::closed(record), member(key));
                 }
                 None => {
                     // Open: unknown members are accepted, but still bounded in depth.
@@ -331,11 +331,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
         for (i, m) in record.members.list.iter().enumerate() {
             if m.required && !seen.has(i) {
                 ok = false;
-                self.fail(
-                    Rule::Required,
-                    format!("the member `{}`", m.name),
-                    format!("an object without `{}`", m.name),
-                );
+                self.fail(Rule::Required, member(&m.name), found::object_without(&m.name));
                 if !self.detailed {
                     return false;
                 }
@@ -368,8 +364,8 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                         ok = false;
                         self.fail(
                             Rule::Required,
-                            format!("the param `{}`", m.name),
-                            format!("params without `{}`", m.name),
+                            expected::param(&m.name),
+                            found::params_without(&m.name),
                         );
                         if !self.detailed {
                             break;
@@ -399,8 +395,8 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                             ok = false;
                             self.fail(
                                 Rule::Required,
-                                format!("the param `{}` at position {i}", m.name),
-                                format!("an array of {}", checks::items(items.len())),
+                                expected::param_at(&m.name, i),
+                                found::array_of(items.len()),
                             );
                         }
                         None => {}
@@ -410,8 +406,8 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     ok = false;
                     self.fail(
                         Rule::Length,
-                        format!("at most {declared} params"),
-                        format!("an array of {}", checks::items(items.len())),
+                        expected::at_most_params(declared),
+                        found::array_of(items.len()),
                     );
                 }
                 self.depth -= 1;
@@ -437,8 +433,8 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
             self.errors.push(ValidationError {
                 pointer: pointer.clone(),
                 rule: Rule::MapKey,
-                expected: "a key the map's key type accepts".to_owned(),
-                found: format!("the key {}", found::quoted(key)),
+                expected: expected::map_key(),
+                found: found::key(key),
                 nearest: nearest.collect(),
             });
         }
@@ -497,30 +493,12 @@ fn plain_scalar(program: &Program, id: NodeId) -> Option<fn(&Value) -> bool> {
     fn integer(v: &Value) -> bool {
         v.as_number().is_some_and(|n| Num::of(n).is_integer())
     }
-    let unbounded = |r: &crate::program::Numeric| {
-        r.min.is_none()
-            && r.max.is_none()
-            && r.exclusive_min.is_none()
-            && r.exclusive_max.is_none()
-            && r.multiple_of.is_none()
-    };
     match program.node(program.resolve(id)) {
-        Node::Number(r) if unbounded(r) => Some(Value::is_number),
-        Node::Integer(r) if unbounded(r) => Some(integer),
-        Node::String(t) if !checks::text_needs_content(t) => Some(Value::is_string),
+        Node::Number(r) if r.is_unbounded() => Some(Value::is_number),
+        Node::Integer(r) if r.is_unbounded() => Some(integer),
+        Node::String(t) if t.is_unbounded() => Some(Value::is_string),
         Node::Boolean => Some(Value::is_boolean),
         Node::Null => Some(Value::is_null),
         _ => None,
-    }
-}
-
-/// "only the members …" for a closed object.
-pub(crate) fn closed_expected(record: &Record) -> String {
-    let names: Vec<String> =
-        record.members.list.iter().take(12).map(|m| format!("`{}`", m.name)).collect();
-    if names.is_empty() {
-        "no members (the object is closed)".to_owned()
-    } else {
-        format!("only the members {} (the object is closed)", names.join(", "))
     }
 }

@@ -102,15 +102,7 @@ pub(crate) fn direct_refs<'d>(
     while let Some(node) = stack.pop() {
         match &node.kind {
             TypeKind::Ref(r) => each(r),
-            TypeKind::Array(a) => stack.push(&a.items),
-            TypeKind::Tuple(t) => stack.extend(t.elements.iter()),
-            TypeKind::Object(o) => stack.extend(o.fields.iter().flatten().map(|(_, f)| &f.ty)),
-            TypeKind::Map(m) => {
-                stack.push(&m.values);
-                stack.extend(m.keys.as_deref());
-            }
-            TypeKind::Union(u) => stack.extend(u.variants.iter()),
-            _ => {}
+            _ => stack.extend(node.children()),
         }
     }
 }

@@ -271,6 +271,8 @@ impl<'c> Walk<'_, 'c> {
     }
 
     fn integer(&mut self, rules: &Numeric, v: &Value) {
+        // Every bound is named here, so a new one does not compile until it is handled.
+        let Numeric { min, max, exclusive_min, exclusive_max, multiple_of } = *rules;
         let Value::Number(n) = v else { return };
         let n = Num::of(n);
         let propose = |this: &mut Self, k: i128, rule: Rule, what: &str| {
@@ -280,7 +282,7 @@ impl<'c> Walk<'_, 'c> {
                 this.replace(num.to_value(), rule, format!("{} {what}", num.render()));
             }
         };
-        if let Some(min) = rules.min {
+        if let Some(min) = min {
             propose(
                 self,
                 ceil_int(min) - 1,
@@ -288,7 +290,7 @@ impl<'c> Walk<'_, 'c> {
                 &format!("is below the minimum {}", min.render()),
             );
         }
-        if let Some(min) = rules.exclusive_min {
+        if let Some(min) = exclusive_min {
             propose(
                 self,
                 floor_int(min),
@@ -296,7 +298,7 @@ impl<'c> Walk<'_, 'c> {
                 &format!("is not above the exclusive minimum {}", min.render()),
             );
         }
-        if let Some(max) = rules.max {
+        if let Some(max) = max {
             propose(
                 self,
                 floor_int(max) + 1,
@@ -304,7 +306,7 @@ impl<'c> Walk<'_, 'c> {
                 &format!("is above the maximum {}", max.render()),
             );
         }
-        if let Some(max) = rules.exclusive_max {
+        if let Some(max) = exclusive_max {
             propose(
                 self,
                 ceil_int(max),
@@ -312,7 +314,7 @@ impl<'c> Walk<'_, 'c> {
                 &format!("is not below the exclusive maximum {}", max.render()),
             );
         }
-        if let Some(of) = rules.multiple_of
+        if let Some(of) = multiple_of
             && let Some(k) = non_multiple_int(rules, n, of)
         {
             propose(self, k, Rule::MultipleOf, &format!("is not a multiple of {}", of.render()));
@@ -325,6 +327,8 @@ impl<'c> Walk<'_, 'c> {
     }
 
     fn number(&mut self, rules: &Numeric, v: &Value) {
+        // Every bound is named here, so a new one does not compile until it is handled.
+        let Numeric { min, max, exclusive_min, exclusive_max, multiple_of } = *rules;
         let Value::Number(n) = v else { return };
         let n = Num::of(n).as_f64();
         let propose = |this: &mut Self, x: Num, rule: Rule, what: &str| {
@@ -333,7 +337,7 @@ impl<'c> Walk<'_, 'c> {
                 this.replace(value, rule, format!("{} {what}", x.render()));
             }
         };
-        if let Some(min) = rules.min {
+        if let Some(min) = min {
             let what = format!("is just below the minimum {}", min.render());
             propose(self, Num::F(min.as_f64().next_down()), Rule::Minimum, &what);
             if min.is_integer()
@@ -342,10 +346,10 @@ impl<'c> Walk<'_, 'c> {
                 propose(self, k, Rule::Minimum, &format!("is below the minimum {}", min.render()));
             }
         }
-        if let Some(min) = rules.exclusive_min {
+        if let Some(min) = exclusive_min {
             propose(self, min, Rule::ExclusiveMinimum, "equals the exclusive minimum");
         }
-        if let Some(max) = rules.max {
+        if let Some(max) = max {
             let what = format!("is just above the maximum {}", max.render());
             propose(self, Num::F(max.as_f64().next_up()), Rule::Maximum, &what);
             if max.is_integer()
@@ -354,10 +358,10 @@ impl<'c> Walk<'_, 'c> {
                 propose(self, k, Rule::Maximum, &format!("is above the maximum {}", max.render()));
             }
         }
-        if let Some(max) = rules.exclusive_max {
+        if let Some(max) = exclusive_max {
             propose(self, max, Rule::ExclusiveMaximum, "equals the exclusive maximum");
         }
-        if let Some(of) = rules.multiple_of {
+        if let Some(of) = multiple_of {
             let m = of.as_f64();
             let half = ((n / m).round() + 0.5) * m;
             let candidates = [Num::F(half), Num::F(n + m / 2.0), Num::F(n + m / 3.0)];
@@ -374,8 +378,10 @@ impl<'c> Walk<'_, 'c> {
     }
 
     fn string(&mut self, rules: &Text, s: &str) {
+        // Every rule is named here, so a new one does not compile until it is handled.
+        let Text { min_length, max_length, ref pattern, format } = *rules;
         let len = s.chars().count() as u64;
-        if let Some(min) = rules.min_length
+        if let Some(min) = min_length
             && min > 0
             && len >= min
         {
@@ -386,7 +392,7 @@ impl<'c> Walk<'_, 'c> {
                 format!("one character shorter than minLength {min}"),
             );
         }
-        if let Some(max) = rules.max_length
+        if let Some(max) = max_length
             && max < MAX_LENGTH
             && len <= max
         {
@@ -399,7 +405,7 @@ impl<'c> Walk<'_, 'c> {
                 format!("one character longer than maxLength {max}"),
             );
         }
-        if let Some(pattern) = &rules.pattern {
+        if let Some(pattern) = &pattern {
             let reversed: String = s.chars().rev().collect();
             let mut swapped = s.to_owned();
             if let Some(first) = swapped.chars().next() {
@@ -420,7 +426,7 @@ impl<'c> Walk<'_, 'c> {
             let refused = |c: &&String| !pattern.is_match(c);
             let fits = |c: &&String| {
                 let n = c.chars().count() as u64;
-                rules.min_length.is_none_or(|m| n >= m) && rules.max_length.is_none_or(|m| n <= m)
+                min_length.is_none_or(|m| n >= m) && max_length.is_none_or(|m| n <= m)
             };
             let pick = candidates
                 .iter()
@@ -433,7 +439,7 @@ impl<'c> Walk<'_, 'c> {
                 self.replace(Value::String(c.clone()), Rule::Pattern, what);
             }
         }
-        if let Some(format) = rules.format
+        if let Some(format) = format
             && let Some(c) = not_in_format(format, s).into_iter().next()
         {
             let what = format!("{} is not a {} string", Value::String(c.clone()), format.name());
