@@ -1,7 +1,7 @@
 //! `accord rules` and `accord explain RULE`: the compatibility rule registry
 //! (crates/compat-diff), as a table, JSON or the markdown of docs/compat-rules.md.
 
-use accord_compat_diff::{RULES, Rule, rule, rules_markdown};
+use accord_compat_diff::{CompatRule, RULES, rule, rules_markdown};
 use serde_json::{Value, json};
 
 use crate::{Outcome, output};
@@ -32,7 +32,7 @@ pub(crate) struct ExplainArgs {
     rule: String,
 }
 
-fn rule_json(r: &Rule) -> Value {
+fn rule_json(r: &CompatRule) -> Value {
     json!({
         "id": r.id,
         "purpose": r.purpose,

@@ -12,7 +12,7 @@
 //! and read by the plant ([`Polarity::Input`]: the new plant must accept all that old callers
 //! send); results, event payloads and error data are written by the plant and read by callers
 //! ([`Polarity::Output`]: old callers must accept all that the new plant sends). The engine only
-//! names rules; every [`Rule`] in [`RULES`] carries its level per polarity, so one verdict
+//! names rules; every [`CompatRule`] in [`RULES`] carries its level per polarity, so one verdict
 //! flips by polarity and never by duplicated code. A named type is compared once per polarity
 //! that reaches it, and its findings say which positions reach it.
 //!
@@ -49,9 +49,9 @@ mod witness;
 use accord_schema_model::Document;
 
 pub use crate::{
-    compare::{Position, compare_types},
+    compare::{PositionKind, compare_types},
     report::{Finding, Location, Pairing, Report, SchemaDifference},
-    rules::{Category, Level, Polarity, RULES, Rule, rule, rules_markdown},
+    rules::{Category, CompatRule, Level, Polarity, RULES, rule, rules_markdown},
 };
 
 /// What can go wrong before a comparison.

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use accord_schema_model::SourceMap;
 use serde_json::{Value, json};
 
-use crate::compare::{Change, Position};
+use crate::compare::{Change, PositionKind};
 use crate::rules::{Advice, Category, Level, Polarity, Story};
 use crate::{Source, witness};
 
@@ -50,7 +50,7 @@ pub struct Finding {
     /// The logical path (`pump.start.params.rpm`).
     pub path: String,
     /// The kind of position.
-    pub position: Position,
+    pub position: PositionKind,
     /// The pairing judged.
     pub pairing: Pairing,
     /// What changed.
@@ -83,14 +83,14 @@ pub struct Report {
     pub schema: Option<SchemaDifference>,
 }
 
-fn noun(position: Position, polarity: Polarity) -> &'static str {
+fn noun(position: PositionKind, polarity: Polarity) -> &'static str {
     match (position, polarity) {
-        (Position::Params, _) => "These params are",
-        (Position::Result, _) => "This result is",
-        (Position::Event, _) => "This event payload is",
-        (Position::ErrorData, _) => "This error data is",
-        (Position::Surface, Polarity::Input) => "Calls are",
-        (Position::Surface, Polarity::Output) => "Events and errors are",
+        (PositionKind::Params, _) => "These params are",
+        (PositionKind::Result, _) => "This result is",
+        (PositionKind::Event, _) => "This event payload is",
+        (PositionKind::ErrorData, _) => "This error data is",
+        (PositionKind::Surface, Polarity::Input) => "Calls are",
+        (PositionKind::Surface, Polarity::Output) => "Events and errors are",
     }
 }
 

@@ -5,7 +5,7 @@
 use accord_schema_model::{Document, Pointer};
 use semver::Version;
 
-use crate::compare::{Change, Position};
+use crate::compare::{Change, PositionKind};
 use crate::rules::{self, Level, Polarity};
 
 /// The least version `old` may move to for changes of level `worst`.
@@ -47,7 +47,7 @@ pub(crate) fn policy(old: &Document, new: &Document, changes: &[Change]) -> Vec<
             out.push(Change {
                 rule: &rules::VERSION_NOT_BUMPED,
                 polarity: Polarity::Input,
-                position: Position::Surface,
+                position: PositionKind::Surface,
                 namespace: name.clone(),
                 path: format!("{name}.version"),
                 message: format!(

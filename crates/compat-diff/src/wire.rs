@@ -17,8 +17,8 @@ use accord_schema_model::{
 };
 use serde_json::Value;
 
-use crate::compare::{Change, Position};
-use crate::rules::{self, Polarity, Rule};
+use crate::compare::{Change, PositionKind};
+use crate::rules::{self, CompatRule, Polarity};
 
 /// Every wire finding between `old` and `new`.
 pub(crate) fn changes(old: &Document, new: &Document) -> Vec<Change> {
@@ -141,7 +141,7 @@ impl WireDiff<'_> {
 
     fn emit(
         &mut self,
-        rule: &'static Rule,
+        rule: &'static CompatRule,
         polarity: Polarity,
         namespace: &str,
         path: String,
@@ -151,7 +151,7 @@ impl WireDiff<'_> {
         self.out.push(Change {
             rule,
             polarity,
-            position: Position::Surface,
+            position: PositionKind::Surface,
             // A plant-wide member (`describe`, `codes`) belongs to no namespace's version.
             namespace: namespace.to_owned(),
             path,

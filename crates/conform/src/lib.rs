@@ -48,7 +48,7 @@ use accord_validate::Contract;
 
 pub use crate::{
     error::Error,
-    kind::{Kind, Problem},
+    kind::{FailureKind, Problem},
     plan::{Plan, PlannedMethod},
     policy::{Class, Decision, Policy},
     protocol::Protocol,
@@ -57,7 +57,7 @@ pub use crate::{
 };
 
 use crate::client::{Client, TransportError};
-use crate::judge::Cx;
+use crate::judge::Judge;
 use crate::run::Run;
 
 /// A plant: where it listens, and the token it wants (`None`: it has no credentials).
@@ -197,14 +197,14 @@ async fn start<'a>(
     if let Err(TransportError::Connect(reason)) = client.post(&probe, Credential::Right).await {
         return Err(Error::Connect { url: plant.url.clone(), reason });
     }
-    let cx = Cx {
+    let judge = Judge {
         doc,
         contract,
         has_token: plant.token.is_some(),
         protocol: plan.protocol.clone(),
         dialect,
     };
-    Ok(Run::new(client, cx, options, progress))
+    Ok(Run::new(client, judge, options, progress))
 }
 
 /// A duration as reports write it: `250 ms`, `5 s`, `5 min`.

@@ -52,6 +52,7 @@ mod error;
 mod json;
 mod pointer;
 mod read;
+mod severity;
 mod source;
 mod type_node;
 mod version;
@@ -67,6 +68,7 @@ pub use crate::{
     error::{Error, ErrorKind},
     json::{DuplicateKey, StrictJson, StrictValue},
     pointer::Pointer,
+    severity::Severity,
     source::{Located, Position, SourceMap, Span},
     type_node::{
         ArrayType, EnumType, Kind, MapType, NumberRules, ObjectType, RefType, StringRules,

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::checks;
 use crate::number::{Num, json_equal};
 use crate::program::{Members, Node, NodeId, Params, Program, Record, Seen};
-use crate::report::{Path, Rule, Seg, ValidationError, expected, found, member};
+use crate::report::{Path, Seg, ValidationError, ValidationRule, expected, found, member};
 use crate::value::ValueCheck;
 
 /// The input is not JSON; the syntax error, when errors are wanted, is in `errors`.
@@ -88,13 +88,13 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         }
         if self.duplicates > 0
             && self.detailed
-            && !self.errors.iter().any(|e| e.rule == Rule::DuplicateKey)
+            && !self.errors.iter().any(|e| e.rule == ValidationRule::DuplicateKey)
         {
             // Met only where errors were not being kept (inside a value read for its verdict
             // alone): still said, at the whole value.
             self.errors.push(ValidationError {
                 pointer: String::new(),
-                rule: Rule::DuplicateKey,
+                rule: ValidationRule::DuplicateKey,
                 expected: DUPLICATE_EXPECTED.to_owned(),
                 found: "a key named twice inside the value".to_owned(),
                 nearest: Vec::new(),
@@ -105,7 +105,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
 
     // ----- reporting -----
 
-    fn fail(&mut self, rule: Rule, expected: impl Into<String>, found: String) {
+    fn fail(&mut self, rule: ValidationRule, expected: impl Into<String>, found: String) {
         if self.detailed {
             let pointer = self.path.pointer();
             self.errors.push(ValidationError {
@@ -138,7 +138,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             let pointer = self.path.pointer();
             self.errors.push(ValidationError {
                 pointer,
-                rule: Rule::Syntax,
+                rule: ValidationRule::Syntax,
                 expected: format!("JSON: {expected}"),
                 found,
                 nearest: Vec::new(),
@@ -432,7 +432,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         if self.depth >= self.limit {
             let limit = self.limit;
             let found = if self.peek() == Some(b'{') { found::object() } else { found::array() };
-            self.fail(Rule::Depth, checks::depth_expected(limit), found);
+            self.fail(ValidationRule::Depth, checks::depth_expected(limit), found);
             return false;
         }
         self.depth += 1;
@@ -504,7 +504,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                         self.path.push(seg);
                     }
                     self.path.push(Seg::Key(name));
-                    self.fail(Rule::DuplicateKey, DUPLICATE_EXPECTED, found);
+                    self.fail(ValidationRule::DuplicateKey, DUPLICATE_EXPECTED, found);
                     self.path.truncate(len);
                 }
             }
@@ -588,7 +588,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     let syntax: Vec<ValidationError> = self
                         .errors
                         .drain(detailed_errors..)
-                        .filter(|e| e.rule == Rule::Syntax)
+                        .filter(|e| e.rule == ValidationRule::Syntax)
                         .collect();
                     self.errors.extend(syntax);
                     again?;
@@ -608,7 +608,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         }
         let found = self.describe_and_skip()?;
         let noun = self.program.node(id).noun();
-        self.fail(Rule::Type, noun, found);
+        self.fail(ValidationRule::Type, noun, found);
         Ok(false)
     }
 
@@ -675,7 +675,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 let text = Self::decode(s);
                 let ok = text == want.as_str();
                 if !ok {
-                    self.fail(Rule::Literal, expected::exactly(lit), found::string(&text));
+                    self.fail(
+                        ValidationRule::Literal,
+                        expected::exactly(lit),
+                        found::string(&text),
+                    );
                 }
                 Ok(ok)
             }
@@ -684,7 +688,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 let ok = json_equal(lit, &value);
                 if !ok {
                     self.fail(
-                        Rule::Literal,
+                        ValidationRule::Literal,
                         expected::exactly(lit),
                         crate::value::describe(&value),
                     );
@@ -705,7 +709,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     _ => (false, self.describe_and_skip()?),
                 };
                 if !ok {
-                    self.fail(Rule::Enum, checks::enum_expected(c), found);
+                    self.fail(ValidationRule::Enum, checks::enum_expected(c), found);
                 }
                 Ok(ok)
             }
@@ -757,7 +761,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 if n != elements.len() && (ok || self.detailed) {
                     ok = false;
                     let want = elements.len();
-                    self.fail(Rule::Length, expected::array_of_exactly(want), found::array_of(n));
+                    self.fail(
+                        ValidationRule::Length,
+                        expected::array_of_exactly(want),
+                        found::array_of(n),
+                    );
                 }
                 self.depth -= 1;
                 Ok(ok)
@@ -833,7 +841,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     }
                     let Some(tag) = tag else {
                         self.fail(
-                            Rule::Discriminator,
+                            ValidationRule::Discriminator,
                             expected::discriminator(&d.member),
                             found::object(),
                         );
@@ -853,7 +861,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                                 d.arms.iter().map(|(t, _)| t.to_string()).collect();
                             self.push(Seg::Key(Cow::Owned(d.member.to_string())));
                             self.fail(
-                                Rule::Discriminator,
+                                ValidationRule::Discriminator,
                                 expected::one_of_tags(&tags),
                                 match &tag {
                                     Tag::Text(text) => found::string(text),
@@ -937,7 +945,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                     }
                     None => {
                         let name = Self::decode(key);
-                        this.fail(Rule::Closed, expected::closed(record), member(&name));
+                        this.fail(ValidationRule::Closed, expected::closed(record), member(&name));
                         this.skip_quietly()?;
                         false
                     }
@@ -983,12 +991,16 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
                 ok = false;
                 if what == "param" {
                     self.fail(
-                        Rule::Required,
+                        ValidationRule::Required,
                         expected::param(&m.name),
                         found::params_without(&m.name),
                     );
                 } else {
-                    self.fail(Rule::Required, member(&m.name), found::object_without(&m.name));
+                    self.fail(
+                        ValidationRule::Required,
+                        member(&m.name),
+                        found::object_without(&m.name),
+                    );
                 }
                 if !self.detailed {
                     return false;
@@ -1015,7 +1027,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         for (i, m) in list.iter().enumerate().skip(n) {
             if m.required {
                 ok = false;
-                self.fail(Rule::Required, expected::param_at(&m.name, i), found::array_of(n));
+                self.fail(
+                    ValidationRule::Required,
+                    expected::param_at(&m.name, i),
+                    found::array_of(n),
+                );
                 if !self.detailed {
                     return Ok(false);
                 }
@@ -1023,7 +1039,11 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
         }
         if n > list.len() {
             ok = false;
-            self.fail(Rule::Length, expected::at_most_params(list.len()), found::array_of(n));
+            self.fail(
+                ValidationRule::Length,
+                expected::at_most_params(list.len()),
+                found::array_of(n),
+            );
         }
         Ok(ok)
     }
@@ -1059,7 +1079,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             });
             self.errors.push(ValidationError {
                 pointer: pointer.clone(),
-                rule: Rule::MapKey,
+                rule: ValidationRule::MapKey,
                 expected: expected::map_key(),
                 found: found::key(key),
                 nearest: nearest.collect(),
@@ -1121,7 +1141,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             union.variants.iter().map(|&a| program.node(program.resolve(a)).noun()).collect();
         self.errors.push(ValidationError {
             pointer: base,
-            rule: Rule::Union,
+            rule: ValidationRule::Union,
             expected: expected::union_arms(&names),
             found,
             nearest,

@@ -12,7 +12,7 @@
 //! out a [`Validator`] for a [`Target`] — a method's params or result, an event's payload, a
 //! named type. A validator checks a `serde_json::Value` ([`Validator::validate`]) or raw bytes
 //! while parsing them ([`Validator::validate_bytes`]); the `is_valid*` forms stop at the first
-//! problem. Each [`ValidationError`] has the JSON Pointer of the value, the [`Rule`] broken,
+//! problem. Each [`ValidationError`] has the JSON Pointer of the value, the [`ValidationRule`] broken,
 //! what was expected (with the bound or pattern) and what was found.
 //!
 //! # Example
@@ -65,7 +65,7 @@ pub use crate::{
         Diagnostic, LintReport, LintRule, Severity, did_you_mean, lint,
         rules_markdown as lint_rules_markdown,
     },
-    report::{Rule, ValidationError},
+    report::{ValidationError, ValidationRule},
 };
 
 use crate::program::{NodeId, Program};

@@ -10,7 +10,7 @@ use crate::number::Num;
 /// The rule a value broke.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum Rule {
+pub enum ValidationRule {
     /// The JSON type is not the type's kind.
     Type,
     /// Below `min`.
@@ -61,34 +61,34 @@ pub enum Rule {
     DuplicateKey,
 }
 
-impl Rule {
+impl ValidationRule {
     /// A stable identifier for the rule.
     pub fn id(self) -> &'static str {
         match self {
-            Rule::Type => "type",
-            Rule::Minimum => "min",
-            Rule::ExclusiveMinimum => "exclusive-min",
-            Rule::Maximum => "max",
-            Rule::ExclusiveMaximum => "exclusive-max",
-            Rule::MultipleOf => "multiple-of",
-            Rule::MinLength => "min-length",
-            Rule::MaxLength => "max-length",
-            Rule::Pattern => "pattern",
-            Rule::Format => "format",
-            Rule::Literal => "literal",
-            Rule::Enum => "enum",
-            Rule::MinItems => "min-items",
-            Rule::MaxItems => "max-items",
-            Rule::UniqueItems => "unique-items",
-            Rule::Length => "length",
-            Rule::Required => "required",
-            Rule::Closed => "closed",
-            Rule::MapKey => "map-key",
-            Rule::Union => "union",
-            Rule::Discriminator => "discriminator",
-            Rule::Depth => "depth",
-            Rule::Syntax => "syntax",
-            Rule::DuplicateKey => "duplicate-key",
+            ValidationRule::Type => "type",
+            ValidationRule::Minimum => "min",
+            ValidationRule::ExclusiveMinimum => "exclusive-min",
+            ValidationRule::Maximum => "max",
+            ValidationRule::ExclusiveMaximum => "exclusive-max",
+            ValidationRule::MultipleOf => "multiple-of",
+            ValidationRule::MinLength => "min-length",
+            ValidationRule::MaxLength => "max-length",
+            ValidationRule::Pattern => "pattern",
+            ValidationRule::Format => "format",
+            ValidationRule::Literal => "literal",
+            ValidationRule::Enum => "enum",
+            ValidationRule::MinItems => "min-items",
+            ValidationRule::MaxItems => "max-items",
+            ValidationRule::UniqueItems => "unique-items",
+            ValidationRule::Length => "length",
+            ValidationRule::Required => "required",
+            ValidationRule::Closed => "closed",
+            ValidationRule::MapKey => "map-key",
+            ValidationRule::Union => "union",
+            ValidationRule::Discriminator => "discriminator",
+            ValidationRule::Depth => "depth",
+            ValidationRule::Syntax => "syntax",
+            ValidationRule::DuplicateKey => "duplicate-key",
         }
     }
 }
@@ -99,7 +99,7 @@ pub struct ValidationError {
     /// The JSON Pointer of the value inside the validated document (`""` for the whole value).
     pub pointer: String,
     /// The rule broken.
-    pub rule: Rule,
+    pub rule: ValidationRule,
     /// What the type asks for, including the bound, pattern or values involved.
     pub expected: String,
     /// What the value is.

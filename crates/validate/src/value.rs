@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::checks;
 use crate::number::{Num, json_equal};
 use crate::program::{Node, NodeId, Params, Program, Record, Seen};
-use crate::report::{Path, Rule, Seg, ValidationError, expected, found, member};
+use crate::report::{Path, Seg, ValidationError, ValidationRule, expected, found, member};
 
 /// One validation run over one value.
 pub(crate) struct ValueCheck<'p, 'v> {
@@ -36,7 +36,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
         ValueCheck { program, detailed, limit, depth: 0, path: Path::default(), errors: Vec::new() }
     }
 
-    fn fail(&mut self, rule: Rule, expected: impl Into<String>, found: String) {
+    fn fail(&mut self, rule: ValidationRule, expected: impl Into<String>, found: String) {
         if self.detailed {
             let pointer = self.path.pointer();
             self.errors.push(ValidationError {
@@ -65,7 +65,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
     fn enter(&mut self, v: &Value) -> bool {
         if self.depth >= self.limit {
             let limit = self.limit;
-            self.fail(Rule::Depth, checks::depth_expected(limit), describe(v));
+            self.fail(ValidationRule::Depth, checks::depth_expected(limit), describe(v));
             return false;
         }
         self.depth += 1;
@@ -109,7 +109,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
             Node::Literal(lit) => {
                 let ok = json_equal(lit, v);
                 if !ok {
-                    self.fail(Rule::Literal, expected::exactly(lit), describe(v));
+                    self.fail(ValidationRule::Literal, expected::exactly(lit), describe(v));
                 }
                 ok
             }
@@ -120,7 +120,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     _ => false,
                 };
                 if !ok {
-                    self.fail(Rule::Enum, checks::enum_expected(c), describe(v));
+                    self.fail(ValidationRule::Enum, checks::enum_expected(c), describe(v));
                 }
                 ok
             }
@@ -173,7 +173,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     ok = false;
                     let n = elements.len();
                     self.fail(
-                        Rule::Length,
+                        ValidationRule::Length,
                         expected::array_of_exactly(n),
                         found::array_of(items.len()),
                     );
@@ -217,7 +217,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     let Value::Object(members) = v else { return self.expect(false, id, v) };
                     let Some(tag) = members.get(&*d.member) else {
                         self.fail(
-                            Rule::Discriminator,
+                            ValidationRule::Discriminator,
                             expected::discriminator(&d.member),
                             found::object(),
                         );
@@ -230,7 +230,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                                 d.arms.iter().map(|(t, _)| t.to_string()).collect();
                             self.push(Seg::Key(Cow::Owned(d.member.to_string())));
                             self.fail(
-                                Rule::Discriminator,
+                                ValidationRule::Discriminator,
                                 expected::one_of_tags(&tags),
                                 describe(tag),
                             );
@@ -257,7 +257,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     let pointer = self.path.pointer();
                     self.errors.push(ValidationError {
                         pointer,
-                        rule: Rule::Union,
+                        rule: ValidationRule::Union,
                         expected: expected::union_arms(&arms),
                         found: describe(v),
                         nearest,
@@ -270,7 +270,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
         }
     }
 
-    fn fail_all(&mut self, errs: Vec<(Rule, String, String)>) {
+    fn fail_all(&mut self, errs: Vec<(ValidationRule, String, String)>) {
         for (rule, expected, found) in errs {
             self.fail(rule, expected, found);
         }
@@ -279,7 +279,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
     fn expect(&mut self, ok: bool, id: NodeId, v: &Value) -> bool {
         if !ok {
             let noun = self.program.node(id).noun();
-            self.fail(Rule::Type, noun, describe(v));
+            self.fail(ValidationRule::Type, noun, describe(v));
         }
         ok
     }
@@ -316,7 +316,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 }
                 None if record.closed => {
                     ok = false;
-                    self.fail(Rule::Closed, expected::closed(record), member(key));
+                    self.fail(ValidationRule::Closed, expected::closed(record), member(key));
                 }
                 None => {
                     // Open: unknown members are accepted, but still bounded in depth.
@@ -331,7 +331,11 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
         for (i, m) in record.members.list.iter().enumerate() {
             if m.required && !seen.has(i) {
                 ok = false;
-                self.fail(Rule::Required, member(&m.name), found::object_without(&m.name));
+                self.fail(
+                    ValidationRule::Required,
+                    member(&m.name),
+                    found::object_without(&m.name),
+                );
                 if !self.detailed {
                     return false;
                 }
@@ -363,7 +367,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     if m.required && !members.contains_key(&*m.name) {
                         ok = false;
                         self.fail(
-                            Rule::Required,
+                            ValidationRule::Required,
                             expected::param(&m.name),
                             found::params_without(&m.name),
                         );
@@ -394,7 +398,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                         None if m.required => {
                             ok = false;
                             self.fail(
-                                Rule::Required,
+                                ValidationRule::Required,
                                 expected::param_at(&m.name, i),
                                 found::array_of(items.len()),
                             );
@@ -405,7 +409,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 if items.len() > declared && (ok || self.detailed) {
                     ok = false;
                     self.fail(
-                        Rule::Length,
+                        ValidationRule::Length,
                         expected::at_most_params(declared),
                         found::array_of(items.len()),
                     );
@@ -432,7 +436,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
             });
             self.errors.push(ValidationError {
                 pointer: pointer.clone(),
-                rule: Rule::MapKey,
+                rule: ValidationRule::MapKey,
                 expected: expected::map_key(),
                 found: found::key(key),
                 nearest: nearest.collect(),

@@ -3,7 +3,8 @@
 //! This layer holds the shapes both ends must agree on, so that `accord serve` (which answers)
 //! and `accord conform` (which holds a live plant to the wire) cannot drift apart: reading a
 //! request envelope ([`envelope`]), the error codes and their `data` ([`codes`], [`RpcError`]),
-//! the `rpc.describe` answer and its compatibility verdict ([`describe`]), credentials
+//! accord's protocol methods as one typed list ([`ProtocolMethod`]), the `rpc.describe` answer
+//! and its compatibility verdict ([`describe`]), credentials
 //! ([`credential`]), event notifications and subscription params ([`event`]), the params of
 //! `rpc.fake` ([`fake`]) and the limits' names with the nesting scan ([`limits`]); and how one
 //! contract is spoken when its `wire` section names another dialect ([`dialect`]: method names,
@@ -22,6 +23,7 @@ pub mod event;
 pub mod fake;
 pub mod limits;
 mod members;
+pub mod methods;
 
 pub use accord_schema_model::dialect::{
     self, Dialect, EventRoute, MethodRoute, Profile, ProtocolCodes, PubsubRoute,
@@ -30,6 +32,7 @@ pub use codes::RpcError;
 pub use credential::{Access, Presented};
 pub use envelope::{Call, Id, Incoming, Request, Response};
 pub use error::Error;
+pub use methods::ProtocolMethod;
 
 /// The JSON-RPC version string every request and response carries.
 pub const JSONRPC: &str = "2.0";

@@ -7,7 +7,7 @@ use accord_schema_model::{NumberRules, StringRules, TypeNode};
 use serde_json::Value;
 
 use super::{At, Comparison, WitnessPlan};
-use crate::rules::{self, Rule};
+use crate::rules::{self, CompatRule};
 
 impl Comparison<'_> {
     pub(super) fn defaults(&mut self, at: &At, o: &TypeNode, n: &TypeNode) {
@@ -232,11 +232,11 @@ struct Attribute {
     /// The member, as the document names it.
     member: &'static str,
     /// The rule when both sides have it with different values.
-    changed: &'static Rule,
+    changed: &'static CompatRule,
     /// The rule when only the new side has it.
-    set: &'static Rule,
+    set: &'static CompatRule,
     /// The rule when only the old side has it.
-    unset: &'static Rule,
+    unset: &'static CompatRule,
     /// The messages of the three; `{path}` is the position, `{old}` and `{new}` the values.
     on_changed: &'static str,
     on_set: &'static str,

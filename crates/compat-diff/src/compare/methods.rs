@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use accord_schema_model::{Document, Method, ParamStructure, TypeKind, TypeNode};
 
 use super::{
-    At, Comparison, Position, WitnessPlan, deprecated, present_optional, resolve, same_field_shape,
+    At, Comparison, PositionKind, WitnessPlan, deprecated, present_optional, resolve,
+    same_field_shape,
 };
 use crate::rules::{self, Polarity};
 
@@ -35,7 +36,7 @@ impl Comparison<'_> {
         }
         self.params(at, name, o, n);
         let mut r = at.down(".result", &["result"], &["result"]);
-        r.position = Position::Result;
+        r.position = PositionKind::Result;
         r.polarity = Polarity::Output;
         self.types(&r, &o.result, &n.result);
         // Errors: output.
@@ -53,7 +54,7 @@ impl Comparison<'_> {
                         &["errors", &is, "data"],
                         &["errors", &js, "data"],
                     );
-                    d.position = Position::ErrorData;
+                    d.position = PositionKind::ErrorData;
                     match (&oe.data, &ne.data) {
                         (Some(od), Some(nd)) => self.types(&d, od, nd),
                         (None, Some(nd)) => self.types(&d, &TypeNode::new(TypeKind::Null), nd),
@@ -89,7 +90,7 @@ impl Comparison<'_> {
 
     pub(super) fn params(&mut self, at: &At, method: &str, o: &Method, n: &Method) {
         let mut p_at = at.down(".params", &[], &[]);
-        p_at.position = Position::Params;
+        p_at.position = PositionKind::Params;
         p_at.polarity = Polarity::Input;
         let os = o.param_structure.unwrap_or(ParamStructure::Either);
         let ns = n.param_structure.unwrap_or(ParamStructure::Either);

@@ -20,11 +20,11 @@ use std::collections::HashSet;
 
 use accord_schema_model::{Document, Field, Pointer, Reserved, TypeNode};
 
-use crate::rules::{self, Polarity, Rule};
+use crate::rules::{self, CompatRule, Polarity};
 
 /// The kind of place a change stands in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Position {
+pub enum PositionKind {
     /// A method's params.
     Params,
     /// A method's result.
@@ -37,21 +37,21 @@ pub enum Position {
     Surface,
 }
 
-impl Position {
+impl PositionKind {
     /// As written in reports.
     pub fn as_str(self) -> &'static str {
         match self {
-            Position::Params => "params",
-            Position::Result => "result",
-            Position::Event => "event",
-            Position::ErrorData => "error-data",
-            Position::Surface => "surface",
+            PositionKind::Params => "params",
+            PositionKind::Result => "result",
+            PositionKind::Event => "event",
+            PositionKind::ErrorData => "error-data",
+            PositionKind::Surface => "surface",
         }
     }
 
     pub(crate) fn polarity(self) -> Polarity {
         match self {
-            Position::Params | Position::Surface => Polarity::Input,
+            PositionKind::Params | PositionKind::Surface => Polarity::Input,
             _ => Polarity::Output,
         }
     }
@@ -69,9 +69,9 @@ pub(crate) enum WitnessPlan {
 /// One change: a rule, where, and why.
 #[derive(Debug, Clone)]
 pub(crate) struct Change {
-    pub(crate) rule: &'static Rule,
+    pub(crate) rule: &'static CompatRule,
     pub(crate) polarity: Polarity,
-    pub(crate) position: Position,
+    pub(crate) position: PositionKind,
     pub(crate) namespace: String,
     pub(crate) path: String,
     pub(crate) message: String,
@@ -88,7 +88,7 @@ struct At {
     old: Pointer,
     new: Pointer,
     polarity: Polarity,
-    position: Position,
+    position: PositionKind,
     old_ns: String,
     new_ns: String,
     /// Appended to every message (which positions reach a named type).
@@ -187,7 +187,7 @@ impl<'a> Comparison<'a> {
 
     /// Records `rule` at `at`, located in the old document (`on_old`, for what was removed) or
     /// the new one.
-    fn emit(&mut self, at: &At, rule: &'static Rule, on_old: bool, message: String) {
+    fn emit(&mut self, at: &At, rule: &'static CompatRule, on_old: bool, message: String) {
         self.emit_with(at, rule, on_old, message, None);
     }
 
@@ -196,7 +196,7 @@ impl<'a> Comparison<'a> {
     fn emit_with(
         &mut self,
         at: &At,
-        rule: &'static Rule,
+        rule: &'static CompatRule,
         on_old: bool,
         message: String,
         witness: Option<WitnessPlan>,
@@ -250,7 +250,11 @@ pub(crate) fn resolve_in<'d>(
 }
 
 /// Compares two type nodes alone (no document around them), for the duality property.
-pub fn compare_types(old: &TypeNode, new: &TypeNode, polarity: Polarity) -> Vec<&'static Rule> {
+pub fn compare_types(
+    old: &TypeNode,
+    new: &TypeNode,
+    polarity: Polarity,
+) -> Vec<&'static CompatRule> {
     let doc = Document::default();
     let mut cx = Comparison::new(&doc, &doc);
     let at = At {
@@ -258,7 +262,11 @@ pub fn compare_types(old: &TypeNode, new: &TypeNode, polarity: Polarity) -> Vec<
         old: Pointer::root(),
         new: Pointer::root(),
         polarity,
-        position: if polarity == Polarity::Input { Position::Params } else { Position::Result },
+        position: if polarity == Polarity::Input {
+            PositionKind::Params
+        } else {
+            PositionKind::Result
+        },
         old_ns: "t".to_owned(),
         new_ns: "t".to_owned(),
         note: None,

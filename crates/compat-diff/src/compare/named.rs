@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use accord_schema_model::{Document, TypeKind, TypeNode};
 use indexmap::IndexMap;
 
-use super::{At, Comparison, Position, ptr, resolve_in};
+use super::{At, Comparison, PositionKind, ptr, resolve_in};
 use crate::rules::Polarity;
 
 impl Comparison<'_> {
@@ -43,7 +43,7 @@ impl Comparison<'_> {
         }
         for (ns, name, otype, ntype) in changed {
             let reached = reach.get(&(ns.clone(), name.clone())).cloned().unwrap_or_default();
-            let mut by_polarity: BTreeMap<Polarity, Position> = BTreeMap::new();
+            let mut by_polarity: BTreeMap<Polarity, PositionKind> = BTreeMap::new();
             for pos in reached.keys() {
                 by_polarity.entry(pos.polarity()).or_insert(*pos);
             }
@@ -54,8 +54,8 @@ impl Comparison<'_> {
                 })
                 .collect();
             let note = if by_polarity.is_empty() {
-                by_polarity.insert(Polarity::Input, Position::Params);
-                by_polarity.insert(Polarity::Output, Position::Result);
+                by_polarity.insert(Polarity::Input, PositionKind::Params);
+                by_polarity.insert(Polarity::Output, PositionKind::Result);
                 format!(
                     "`{name}` is reached from no method or event, so it is checked in both directions"
                 )
@@ -81,7 +81,7 @@ impl Comparison<'_> {
     }
 }
 /// For named types of interest: the positions that reach them, each with its first origins.
-pub(super) type Reach = BTreeMap<(String, String), BTreeMap<Position, BTreeSet<String>>>;
+pub(super) type Reach = BTreeMap<(String, String), BTreeMap<PositionKind, BTreeSet<String>>>;
 
 /// How many origins a finding names per position: enough to find the uses, few enough to read.
 const ORIGINS_SHOWN: usize = 3;
@@ -147,18 +147,18 @@ pub(super) fn reach_towards(doc: &Document, targets: &HashSet<(&str, &str)>) -> 
         for (mname, m) in n.methods.iter().flatten() {
             for p in m.params.iter().flatten() {
                 let origin = || format!("{ns}.{mname}.params.{}", p.name);
-                towards.walk(ns, &p.field.ty, Position::Params, origin);
+                towards.walk(ns, &p.field.ty, PositionKind::Params, origin);
             }
-            towards.walk(ns, &m.result, Position::Result, || format!("{ns}.{mname}.result"));
+            towards.walk(ns, &m.result, PositionKind::Result, || format!("{ns}.{mname}.result"));
             for e in m.errors.iter().flatten() {
                 if let Some(d) = &e.data {
                     let origin = || format!("{ns}.{mname}.errors.{}.data", e.code);
-                    towards.walk(ns, d, Position::ErrorData, origin);
+                    towards.walk(ns, d, PositionKind::ErrorData, origin);
                 }
             }
         }
         for (ename, e) in n.events.iter().flatten() {
-            towards.walk(ns, &e.payload, Position::Event, || format!("{ns}.{ename}.payload"));
+            towards.walk(ns, &e.payload, PositionKind::Event, || format!("{ns}.{ename}.payload"));
         }
     }
     towards.out
@@ -179,7 +179,7 @@ impl<'d> Towards<'d, '_> {
         &mut self,
         ns: &'d str,
         node: &'d TypeNode,
-        pos: Position,
+        pos: PositionKind,
         origin: impl Fn() -> String,
     ) {
         let mut stack: Vec<(&str, &TypeNode)> = vec![(ns, node)];

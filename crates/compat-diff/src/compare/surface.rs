@@ -4,8 +4,8 @@
 use accord_schema_model::Namespace;
 use indexmap::IndexMap;
 
-use super::{At, Comparison, Position, deprecated, ptr, reserved_has, shape};
-use crate::rules::{self, Polarity, Rule};
+use super::{At, Comparison, PositionKind, deprecated, ptr, reserved_has, shape};
+use crate::rules::{self, CompatRule, Polarity};
 
 impl Comparison<'_> {
     pub(crate) fn documents(&mut self) {
@@ -18,7 +18,7 @@ impl Comparison<'_> {
                 old: ptr(&["namespaces", name]),
                 new: ptr(&["namespaces", name]),
                 polarity: Polarity::Input,
-                position: Position::Surface,
+                position: PositionKind::Surface,
                 old_ns: name.clone(),
                 new_ns: name.clone(),
                 note: None,
@@ -39,7 +39,7 @@ impl Comparison<'_> {
                 old: ptr(&["namespaces", name]),
                 new: ptr(&["namespaces", name]),
                 polarity: Polarity::Input,
-                position: Position::Surface,
+                position: PositionKind::Surface,
                 old_ns: name.clone(),
                 new_ns: name.clone(),
                 note: None,
@@ -111,7 +111,7 @@ impl Comparison<'_> {
                         &format!("event `{}`", here.path),
                     );
                     let mut p = here.down(".payload", &["payload"], &["payload"]);
-                    p.position = Position::Event;
+                    p.position = PositionKind::Event;
                     self.types(&p, &e.payload, &nev.payload);
                 }
                 None => {
@@ -166,7 +166,7 @@ impl Comparison<'_> {
     pub(super) fn surface_removed(
         &mut self,
         at: &At,
-        (what, removed): (&str, &'static Rule),
+        (what, removed): (&str, &'static CompatRule),
         was_deprecated: bool,
         reserved: bool,
     ) {
@@ -179,7 +179,7 @@ impl Comparison<'_> {
     pub(super) fn surface_added(
         &mut self,
         at: &At,
-        (what, added): (&str, &'static Rule),
+        (what, added): (&str, &'static CompatRule),
         reserved: bool,
     ) {
         self.emit(at, added, false, format!("{what} `{}` added", at.path));

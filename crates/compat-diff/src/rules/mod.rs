@@ -101,7 +101,7 @@ impl Category {
 
 /// One rule of the registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rule {
+pub struct CompatRule {
     /// Stable id; fixtures live in `fixtures/diff/<id>/`.
     pub id: &'static str,
     /// One line: what the rule is about.
@@ -162,7 +162,7 @@ const CODE_MEANING_ADVICE: &str = "a code cannot change meaning under running ca
 /// Advice of a change that keeps the name but not the meaning.
 const NEW_NAME_ADVICE: &str = "needs a new name: expand (add the new one beside the old), migrate (write both, move readers to the new one), contract (remove the old one in a later release and reserve its name).";
 
-impl Rule {
+impl CompatRule {
     /// The rule's level under `polarity`.
     pub fn level(&self, polarity: Polarity) -> Level {
         match polarity {
@@ -196,7 +196,7 @@ macro_rules! rules {
     ) => {
         $(
             #[doc = concat!("`", $id, "`: ", $purpose)]
-            pub(crate) const $name: super::Rule = super::Rule {
+            pub(crate) const $name: super::CompatRule = super::CompatRule {
                 id: $id,
                 purpose: $purpose,
                 subject: $subject,
@@ -213,7 +213,7 @@ macro_rules! rules {
         )*
 
         /// This category's rules, in registry order.
-        pub(super) const ALL: &[super::Rule] = &[$($name),*];
+        pub(super) const ALL: &[super::CompatRule] = &[$($name),*];
     };
 }
 
@@ -228,7 +228,7 @@ pub use self::markdown::rules_markdown;
 pub(crate) use self::{lifecycle::*, policy::*, structural::*, surface::*, wire::*};
 
 /// The categories' lists, in the order docs/compat-rules.md groups them.
-const GROUPS: [&[Rule]; 5] =
+const GROUPS: [&[CompatRule]; 5] =
     [surface::ALL, structural::ALL, wire::ALL, lifecycle::ALL, policy::ALL];
 
 /// How many rules there are.
@@ -239,7 +239,7 @@ const COUNT: usize = surface::ALL.len()
     + policy::ALL.len();
 
 /// The groups one after another (a `const fn`, so the registry is built at compile time).
-const fn concatenate(groups: [&[Rule]; 5]) -> [Rule; COUNT] {
+const fn concatenate(groups: [&[CompatRule]; 5]) -> [CompatRule; COUNT] {
     let mut out = [groups[0][0]; COUNT];
     let (mut g, mut k) = (0, 0);
     while g < groups.len() {
@@ -254,12 +254,12 @@ const fn concatenate(groups: [&[Rule]; 5]) -> [Rule; COUNT] {
     out
 }
 
-const REGISTRY: [Rule; COUNT] = concatenate(GROUPS);
+const REGISTRY: [CompatRule; COUNT] = concatenate(GROUPS);
 
 /// Every rule, grouped as docs/compat-rules.md lists them.
-pub const RULES: &[Rule] = &REGISTRY;
+pub const RULES: &[CompatRule] = &REGISTRY;
 
 /// The rule with `id`.
-pub fn rule(id: &str) -> Option<&'static Rule> {
+pub fn rule(id: &str) -> Option<&'static CompatRule> {
     RULES.iter().find(|r| r.id == id)
 }

@@ -22,7 +22,7 @@ mod value;
 use serde_json::Value;
 
 use crate::program::{Node, NodeId};
-use crate::{Error, Rule, Validator};
+use crate::{Error, ValidationRule, Validator};
 
 use self::budget::Size;
 pub use self::budget::{Budget, BudgetLimit, DEFAULT_MAX_BYTES, DEFAULT_MAX_NODES};
@@ -111,8 +111,8 @@ pub struct Mutant {
     /// or removed.
     pub pointer: String,
     /// The rule the change breaks (a change inside a union without a discriminator may surface
-    /// as [`Rule::Union`] instead).
-    pub rule: Rule,
+    /// as [`ValidationRule::Union`] instead).
+    pub rule: ValidationRule,
     /// What was changed, in a sentence.
     pub description: String,
 }
