@@ -237,6 +237,29 @@ pub(crate) mod found {
     }
 }
 
+/// The error of a map key its key type refuses at `pointer`, with the key type's own errors
+/// (as the nearest) moved to the key's place.
+pub(crate) fn map_key_error(
+    pointer: String,
+    key: &str,
+    key_errors: Vec<ValidationError>,
+) -> ValidationError {
+    let nearest = key_errors
+        .into_iter()
+        .map(|mut e| {
+            e.pointer = pointer.clone();
+            e
+        })
+        .collect();
+    ValidationError {
+        pointer,
+        rule: ValidationRule::MapKey,
+        expected: expected::map_key(),
+        found: found::key(key),
+        nearest,
+    }
+}
+
 /// A member by name: what a required member's error expects, and what a closed object's error
 /// found.
 pub(crate) fn member(name: &str) -> String {

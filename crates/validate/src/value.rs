@@ -7,7 +7,9 @@ use serde_json::Value;
 use crate::checks;
 use crate::number::{Num, json_equal};
 use crate::program::{Node, NodeId, Params, Program, Record, Seen};
-use crate::report::{Path, Seg, ValidationError, ValidationRule, expected, found, member};
+use crate::report::{
+    Path, Seg, ValidationError, ValidationRule, expected, found, map_key_error, member,
+};
 
 /// One validation run over one value.
 pub(crate) struct ValueCheck<'p, 'v> {
@@ -430,17 +432,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
         }
         if self.detailed {
             let pointer = self.path.pointer();
-            let nearest = probe.errors.into_iter().map(|mut e| {
-                e.pointer = pointer.clone();
-                e
-            });
-            self.errors.push(ValidationError {
-                pointer: pointer.clone(),
-                rule: ValidationRule::MapKey,
-                expected: expected::map_key(),
-                found: found::key(key),
-                nearest: nearest.collect(),
-            });
+            self.errors.push(map_key_error(pointer, key, probe.errors));
         }
         false
     }
