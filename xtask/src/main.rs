@@ -253,7 +253,7 @@ mod tests {
     fn refuses_bad_usage() {
         for bad in [
             "",
-            "bless",
+            "unblessed",
             "fixtures --chek",
             "fixtures extra",
             "freeze",
