@@ -4,6 +4,7 @@ mod accord;
 mod bench_serve;
 mod crates;
 mod console_shots;
+mod bless;
 mod ensure;
 mod fixtures;
 mod floor;
@@ -25,6 +26,10 @@ usage: cargo xtask <task> [options]
 tasks:
   fixtures [--check]       regenerate every generated file (the goldens in fixtures/golden/current/);
                            with --check, write nothing and fail listing every file out of date
+  bless [NEXTEST ARGS]     update every generated file: the goldens, then the tests under
+                           ACCORD_BLESS=1 INSTA_UPDATE=always (insta snapshots, docs/compat-rules.md,
+                           docs/lint-rules.md, extract's expected contracts); args go to
+                           `cargo nextest run` (default --workspace). Review `git diff` afterwards
   freeze VERSION           copy fixtures/golden/current/ to fixtures/golden/vVERSION/ (VERSION is
                            MAJOR.MINOR.PATCH, e.g. 0.1.0); refuses if that folder exists
   roundtrip [--against REV]
@@ -66,6 +71,7 @@ tasks:
 #[derive(Debug, PartialEq, Eq)]
 enum Task {
     Fixtures { check: bool },
+    Bless { nextest_args: Vec<String> },
     Freeze { version: String },
     Roundtrip { against: Option<String> },
     Release { version: String, dry_run: bool },
@@ -100,6 +106,7 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
             }
             Task::Fixtures { check }
         }
+        "bless" => Task::Bless { nextest_args: rest.by_ref().map(str::to_owned).collect() },
         "freeze" => {
             let version =
                 rest.next().ok_or("`freeze` needs a VERSION, e.g. `cargo xtask freeze 0.1.0`")?;
@@ -193,6 +200,7 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
 fn task_name(task: &Task) -> &'static str {
     match task {
         Task::Fixtures { .. } => "fixtures",
+        Task::Bless { .. } => "bless",
         Task::Freeze { .. } => "freeze",
         Task::Roundtrip { .. } => "roundtrip",
         Task::Release { .. } => "release",
@@ -230,6 +238,7 @@ fn main() -> ExitCode {
             let mode = if check { ensure::Mode::Check } else { ensure::Mode::Write };
             fixtures::run(&root, mode)
         }
+        Task::Bless { nextest_args } => bless::run(&root, &nextest_args),
         Task::Freeze { version } => freeze::run(&root, &version),
         Task::Roundtrip { against } => roundtrip::run(&root, against.as_deref()),
         Task::Release { version, dry_run } => {
@@ -275,6 +284,11 @@ mod tests {
     fn parses_each_task() {
         assert_eq!(parse("fixtures"), Ok(Task::Fixtures { check: false }));
         assert_eq!(parse("fixtures --check"), Ok(Task::Fixtures { check: true }));
+        assert_eq!(parse("bless"), Ok(Task::Bless { nextest_args: vec![] }));
+        assert_eq!(
+            parse("bless -p accord-compat-diff"),
+            Ok(Task::Bless { nextest_args: vec!["-p".into(), "accord-compat-diff".into()] })
+        );
         assert_eq!(parse("freeze 0.1.0"), Ok(Task::Freeze { version: "0.1.0".into() }));
         assert_eq!(parse("roundtrip"), Ok(Task::Roundtrip { against: None }));
         assert_eq!(
@@ -313,7 +327,7 @@ mod tests {
     fn refuses_bad_usage() {
         for bad in [
             "",
-            "bless",
+            "unblessed",
             "fixtures --chek",
             "fixtures extra",
             "freeze",

@@ -3,7 +3,7 @@
 //! `compat` or `lint`; as a table, JSON or the markdown of docs/compat-rules.md and
 //! docs/lint-rules.md.
 
-use accord_compat_diff::{RULES, Rule, rule, rules_markdown};
+use accord_compat_diff::{CompatRule, RULES, rule, rules_markdown};
 use accord_validate::{LintRule, lint_rules_markdown};
 use serde_json::{Value, json};
 
@@ -60,7 +60,7 @@ pub(crate) struct ExplainArgs {
     rule: String,
 }
 
-fn rule_json(r: &Rule) -> Value {
+fn rule_json(r: &CompatRule) -> Value {
     json!({
         "id": r.id,
         "kind": "compat",
@@ -86,7 +86,7 @@ fn lint_json(r: &LintRule) -> Value {
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
-    let compat: &[Rule] = if args.kind.compat() { RULES } else { &[] };
+    let compat: &[CompatRule] = if args.kind.compat() { RULES } else { &[] };
     let lint: &[LintRule] = if args.kind.lint() { LintRule::all() } else { &[] };
     let text = match args.format {
         RulesFormat::Text => {

@@ -10,9 +10,9 @@ mod witness;
 use accord_schema_model::Document;
 
 pub use crate::{
-    compare::{Position, compare_types},
+    compare::{PositionKind, compare_types},
     report::{Finding, Location, Pairing, Report, SchemaDifference},
-    rules::{Category, Level, Polarity, RULES, Rule, rule, rules_markdown},
+    rules::{Category, CompatRule, Level, Polarity, RULES, rule, rules_markdown},
 };
 
 /// What can go wrong before a comparison.
@@ -62,7 +62,7 @@ impl Source {
 /// Compares `old` with `new`: every finding for both pairings, the version policy, and the
 /// schema difference.
 pub fn diff(old: &Source, new: &Source) -> Report {
-    let mut cx = compare::Cx::new(&old.document, &new.document);
+    let mut cx = compare::Comparison::new(&old.document, &new.document);
     cx.documents();
     let mut changes = cx.changes;
     // The wire section (how callers reach the plant): nothing when neither side has one.

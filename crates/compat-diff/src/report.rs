@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use accord_schema_model::SourceMap;
 use serde_json::{Value, json};
 
-use crate::compare::{Change, Position};
-use crate::rules::{Category, Level, Polarity};
+use crate::compare::{Change, PositionKind};
+use crate::rules::{Advice, Category, Level, Polarity, Story};
 use crate::{Source, witness};
 
 /// The two pairings that exist while a rollout or a rollback is under way.
@@ -50,7 +50,7 @@ pub struct Finding {
     /// The logical path (`pump.start.params.rpm`).
     pub path: String,
     /// The kind of position.
-    pub position: Position,
+    pub position: PositionKind,
     /// The pairing judged.
     pub pairing: Pairing,
     /// What changed.
@@ -83,18 +83,22 @@ pub struct Report {
     pub schema: Option<SchemaDifference>,
 }
 
-fn noun(position: Position, polarity: Polarity) -> &'static str {
+fn noun(position: PositionKind, polarity: Polarity) -> &'static str {
     match (position, polarity) {
-        (Position::Params, _) => "These params are",
-        (Position::Result, _) => "This result is",
-        (Position::Event, _) => "This event payload is",
-        (Position::ErrorData, _) => "This error data is",
-        (Position::Surface, Polarity::Input) => "Calls are",
-        (Position::Surface, Polarity::Output) => "Events and errors are",
+        (PositionKind::Params, _) => "These params are",
+        (PositionKind::Result, _) => "This result is",
+        (PositionKind::Event, _) => "This event payload is",
+        (PositionKind::ErrorData, _) => "This error data is",
+        (PositionKind::Surface, Polarity::Input) => "Calls are",
+        (PositionKind::Surface, Polarity::Output) => "Events and errors are",
     }
 }
 
+/// The finding's story: the rule's own sentence, or who writes and who reads at its position.
 fn story(c: &Change, pairing: Pairing, level: Level) -> String {
+    if let Story::Fixed(text) = c.rule.story {
+        return text.to_owned();
+    }
     // Under input polarity the callers write; under output the plant writes.
     let (callers, plant) = match pairing {
         Pairing::OldCallersNewPlant => ("old callers", "the new plant"),
@@ -109,12 +113,6 @@ fn story(c: &Change, pairing: Pairing, level: Level) -> String {
         Level::Risky => "this change may break that",
         Level::Safe | Level::None => "this change keeps that",
     };
-    if c.rule.id == "reserved-name-removed" {
-        return "Archived data, replayed messages and old callers may still carry the name with its old meaning; without the reservation nothing stops a later change from giving it a new one.".to_owned();
-    }
-    if c.rule.category == Category::Policy {
-        return "The contract version is how callers learn what kind of change a release holds, so it must move as far as the worst change requires.".to_owned();
-    }
     let when = match pairing {
         Pairing::OldCallersNewPlant => "",
         Pairing::NewCallersOldPlant => " (mid-rollout, or after a rollback of the plant)",
@@ -126,25 +124,11 @@ fn story(c: &Change, pairing: Pairing, level: Level) -> String {
     )
 }
 
+/// The finding's advice: the rule's own, or the deploy order its two pairings' levels allow.
 fn advice(c: &Change, primary: Level, mirror: Level) -> String {
     let bad = |l: Level| l >= Level::Risky;
-    match c.rule.id {
-        "version-not-bumped" => return "bump `version` to at least the least next version named above.".to_owned(),
-        "removed-without-deprecation" => return "restore it deprecated for at least one release, then remove it.".to_owned(),
-        "removed-without-reserving" => return "add the name to `reserved` (with a note) so it is never reused.".to_owned(),
-        "reserved-name-reused" => return "needs a new name: pick one that was never used.".to_owned(),
-        "reserved-name-removed" => return "keep the name in `reserved`: a reservation outlives every release that might still carry the old meaning.".to_owned(),
-        "request-option-without-ack" => return "deploy the plant first, and add a result field only a plant implementing the option produces, so callers can tell done from ignored.".to_owned(),
-        "wire-name-changed" | "wire-separator-changed" | "subscription-route-changed" | "describe-method-renamed" => {
-            return "a rename on the wire has no safe deploy order: keep the old wire name (a `wire.methods` or `wire.events` entry), or have the plant answer both names while every caller moves, then drop the old one.".to_owned();
-        }
-        "codes-profile-changed" | "protocol-code-meaning-changed" => {
-            return "a code cannot change meaning under running callers: keep the old meaning, or move every caller to handle both meanings before the plant changes.".to_owned();
-        }
-        "probable-rename" | "unit-changed" | "semantics-changed" => {
-            return "needs a new name: expand (add the new one beside the old), migrate (write both, move readers to the new one), contract (remove the old one in a later release and reserve its name).".to_owned();
-        }
-        _ => {}
+    if let Advice::Fixed(text) = c.rule.advice {
+        return text.to_owned();
     }
     match (bad(primary), bad(mirror)) {
         (false, false) => "deploy in any order.".to_owned(),

@@ -5,8 +5,8 @@
 use accord_schema_model::{Document, Pointer};
 use semver::Version;
 
-use crate::compare::{Change, Position};
-use crate::rules::{Level, Polarity, rule};
+use crate::compare::{Change, PositionKind};
+use crate::rules::{self, Level, Polarity};
 
 /// The least version `old` may move to for changes of level `worst`.
 pub(crate) fn least_next(old: &Version, worst: Level) -> Option<Version> {
@@ -24,7 +24,6 @@ pub(crate) fn least_next(old: &Version, worst: Level) -> Option<Version> {
 pub(crate) fn policy(old: &Document, new: &Document, changes: &[Change]) -> Vec<Change> {
     let mut out = Vec::new();
     let (Some(olds), Some(news)) = (&old.namespaces, &new.namespaces) else { return out };
-    let Some(r) = rule("version-not-bumped") else { return out };
     for (name, o) in olds {
         let Some(n) = news.get(name) else { continue };
         let worst = changes
@@ -46,9 +45,9 @@ pub(crate) fn policy(old: &Document, new: &Document, changes: &[Change]) -> Vec<
                 pointer.push_key(k);
             }
             out.push(Change {
-                rule: r,
+                rule: &rules::VERSION_NOT_BUMPED,
                 polarity: Polarity::Input,
-                position: Position::Surface,
+                position: PositionKind::Surface,
                 namespace: name.clone(),
                 path: format!("{name}.version"),
                 message: format!(

@@ -17,8 +17,8 @@ use accord_schema_model::{
 };
 use serde_json::Value;
 
-use crate::compare::{Change, Position};
-use crate::rules::{Polarity, rule};
+use crate::compare::{Change, PositionKind};
+use crate::rules::{self, CompatRule, Polarity};
 
 /// Every wire finding between `old` and `new`.
 pub(crate) fn changes(old: &Document, new: &Document) -> Vec<Change> {
@@ -141,21 +141,17 @@ impl WireDiff<'_> {
 
     fn emit(
         &mut self,
-        id: &str,
+        rule: &'static CompatRule,
         polarity: Polarity,
         namespace: &str,
         path: String,
         message: String,
         (on_old, pointer): (bool, Pointer),
     ) {
-        let Some(rule) = rule(id) else {
-            debug_assert!(false, "rule {id} is not in the registry");
-            return;
-        };
         self.out.push(Change {
             rule,
             polarity,
-            position: Position::Surface,
+            position: PositionKind::Surface,
             // A plant-wide member (`describe`, `codes`) belongs to no namespace's version.
             namespace: namespace.to_owned(),
             path,
@@ -170,22 +166,23 @@ impl WireDiff<'_> {
 
     fn describe(&mut self) {
         let (old, new) = (self.old.dialect.describe.clone(), self.new.dialect.describe.clone());
-        let (id, message) = match (&old, &new) {
-            (Some(o), Some(n)) if o != n => {
-                ("describe-method-renamed", format!("the describe method is now `{n}` (was `{o}`)"))
-            }
+        let (rule, message) = match (&old, &new) {
+            (Some(o), Some(n)) if o != n => (
+                &rules::DESCRIBE_METHOD_RENAMED,
+                format!("the describe method is now `{n}` (was `{o}`)"),
+            ),
             (Some(o), None) => (
-                "describe-method-removed",
+                &rules::DESCRIBE_METHOD_REMOVED,
                 format!("the plant no longer answers a describe method (was `{o}`)"),
             ),
             (None, Some(n)) => (
-                "describe-method-added",
+                &rules::DESCRIBE_METHOD_ADDED,
                 format!("the plant now answers the describe method `{n}`"),
             ),
             _ => return,
         };
         let at = self.place(&[&["wire", "describe"], &["wire"]]);
-        self.emit(id, Polarity::Input, "", "wire.describe".to_owned(), message, at);
+        self.emit(rule, Polarity::Input, "", "wire.describe".to_owned(), message, at);
     }
 
     // ----- protocol codes -----
@@ -240,7 +237,7 @@ impl WireDiff<'_> {
             );
             let at = self.place(&[&["wire", "codes", "profile"], &["wire", "codes"], &["wire"]]);
             self.emit(
-                "codes-profile-changed",
+                &rules::CODES_PROFILE_CHANGED,
                 Polarity::Output,
                 "",
                 "wire.codes.profile".to_owned(),
@@ -249,10 +246,10 @@ impl WireDiff<'_> {
             );
         }
         for (code, o, n) in own {
-            let id = match (&o, &n) {
-                (Some(_), Some(_)) => "protocol-code-meaning-changed",
-                (None, Some(_)) => "protocol-code-added",
-                (Some(_), None) => "protocol-code-removed",
+            let rule = match (&o, &n) {
+                (Some(_), Some(_)) => &rules::PROTOCOL_CODE_MEANING_CHANGED,
+                (None, Some(_)) => &rules::PROTOCOL_CODE_ADDED,
+                (Some(_), None) => &rules::PROTOCOL_CODE_REMOVED,
                 (None, None) => continue,
             };
             let key = code.to_string();
@@ -265,7 +262,7 @@ impl WireDiff<'_> {
             ]);
             let message =
                 format!("protocol code {code} {}", transition(o.as_deref(), n.as_deref()));
-            self.emit(id, Polarity::Output, "", format!("wire.codes.{code}"), message, at);
+            self.emit(rule, Polarity::Output, "", format!("wire.codes.{code}"), message, at);
         }
     }
 
@@ -306,7 +303,7 @@ impl WireDiff<'_> {
                     &["namespaces", &ns, "methods", method],
                 ]);
                 self.emit(
-                    "wire-name-changed",
+                    &rules::WIRE_NAME_CHANGED,
                     Polarity::Input,
                     &ns,
                     format!("{ns}.{method}"),
@@ -340,7 +337,7 @@ impl WireDiff<'_> {
                     &["namespaces", &ns, "events", event],
                 ]);
                 self.emit(
-                    "subscription-route-changed",
+                    &rules::SUBSCRIPTION_ROUTE_CHANGED,
                     Polarity::Input,
                     &ns,
                     qualified.clone(),
@@ -380,7 +377,7 @@ impl WireDiff<'_> {
         );
         let at = self.place(&[&["namespaces", ns, "wire", "separator"], &["wire", "separator"]]);
         self.emit(
-            "wire-separator-changed",
+            &rules::WIRE_SEPARATOR_CHANGED,
             Polarity::Input,
             ns,
             format!("{ns}.wire.separator"),

@@ -23,23 +23,37 @@ fn every_rule_has_a_fixture_that_reports_it() {
     for r in RULES {
         assert!(folders.contains(&r.id.to_owned()), "rule {} has no fixtures/diff/{}/", r.id, r.id);
     }
-    // A folder is a rule id, or `<rule-id>.<case>` for a further case of the same rule.
-    for folder in &folders {
+    // Every case is compared and snapshotted before the test fails (insta's glob! counts the
+    // snapshot failures; the other problems are collected), so one failure hides none.
+    let mut problems = Vec::new();
+    insta::glob!("../../../fixtures/diff", "*/old.types.json", |path| {
+        let dir = path.parent().expect("a case folder");
+        let folder = dir.file_name().expect("a folder name").to_string_lossy().into_owned();
+        // A folder is a rule id, or `<rule-id>.<case>` for a further case of the same rule.
         let id = folder.split_once('.').map_or(folder.as_str(), |(id, _)| id);
-        assert!(rule(id).is_some(), "fixtures/diff/{folder}/ names no rule");
+        if rule(id).is_none() {
+            problems.push(format!("fixtures/diff/{folder}/ names no rule"));
+            return;
+        }
         let old = source(&format!("fixtures/diff/{folder}/old.types.json"));
         let new = source(&format!("fixtures/diff/{folder}/new.types.json"));
         let report = diff(&old, &new);
-        assert!(
-            report.findings.iter().any(|f| f.rule == id),
-            "fixtures/diff/{folder} does not report {id}:\n{}",
-            report.to_text()
-        );
-        for f in &report.findings {
-            assert!(f.location.is_some(), "{folder}: {} has no location", f.rule);
+        if !report.findings.iter().any(|f| f.rule == id) {
+            problems.push(format!(
+                "fixtures/diff/{folder} does not report {id}:\n{}",
+                report.to_text()
+            ));
         }
-        insta::assert_snapshot!(folder.clone(), report.to_text());
-    }
+        for f in report.findings.iter().filter(|f| f.location.is_none()) {
+            problems.push(format!("{folder}: {} has no location", f.rule));
+        }
+        // The snapshot is named by the folder alone, as before the glob.
+        let mut settings = insta::Settings::clone_current();
+        settings.remove_snapshot_suffix();
+        settings.remove_input_file();
+        settings.bind(|| insta::assert_snapshot!(folder.clone(), report.to_text()));
+    });
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
@@ -63,10 +77,10 @@ fn docs_compat_rules_is_up_to_date() {
     let path = root().join("docs/compat-rules.md");
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     if on_disk != rules_markdown() {
-        if std::env::var_os("ACCORD_UPDATE_DOCS").is_some() {
+        if std::env::var_os("ACCORD_BLESS").is_some() {
             std::fs::write(&path, rules_markdown()).expect("write docs/compat-rules.md");
         } else {
-            panic!("docs/compat-rules.md is stale: run with ACCORD_UPDATE_DOCS=1");
+            panic!("docs/compat-rules.md is stale: run `cargo xtask bless` (ACCORD_BLESS=1)");
         }
     }
 }

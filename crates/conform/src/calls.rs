@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use accord_schema_model::EventRoute;
 use accord_wire::event::SUBSCRIBE;
 
-use crate::kind::{Kind, Problem};
+use crate::kind::{FailureKind, Problem};
 use crate::pool::{Job, Positive};
 use crate::report::{Answers, Check, Outcome, Phase};
 use crate::run::{Called, MUTANT_SOURCES, Run, seed_for};
@@ -48,7 +48,7 @@ impl Run<'_> {
         let first_checks = self.execute_all(&jobs).await;
         let missing: BTreeSet<String> = first_checks
             .iter()
-            .filter(|c| has_kind(c, Kind::MethodMissing))
+            .filter(|c| has_kind(c, FailureKind::MethodMissing))
             .map(|c| c.subject.clone())
             .collect();
 
@@ -113,7 +113,7 @@ impl Run<'_> {
             transcript
                 .note(format!("every positive call of {method} above was answered with an error"));
             Outcome::Failed(vec![Problem::new(
-                Kind::NoResult,
+                FailureKind::NoResult,
                 format!(
                     "none of its {answered} positive call(s) returned a result ({} declared error(s), {} other error(s)): valid params must be answered with results, not only errors",
                     answers.declared_errors, answers.other_errors
@@ -200,7 +200,7 @@ impl Run<'_> {
             let mut to_send = Vec::new();
             let mut dropped = 0;
             {
-                let Ok(validator) = self.cx.contract.validator(&Run::params_target(m)) else {
+                let Ok(validator) = self.judge.contract.validator(&Run::params_target(m)) else {
                     continue;
                 };
                 let mut mutants = Vec::new();
@@ -222,8 +222,8 @@ impl Run<'_> {
                 mutants.retain(|m| m.value.is_object() || m.value.is_array());
                 // Params nested past a depth limit probe that limit: only where the wire
                 // promises one (accord's 128); a plant that promises none is not held to it.
-                if self.cx.protocol.depth_limit.is_none() {
-                    mutants.retain(|m| m.rule != accord_validate::Rule::Depth);
+                if self.judge.protocol.depth_limit.is_none() {
+                    mutants.retain(|m| m.rule != accord_validate::ValidationRule::Depth);
                 }
                 let mut seen = Vec::new();
                 let (first, rest): (Vec<_>, Vec<_>) = mutants.drain(..).partition(|m| {
@@ -275,8 +275,8 @@ impl Run<'_> {
 
     fn envelope(&mut self, items: &mut Vec<Item>) {
         // Every probe goes to the protocol's probe method: one that changes nothing.
-        let probe = self.cx.protocol.probe.clone();
-        let not_found = self.cx.protocol.method_not_found_text();
+        let probe = self.judge.protocol.probe.clone();
+        let not_found = self.judge.protocol.method_not_found_text();
         let unknown = self.unknown_method();
         let mut probes: Vec<(&str, String, String)> = vec![
             (
@@ -325,7 +325,7 @@ impl Run<'_> {
         // pubsub event is subscribed over a WebSocket only, and no code is named for the
         // refusal of its subscribe method over HTTP).
         let accord_event = self
-            .cx
+            .judge
             .dialect
             .events()
             .find(|(_, route)| matches!(route, EventRoute::Accord))
@@ -366,7 +366,7 @@ fn job(item: &Item) -> Option<&Job> {
     }
 }
 
-fn has_kind(check: &Check, kind: Kind) -> bool {
+fn has_kind(check: &Check, kind: FailureKind) -> bool {
     matches!(&check.outcome, Outcome::Failed(problems) if problems.iter().any(|p| p.kind == kind))
 }
 

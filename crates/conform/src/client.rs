@@ -13,7 +13,7 @@ use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::Error;
-use crate::kind::{Kind, Problem};
+use crate::kind::{FailureKind, Problem};
 use crate::transcript::Credential;
 
 /// What a plant sent back for one HTTP request or one WebSocket message.
@@ -43,8 +43,8 @@ impl TransportError {
     /// slow, not as broken.
     pub(crate) fn problem(&self) -> Problem {
         let kind = match self {
-            TransportError::Timeout(_) => Kind::Timeout,
-            _ => Kind::Transport,
+            TransportError::Timeout(_) => FailureKind::Timeout,
+            _ => FailureKind::Transport,
         };
         Problem::new(kind, self.to_string())
     }

@@ -12,13 +12,13 @@ use accord_wire::{Call, Id, Request, Response, codes};
 use serde_json::Value;
 
 use crate::client::Reply;
-use crate::kind::{Kind, Problem};
+use crate::kind::{FailureKind, Problem};
 use crate::protocol::{Protocol, codes_text};
 use crate::transcript::{Credential, Transport};
 
 /// What the judge knows: the contract, whether the plant runs with a credential, and the
 /// plant's protocol (its describe method and the codes of a missing method and invalid params).
-pub(crate) struct Cx<'d> {
+pub(crate) struct Judge<'d> {
     pub(crate) doc: &'d Document,
     pub(crate) contract: Contract,
     pub(crate) has_token: bool,
@@ -46,7 +46,7 @@ enum Expect {
 /// is also serde_json's recursion limit (a body past it cannot be read here either).
 const DEPTH_LIMIT: usize = 128;
 
-impl Cx<'_> {
+impl Judge<'_> {
     /// Every problem with `reply` as the answer to `sent`.
     pub(crate) fn exchange(
         &self,
@@ -114,14 +114,14 @@ impl Cx<'_> {
             let lead = format!("a wrong credential must be refused with HTTP 401 and {refused}");
             return vec![if reduced {
                 Problem::new(
-                    Kind::WrongCredentialDowngraded,
+                    FailureKind::WrongCredentialDowngraded,
                     format!(
                         "{lead}, but it was answered as a caller without a credential is (the reduced describe answer or -32001)"
                     ),
                 )
             } else {
                 Problem::new(
-                    Kind::WrongCredentialAccepted,
+                    FailureKind::WrongCredentialAccepted,
                     format!("{lead}, but it was answered with HTTP 200"),
                 )
             }];
@@ -129,13 +129,13 @@ impl Cx<'_> {
         let mut problems = Vec::new();
         if reply.status != Some(401) {
             problems.push(Problem::new(
-                Kind::RefusalShape,
+                FailureKind::RefusalShape,
                 format!("a wrong credential must get HTTP 401, got {}", status_text(reply)),
             ));
         }
         if !reply.challenge {
             problems.push(Problem::new(
-                Kind::RefusalShape,
+                FailureKind::RefusalShape,
                 "the refusal lacks the `WWW-Authenticate: Bearer` header",
             ));
         }
@@ -143,12 +143,12 @@ impl Cx<'_> {
             Some(Response::Failure { id: Id::Null, error }) if error.code == refused => {}
             Some(Response::Failure { error, .. }) if error.code == refused => {
                 problems.push(Problem::new(
-                    Kind::RefusalShape,
+                    FailureKind::RefusalShape,
                     format!("the {refused} refusal must have `id` null"),
                 ))
             }
             Some(other) => problems.push(Problem::new(
-                Kind::RefusalShape,
+                FailureKind::RefusalShape,
                 format!("the refusal's body must be error {refused}, got {}", summary(&other)),
             )),
             None => problems.extend(read_problems(reply)),
@@ -169,11 +169,14 @@ impl Cx<'_> {
             return self.nothing(transport, reply);
         }
         let Some(body) = reply.body.as_deref() else {
-            return vec![Problem::new(Kind::NoAnswer, "a batch with requests got no answer")];
+            return vec![Problem::new(
+                FailureKind::NoAnswer,
+                "a batch with requests got no answer",
+            )];
         };
         let Ok(Value::Array(items)) = serde_json::from_str::<Value>(body) else {
             return vec![Problem::new(
-                Kind::Envelope,
+                FailureKind::Envelope,
                 "a batch must be answered with an array of responses",
             )];
         };
@@ -182,12 +185,14 @@ impl Cx<'_> {
         for (i, item) in items.iter().enumerate() {
             match Response::from_value(item, &format!("/{i}")) {
                 Ok(r) => responses.push(r),
-                Err(e) => problems.push(Problem::new(Kind::MalformedResponse, e.to_string())),
+                Err(e) => {
+                    problems.push(Problem::new(FailureKind::MalformedResponse, e.to_string()))
+                }
             }
         }
         if responses.len() != answered.len() {
             problems.push(Problem::new(
-                Kind::Envelope,
+                FailureKind::Envelope,
                 format!(
                     "the batch has {} member(s) to answer (notifications get nothing), the answer has {}",
                     answered.len(),
@@ -208,7 +213,7 @@ impl Cx<'_> {
                     problems.extend(self.answer(transport, credential, expect, &response));
                 }
                 None => problems.push(Problem::new(
-                    Kind::Envelope,
+                    FailureKind::Envelope,
                     format!("no response in the batch answers id {}", id.to_value()),
                 )),
             }
@@ -233,7 +238,7 @@ impl Cx<'_> {
                     Vec::new()
                 }
                 other => vec![Problem::new(
-                    Kind::Envelope,
+                    FailureKind::Envelope,
                     format!(
                         "a body nested past {DEPTH_LIMIT} levels must be refused with {} (the depth limit) or {}, got {}",
                         self.protocol.limit,
@@ -251,7 +256,7 @@ impl Cx<'_> {
                 } else {
                     vec![*code]
                 };
-                let mut problems = refusal(response, &codes, Kind::Envelope, what);
+                let mut problems = refusal(response, &codes, FailureKind::Envelope, what);
                 if response.id() != id {
                     problems.push(wrong_id(id, response.id()));
                 }
@@ -303,7 +308,7 @@ impl Cx<'_> {
             _ if reduced => refusal(
                 response,
                 &[codes::CREDENTIAL_REQUIRED],
-                Kind::CredentialNotRequired,
+                FailureKind::CredentialNotRequired,
                 "a call without a credential (only rpc.describe is open)",
             ),
             Call::Protocol(_) if request.method == SUBSCRIBE || request.method == UNSUBSCRIBE => {
@@ -314,14 +319,14 @@ impl Cx<'_> {
             Call::Protocol(_) | Call::Unqualified(_) => refusal(
                 response,
                 &self.protocol.method_not_found,
-                Kind::Envelope,
+                FailureKind::Envelope,
                 "a method that does not exist",
             ),
             // Not a wire name of the contract (those were answered above).
             Call::Contract { .. } => refusal(
                 response,
                 &self.protocol.method_not_found,
-                Kind::Envelope,
+                FailureKind::Envelope,
                 "a method the contract does not have",
             ),
         }
@@ -337,7 +342,7 @@ impl Cx<'_> {
             return match response {
                 Response::Failure { .. } => Vec::new(),
                 Response::Success { .. } => vec![Problem::new(
-                    Kind::Envelope,
+                    FailureKind::Envelope,
                     format!("{} over HTTP must be refused, and it was answered", request.method),
                 )],
             };
@@ -346,7 +351,7 @@ impl Cx<'_> {
             return match response {
                 Response::Success { result: Value::String(_) | Value::Number(_), .. } => Vec::new(),
                 other => vec![Problem::new(
-                    Kind::Subscription,
+                    FailureKind::Subscription,
                     format!(
                         "{} must answer a subscription id (a string or an integer), got {}",
                         request.method,
@@ -358,7 +363,7 @@ impl Cx<'_> {
         match response {
             Response::Success { result: Value::Bool(_), .. } => Vec::new(),
             other => vec![Problem::new(
-                Kind::Subscription,
+                FailureKind::Subscription,
                 format!("{} must answer true or false, got {}", request.method, summary(other)),
             )],
         }
@@ -396,7 +401,7 @@ impl Cx<'_> {
         if !self.params_valid(namespace, method, declared, params) {
             return match response {
                 Response::Success { .. } => vec![Problem::new(
-                    Kind::AcceptedInvalidParams,
+                    FailureKind::AcceptedInvalidParams,
                     format!(
                         "invalid params were answered with a result instead of error {}",
                         self.protocol.invalid_params_text()
@@ -406,7 +411,7 @@ impl Cx<'_> {
                     Vec::new()
                 }
                 Response::Failure { error, .. } => vec![Problem::new(
-                    Kind::WrongErrorCode,
+                    FailureKind::WrongErrorCode,
                     format!(
                         "invalid params were refused with {} ({}) instead of {}",
                         error.code,
@@ -424,7 +429,7 @@ impl Cx<'_> {
                     &self.contract,
                     &target,
                     result,
-                    Kind::ResultInvalid,
+                    FailureKind::ResultInvalid,
                     "the result",
                 )
             }
@@ -436,7 +441,7 @@ impl Cx<'_> {
                     let mut problems = Vec::new();
                     if error.message != decl.message {
                         problems.push(Problem::new(
-                            Kind::WrongErrorMessage,
+                            FailureKind::WrongErrorMessage,
                             format!(
                                 "declared error {} must have the contract's message {:?}, got {:?}",
                                 error.code, decl.message, error.message
@@ -445,7 +450,7 @@ impl Cx<'_> {
                     }
                     match (&error.data, &decl.data) {
                         (None, Some(_)) => problems.push(Problem::new(
-                            Kind::ErrorDataInvalid,
+                            FailureKind::ErrorDataInvalid,
                             format!(
                                 "declared error {} has a data type, but the answer has no `data`",
                                 error.code
@@ -461,7 +466,7 @@ impl Cx<'_> {
                                 &self.contract,
                                 &target,
                                 data,
-                                Kind::ErrorDataInvalid,
+                                FailureKind::ErrorDataInvalid,
                                 &format!("the data of error {}", error.code),
                             ));
                         }
@@ -471,20 +476,20 @@ impl Cx<'_> {
                 }
                 let (kind, what) = match error.code {
                     code if self.protocol.method_missing(code) => {
-                        (Kind::MethodMissing, "the contract's method is not served")
+                        (FailureKind::MethodMissing, "the contract's method is not served")
                     }
                     code if self.protocol.invalid_params(code) => {
-                        (Kind::ValidParamsRefused, "valid params were refused")
+                        (FailureKind::ValidParamsRefused, "valid params were refused")
                     }
                     codes::CREDENTIAL_REQUIRED | codes::CREDENTIAL_REFUSED if self.has_token => {
-                        (Kind::RightCredentialRefused, "the credential was refused")
+                        (FailureKind::RightCredentialRefused, "the credential was refused")
                     }
                     codes::CREDENTIAL_REQUIRED | codes::CREDENTIAL_REFUSED => (
-                        Kind::CredentialMissing,
+                        FailureKind::CredentialMissing,
                         "the plant wants a credential and none was given (--token-file)",
                     ),
                     _ => (
-                        Kind::UndeclaredError,
+                        FailureKind::UndeclaredError,
                         "valid params got an error the method does not declare",
                     ),
                 };
@@ -503,9 +508,9 @@ impl Cx<'_> {
                 let kind =
                     if matches!(error.code, codes::CREDENTIAL_REQUIRED | codes::CREDENTIAL_REFUSED)
                     {
-                        Kind::credential_refused(self.has_token)
+                        FailureKind::credential_refused(self.has_token)
                     } else {
-                        Kind::DescribeInvalid
+                        FailureKind::DescribeInvalid
                     };
                 let lead = if reduced {
                     "rpc.describe is open without a credential"
@@ -522,7 +527,7 @@ impl Cx<'_> {
             Ok(answer) => answer,
             Err(e) => {
                 return vec![Problem::new(
-                    Kind::DescribeInvalid,
+                    FailureKind::DescribeInvalid,
                     format!("not a describe answer: {e}"),
                 )];
             }
@@ -530,15 +535,15 @@ impl Cx<'_> {
         let mut problems = Vec::new();
         match (reduced, answer.reduced) {
             (true, false) => problems.push(Problem::new(
-                Kind::CredentialNotRequired,
+                FailureKind::CredentialNotRequired,
                 "without a credential rpc.describe must give the reduced answer, and it gave the full one",
             )),
             (false, true) if self.has_token => problems.push(Problem::new(
-                Kind::RightCredentialRefused,
+                FailureKind::RightCredentialRefused,
                 "with the right credential rpc.describe gave the reduced answer",
             )),
             (false, true) => problems.push(Problem::new(
-                Kind::CredentialMissing,
+                FailureKind::CredentialMissing,
                 "the plant gave the reduced describe answer, so it wants a credential: pass one (--token-file)",
             )),
             _ => {}
@@ -546,24 +551,26 @@ impl Cx<'_> {
         if answer.reduced {
             if answer.contract.is_some() {
                 problems.push(Problem::new(
-                    Kind::CredentialNotRequired,
+                    FailureKind::CredentialNotRequired,
                     "the reduced answer carries the contract",
                 ));
             }
             if answer.update.is_none() {
                 problems.push(Problem::new(
-                    Kind::DescribeInvalid,
+                    FailureKind::DescribeInvalid,
                     "the reduced answer has no `update` hint",
                 ));
             }
         } else {
             match &answer.contract {
-                None => problems
-                    .push(Problem::new(Kind::DescribeInvalid, "the full answer has no `contract`")),
+                None => problems.push(Problem::new(
+                    FailureKind::DescribeInvalid,
+                    "the full answer has no `contract`",
+                )),
                 Some(contract) => {
                     if let Err(e) = Document::from_value(contract.clone()) {
                         problems.push(Problem::new(
-                            Kind::DescribeInvalid,
+                            FailureKind::DescribeInvalid,
                             format!("the described contract cannot be read: {e}"),
                         ));
                     }
@@ -583,7 +590,7 @@ impl Cx<'_> {
             return refusal(
                 response,
                 &[codes::NOT_ON_TRANSPORT],
-                Kind::Envelope,
+                FailureKind::Envelope,
                 "a subscription over HTTP",
             );
         }
@@ -595,14 +602,14 @@ impl Cx<'_> {
                 return refusal(
                     response,
                     &[codes::INVALID_PARAMS],
-                    Kind::Subscription,
+                    FailureKind::Subscription,
                     "a subscription to an event the contract does not have",
                 );
             }
             return match response {
                 Response::Success { result: Value::String(_), .. } => Vec::new(),
                 other => vec![Problem::new(
-                    Kind::Subscription,
+                    FailureKind::Subscription,
                     format!(
                         "rpc.subscribe must answer a subscription id (a string), got {}",
                         summary(other)
@@ -613,7 +620,7 @@ impl Cx<'_> {
         match response {
             Response::Success { result: Value::Bool(_), .. } => Vec::new(),
             other => vec![Problem::new(
-                Kind::Subscription,
+                FailureKind::Subscription,
                 format!("rpc.unsubscribe must answer true or false, got {}", summary(other)),
             )],
         }
@@ -635,7 +642,7 @@ pub(crate) fn validation_problems(
     contract: &Contract,
     target: &Target,
     value: &Value,
-    kind: Kind,
+    kind: FailureKind,
     what: &str,
 ) -> Vec<Problem> {
     let validator = match contract.validator(target) {
@@ -654,7 +661,7 @@ pub(crate) fn validation_problems(
 /// accord-wire's reason for a body that is not a JSON object.
 const NOT_AN_OBJECT: &str = "a request must be a JSON object";
 
-impl Cx<'_> {
+impl Judge<'_> {
     /// The problems of an answer to notifications only. accord's HTTP binding (docs/wire.md)
     /// answers them with HTTP 204 and no body; JSON-RPC 2.0 only says no Response object, so on
     /// a foreign wire an empty body or a bare `null` (jsonrpsee's) with any 2xx status is none.
@@ -667,13 +674,13 @@ impl Cx<'_> {
             && !matches!(body.trim(), "" | "null")
         {
             problems.push(Problem::new(
-                Kind::AnsweredNotification,
+                FailureKind::AnsweredNotification,
                 format!("notifications must get no Response object, got {} byte(s)", body.len()),
             ));
         }
         if transport == Transport::Http && !reply.status.is_some_and(|s| (200..300).contains(&s)) {
             problems.push(Problem::new(
-                Kind::HttpStatus,
+                FailureKind::HttpStatus,
                 format!("notifications only must get a 2xx status, got {}", status_text(reply)),
             ));
         }
@@ -692,13 +699,13 @@ fn nothing(transport: Transport, reply: &Reply) -> Vec<Problem> {
     let mut problems = Vec::new();
     if let Some(body) = &reply.body {
         problems.push(Problem::new(
-            Kind::AnsweredNotification,
+            FailureKind::AnsweredNotification,
             format!("notifications must get no answer, got {} byte(s)", body.len()),
         ));
     }
     if transport == Transport::Http && reply.status != Some(204) {
         problems.push(Problem::new(
-            Kind::HttpStatus,
+            FailureKind::HttpStatus,
             format!("notifications only must get HTTP 204, got {}", status_text(reply)),
         ));
     }
@@ -712,15 +719,24 @@ fn read_single(reply: &Reply) -> Option<Response> {
 
 fn read_problems(reply: &Reply) -> Vec<Problem> {
     let Some(body) = reply.body.as_deref() else {
-        return vec![Problem::new(Kind::NoAnswer, format!("no answer ({})", status_text(reply)))];
+        return vec![Problem::new(
+            FailureKind::NoAnswer,
+            format!("no answer ({})", status_text(reply)),
+        )];
     };
     match serde_json::from_str::<Value>(body) {
         Err(e) => {
-            vec![Problem::new(Kind::MalformedResponse, format!("the answer is not JSON: {e}"))]
+            vec![Problem::new(
+                FailureKind::MalformedResponse,
+                format!("the answer is not JSON: {e}"),
+            )]
         }
         Ok(value) => match Response::from_value(&value, "") {
             Err(e) => {
-                vec![Problem::new(Kind::MalformedResponse, format!("not a JSON-RPC response: {e}"))]
+                vec![Problem::new(
+                    FailureKind::MalformedResponse,
+                    format!("not a JSON-RPC response: {e}"),
+                )]
             }
             Ok(_) => Vec::new(),
         },
@@ -730,7 +746,7 @@ fn read_problems(reply: &Reply) -> Vec<Problem> {
 fn status_problems(transport: Transport, reply: &Reply) -> Vec<Problem> {
     if transport == Transport::Http && reply.status != Some(200) {
         return vec![Problem::new(
-            Kind::HttpStatus,
+            FailureKind::HttpStatus,
             format!("a JSON-RPC response must come with HTTP 200, got {}", status_text(reply)),
         )];
     }
@@ -744,7 +760,7 @@ fn status_text(reply: &Reply) -> String {
     }
 }
 
-fn refusal(response: &Response, codes: &[i64], kind: Kind, what: &str) -> Vec<Problem> {
+fn refusal(response: &Response, codes: &[i64], kind: FailureKind, what: &str) -> Vec<Problem> {
     match response {
         Response::Failure { error, .. } if codes.contains(&error.code) => Vec::new(),
         other => vec![Problem::new(
@@ -756,7 +772,7 @@ fn refusal(response: &Response, codes: &[i64], kind: Kind, what: &str) -> Vec<Pr
 
 fn wrong_id(want: &Id, got: &Id) -> Problem {
     Problem::new(
-        Kind::WrongId,
+        FailureKind::WrongId,
         format!("the response answers id {}, the request had {}", got.to_value(), want.to_value()),
     )
 }

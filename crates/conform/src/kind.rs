@@ -3,7 +3,7 @@
 /// What a failed check found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
-pub enum Kind {
+pub enum FailureKind {
     /// The connection failed, or the transport reported another failure.
     Transport,
     /// No answer came within the timeout (`--timeout`); the message says how long was waited.
@@ -70,46 +70,46 @@ pub enum Kind {
     EventMissing,
 }
 
-impl Kind {
+impl FailureKind {
     /// What a refusal for want of a credential is: the right credential refused when one was
     /// sent, a missing credential when the run has none.
-    pub(crate) fn credential_refused(has_token: bool) -> Kind {
-        if has_token { Kind::RightCredentialRefused } else { Kind::CredentialMissing }
+    pub(crate) fn credential_refused(has_token: bool) -> FailureKind {
+        if has_token { FailureKind::RightCredentialRefused } else { FailureKind::CredentialMissing }
     }
 
     /// The stable id.
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Transport => "transport",
-            Kind::Timeout => "timeout",
-            Kind::MalformedResponse => "malformed-response",
-            Kind::WrongId => "wrong-id",
-            Kind::HttpStatus => "http-status",
-            Kind::NoAnswer => "no-answer",
-            Kind::AnsweredNotification => "answered-notification",
-            Kind::Envelope => "envelope",
-            Kind::MethodMissing => "method-missing",
-            Kind::NoResult => "no-result",
-            Kind::ExampleRefused => "example-refused",
-            Kind::WrongErrorMessage => "wrong-error-message",
-            Kind::ResultInvalid => "result-invalid",
-            Kind::ErrorDataInvalid => "error-data-invalid",
-            Kind::UndeclaredError => "undeclared-error",
-            Kind::ValidParamsRefused => "valid-params-refused",
-            Kind::AcceptedInvalidParams => "accepted-invalid-params",
-            Kind::WrongErrorCode => "wrong-error-code",
-            Kind::DescribeInvalid => "describe-invalid",
-            Kind::DescribeDiffers => "describe-differs",
-            Kind::CredentialNotRequired => "credential-not-required",
-            Kind::RightCredentialRefused => "right-credential-refused",
-            Kind::CredentialMissing => "credential-missing",
-            Kind::WrongCredentialDowngraded => "wrong-credential-downgraded",
-            Kind::WrongCredentialAccepted => "wrong-credential-accepted",
-            Kind::RefusalShape => "refusal-shape",
-            Kind::Subscription => "subscription",
-            Kind::EventInvalid => "event-invalid",
-            Kind::EventPayloadInvalid => "event-payload-invalid",
-            Kind::EventMissing => "event-missing",
+            FailureKind::Transport => "transport",
+            FailureKind::Timeout => "timeout",
+            FailureKind::MalformedResponse => "malformed-response",
+            FailureKind::WrongId => "wrong-id",
+            FailureKind::HttpStatus => "http-status",
+            FailureKind::NoAnswer => "no-answer",
+            FailureKind::AnsweredNotification => "answered-notification",
+            FailureKind::Envelope => "envelope",
+            FailureKind::MethodMissing => "method-missing",
+            FailureKind::NoResult => "no-result",
+            FailureKind::ExampleRefused => "example-refused",
+            FailureKind::WrongErrorMessage => "wrong-error-message",
+            FailureKind::ResultInvalid => "result-invalid",
+            FailureKind::ErrorDataInvalid => "error-data-invalid",
+            FailureKind::UndeclaredError => "undeclared-error",
+            FailureKind::ValidParamsRefused => "valid-params-refused",
+            FailureKind::AcceptedInvalidParams => "accepted-invalid-params",
+            FailureKind::WrongErrorCode => "wrong-error-code",
+            FailureKind::DescribeInvalid => "describe-invalid",
+            FailureKind::DescribeDiffers => "describe-differs",
+            FailureKind::CredentialNotRequired => "credential-not-required",
+            FailureKind::RightCredentialRefused => "right-credential-refused",
+            FailureKind::CredentialMissing => "credential-missing",
+            FailureKind::WrongCredentialDowngraded => "wrong-credential-downgraded",
+            FailureKind::WrongCredentialAccepted => "wrong-credential-accepted",
+            FailureKind::RefusalShape => "refusal-shape",
+            FailureKind::Subscription => "subscription",
+            FailureKind::EventInvalid => "event-invalid",
+            FailureKind::EventPayloadInvalid => "event-payload-invalid",
+            FailureKind::EventMissing => "event-missing",
         }
     }
 }
@@ -118,13 +118,13 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     /// What kind of failure.
-    pub kind: Kind,
+    pub kind: FailureKind,
     /// What exactly, in a sentence.
     pub message: String,
 }
 
 impl Problem {
-    pub(crate) fn new(kind: Kind, message: impl Into<String>) -> Problem {
+    pub(crate) fn new(kind: FailureKind, message: impl Into<String>) -> Problem {
         Problem { kind, message: message.into() }
     }
 }

@@ -22,7 +22,7 @@ use accord_validate::Contract;
 
 pub use crate::{
     error::Error,
-    kind::{Kind, Problem},
+    kind::{FailureKind, Problem},
     plan::{Plan, PlannedMethod},
     policy::{Class, Decision, Policy},
     protocol::Protocol,
@@ -31,7 +31,7 @@ pub use crate::{
 };
 
 use crate::client::{Client, TransportError};
-use crate::judge::Cx;
+use crate::judge::Judge;
 use crate::run::Run;
 
 /// A plant: where it listens, and the token it wants (`None`: it has no credentials).
@@ -146,7 +146,7 @@ pub async fn run(
 /// Whether a check found that the plant wants a credential the run does not have.
 fn wants_credential(checks: &[Check]) -> bool {
     checks.iter().any(|c| match &c.outcome {
-        Outcome::Failed(problems) => problems.iter().any(|p| p.kind == Kind::CredentialMissing),
+        Outcome::Failed(problems) => problems.iter().any(|p| p.kind == FailureKind::CredentialMissing),
         _ => false,
     })
 }
@@ -190,14 +190,14 @@ async fn start<'a>(
     if let Err(TransportError::Connect(reason)) = client.post(&probe, Credential::Right).await {
         return Err(Error::Connect { url: plant.url.clone(), reason });
     }
-    let cx = Cx {
+    let judge = Judge {
         doc,
         contract,
         has_token: plant.token.is_some(),
         protocol: plan.protocol.clone(),
         dialect,
     };
-    Ok(Run::new(client, cx, options, progress))
+    Ok(Run::new(client, judge, options, progress))
 }
 
 /// A duration as reports write it: `250 ms`, `5 s`, `5 min`.

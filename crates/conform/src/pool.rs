@@ -12,7 +12,7 @@ use tokio::time::{Instant, timeout_at};
 
 use crate::client::Reply;
 use crate::judge::summary;
-use crate::kind::{Kind, Problem};
+use crate::kind::{FailureKind, Problem};
 use crate::report::{Answered, Check, Outcome, Phase};
 use crate::run::{Run, read_response, verdict};
 use crate::transcript::{Credential, Transcript, Transport};
@@ -72,7 +72,7 @@ impl Run<'_> {
                     && let Some(response) = reply.as_ref().and_then(read_response)
                 {
                     problems.push(Problem::new(
-                        Kind::ExampleRefused,
+                        FailureKind::ExampleRefused,
                         format!(
                             "the contract documents a result for this example's params, and the plant answered {}",
                             summary(&response)
@@ -106,7 +106,7 @@ impl Run<'_> {
         match reply.and_then(read_response) {
             Some(Response::Success { .. }) => Answered::Result,
             Some(Response::Failure { error, .. }) => {
-                let declared = crate::contract_method(self.cx.doc, method)
+                let declared = crate::contract_method(self.judge.doc, method)
                     .and_then(|m| m.errors.as_ref())
                     .is_some_and(|errors| errors.iter().any(|e| e.code == error.code));
                 if declared { Answered::DeclaredError } else { Answered::OtherError }

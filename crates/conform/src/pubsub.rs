@@ -6,13 +6,13 @@
 
 use accord_schema_model::PubsubRoute;
 use accord_validate::Target;
-use accord_wire::Response;
+use accord_wire::{ProtocolMethod, Response};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::client::Socket;
 use crate::judge::validation_problems;
-use crate::kind::{Kind, Problem};
+use crate::kind::{FailureKind, Problem};
 use crate::report::Outcome;
 use crate::run::{Run, read_response, verdict, ws_call};
 use crate::transcript::{Credential, Transcript, Transport};
@@ -34,7 +34,7 @@ impl Run<'_> {
             Ok(r) => r,
             Err(e) => return verdict(vec![e.problem()]),
         };
-        problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
+        problems.extend(self.judge.exchange(Transport::Ws, Credential::Right, &sent, &reply));
         // geth's ids are hex strings, jsonrpsee's strings or integers: kept as sent, compared
         // as JSON values.
         let Some(subscription) = read_response(&reply).and_then(|r| match r {
@@ -44,14 +44,14 @@ impl Run<'_> {
             _ => None,
         }) else {
             if problems.is_empty() {
-                problems.push(Problem::new(Kind::Subscription, "no subscription id"));
+                problems.push(Problem::new(FailureKind::Subscription, "no subscription id"));
             }
             return verdict(problems);
         };
         // accord serve emits on request (rpc.fake, docs/wire.md §6, on every wire); a real
         // plant answers it as a method it does not have, and its events are awaited for the
         // timeout.
-        let sent = self.request("rpc.fake", Some(json!({"emit": name})));
+        let sent = self.request(ProtocolMethod::Fake.name(), Some(json!({"emit": name})));
         let emitted = match ws_call(socket, transcript, &sent).await {
             Ok((reply, more)) => {
                 notes.extend(more);
@@ -86,10 +86,10 @@ impl Run<'_> {
                 Ok(payload) => {
                     validated += 1;
                     problems.extend(validation_problems(
-                        &self.cx.contract,
+                        &self.judge.contract,
                         &target,
                         &payload,
-                        Kind::EventPayloadInvalid,
+                        FailureKind::EventPayloadInvalid,
                         "the payload",
                     ));
                 }
@@ -100,7 +100,7 @@ impl Run<'_> {
             && (notes.len() as u64) < n
         {
             problems.push(Problem::new(
-                Kind::EventMissing,
+                FailureKind::EventMissing,
                 format!(
                     "the plant emitted {n} notification(s), {} arrived within the timeout",
                     notes.len()
@@ -114,12 +114,17 @@ impl Run<'_> {
         let sent = self.request(&route.unsubscribe, Some(json!([subscription])));
         match ws_call(socket, transcript, &sent).await {
             Ok((reply, _)) => {
-                problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
+                problems.extend(self.judge.exchange(
+                    Transport::Ws,
+                    Credential::Right,
+                    &sent,
+                    &reply,
+                ));
                 if let Some(Response::Success { result: Value::Bool(false), .. }) =
                     read_response(&reply)
                 {
                     problems.push(Problem::new(
-                        Kind::Subscription,
+                        FailureKind::Subscription,
                         format!("{} answered false for a live subscription", route.unsubscribe),
                     ));
                 }
@@ -139,7 +144,7 @@ impl Run<'_> {
 /// The payload of one pubsub notification of `route` on `subscription`, or what is wrong with
 /// the message.
 fn notification(text: &str, route: &PubsubRoute, subscription: &Value) -> Result<Value, Problem> {
-    let invalid = |message: String| Problem::new(Kind::EventInvalid, message);
+    let invalid = |message: String| Problem::new(FailureKind::EventInvalid, message);
     let value: Value = serde_json::from_str(text)
         .map_err(|e| invalid(format!("a message that is not JSON: {e}")))?;
     let method = value.get("method").and_then(Value::as_str);

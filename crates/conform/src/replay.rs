@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::client::{Reply, Socket};
-use crate::kind::{Kind, Problem};
+use crate::kind::{FailureKind, Problem};
 use crate::report::Phase;
 use crate::run::{Run, verdict, ws_call};
 use crate::transcript::{Credential, Line, Transcript, Transport};
@@ -101,7 +101,7 @@ impl Run<'_> {
                         Vec::new()
                     } else {
                         vec![Problem::new(
-                            Kind::credential_refused(self.client.has_token()),
+                            FailureKind::credential_refused(self.client.has_token()),
                             format!("the upgrade was refused with HTTP {status}"),
                         )]
                     };
@@ -115,7 +115,7 @@ impl Run<'_> {
         let mut problems = Vec::new();
         if credential == Credential::Wrong {
             problems.push(Problem::new(
-                Kind::WrongCredentialAccepted,
+                FailureKind::WrongCredentialAccepted,
                 "a WebSocket upgrade with a wrong credential must be refused with HTTP 401, and it was upgraded",
             ));
         }
@@ -131,7 +131,7 @@ impl Run<'_> {
         }
         match ws_call(s, t, sent).await {
             Ok((reply, _)) if credential == Credential::Wrong => (problems, reply),
-            Ok((reply, _)) => (self.cx.exchange(Transport::Ws, credential, sent, &reply), reply),
+            Ok((reply, _)) => (self.judge.exchange(Transport::Ws, credential, sent, &reply), reply),
             Err(e) => {
                 problems.push(e.problem());
                 (problems, none)

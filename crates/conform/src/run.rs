@@ -7,13 +7,13 @@ use accord_schema_model::{Document, EventRoute, Method};
 use accord_validate::Target;
 use accord_wire::describe::Answer;
 use accord_wire::event::{NOTIFICATION, Notification, SUBSCRIBE, UNSUBSCRIBE};
-use accord_wire::{Id, Request, Response};
+use accord_wire::{Id, ProtocolMethod, Request, Response};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::client::{Client, Reply, Socket, TransportError};
-use crate::judge::{Cx, built_against, validation_problems};
-use crate::kind::{Kind, Problem};
+use crate::judge::{Judge, built_against, validation_problems};
+use crate::kind::{FailureKind, Problem};
 use crate::pool::{Job, in_time};
 use crate::report::{Check, Outcome, Phase};
 use crate::transcript::{Credential, Transcript, Transport};
@@ -21,7 +21,7 @@ use crate::{Options, Progress};
 
 pub(crate) struct Run<'a> {
     pub(crate) client: Client,
-    pub(crate) cx: Cx<'a>,
+    pub(crate) judge: Judge<'a>,
     pub(crate) options: &'a Options,
     pub(crate) progress: &'a dyn Progress,
     pub(crate) checks: Vec<Check>,
@@ -44,14 +44,14 @@ pub(crate) struct Called<'d> {
 impl<'a> Run<'a> {
     pub(crate) fn new(
         client: Client,
-        cx: Cx<'a>,
+        judge: Judge<'a>,
         options: &'a Options,
         progress: &'a dyn Progress,
     ) -> Run<'a> {
         let deadline = options.deadline.map(|d| Instant::now() + d);
         Run {
             client,
-            cx,
+            judge,
             options,
             progress,
             checks: Vec::new(),
@@ -107,7 +107,7 @@ impl<'a> Run<'a> {
         match self.client.post(sent, credential).await {
             Ok(reply) => {
                 record(transcript, &reply);
-                (self.cx.exchange(Transport::Http, credential, sent, &reply), Some(reply))
+                (self.judge.exchange(Transport::Http, credential, sent, &reply), Some(reply))
             }
             Err(e) => {
                 transcript.note(format!("transport: {e}"));
@@ -139,14 +139,14 @@ impl<'a> Run<'a> {
 
     /// The contract methods the plan calls, in contract order.
     pub(crate) fn called(&self) -> Vec<Called<'a>> {
-        let doc: &'a Document = self.cx.doc;
+        let doc: &'a Document = self.judge.doc;
         let mut out = Vec::new();
         for (ns_name, ns) in doc.namespaces.iter().flatten() {
             for (m_name, method) in ns.methods.iter().flatten() {
                 let name = format!("{ns_name}.{m_name}");
                 if self.options.policy.decide(&name, method) == crate::policy::Decision::Call {
                     let wire =
-                        self.cx.dialect.wire_name(ns_name, m_name).unwrap_or(&name).to_owned();
+                        self.judge.dialect.wire_name(ns_name, m_name).unwrap_or(&name).to_owned();
                     out.push(Called {
                         name,
                         wire,
@@ -167,14 +167,14 @@ impl<'a> Run<'a> {
     /// Valid params of `m` for the i-th generated call, the same for the same seed.
     pub(crate) fn generated(&self, m: &Called<'_>, i: u64) -> Result<Value, String> {
         let validator =
-            self.cx.contract.validator(&Run::params_target(m)).map_err(|e| e.to_string())?;
+            self.judge.contract.validator(&Run::params_target(m)).map_err(|e| e.to_string())?;
         validator.generate(seed_for(self.options.seed, &m.name, i)).map_err(|e| e.to_string())
     }
 
     // ---- describe ----
 
     pub(crate) async fn describe(&mut self) {
-        let Some(subject) = self.cx.protocol.describe.clone() else {
+        let Some(subject) = self.judge.protocol.describe.clone() else {
             self.push(
                 Phase::Describe,
                 "describe",
@@ -185,7 +185,7 @@ impl<'a> Run<'a> {
             return;
         };
         let subject = subject.as_str();
-        let sent = self.request(subject, Some(built_against(self.cx.doc)));
+        let sent = self.request(subject, Some(built_against(self.judge.doc)));
         let mut transcript = Transcript::default();
         transcript.route(Transport::Http, self.client.carried(Credential::Right));
         let answer =
@@ -208,7 +208,7 @@ impl<'a> Run<'a> {
         };
         self.push(Phase::Describe, subject, name, outcome, transcript);
         if self.client.has_token() {
-            let sent = self.request(subject, Some(built_against(self.cx.doc)));
+            let sent = self.request(subject, Some(built_against(self.judge.doc)));
             self.http_check(
                 Phase::Describe,
                 subject,
@@ -222,11 +222,11 @@ impl<'a> Run<'a> {
 
     /// The described contract against the given one: versions and verdicts, then compat-diff.
     fn compare_described(&self, answer: &Answer) -> Vec<Problem> {
-        let doc = self.cx.doc;
+        let doc = self.judge.doc;
         let mut problems = Vec::new();
         if answer.schema != doc.schema {
             problems.push(Problem::new(
-                Kind::DescribeDiffers,
+                FailureKind::DescribeDiffers,
                 format!(
                     "the plant serves schema {}, the contract is schema {}",
                     answer.schema, doc.schema
@@ -236,17 +236,17 @@ impl<'a> Run<'a> {
         for (name, ns) in doc.namespaces.iter().flatten() {
             match answer.namespaces.iter().find(|e| &e.name == name) {
                 None => problems.push(Problem::new(
-                    Kind::DescribeDiffers,
+                    FailureKind::DescribeDiffers,
                     format!("namespace `{name}` is not described"),
                 )),
                 Some(entry) => {
                     match &entry.version {
                         Some(v) if v == &ns.version => {}
-                        Some(v) => problems.push(Problem::new(Kind::DescribeDiffers, format!("namespace `{name}`: the plant serves version {v}, the contract is {}", ns.version))),
-                        None => problems.push(Problem::new(Kind::DescribeDiffers, format!("namespace `{name}` is not served"))),
+                        Some(v) => problems.push(Problem::new(FailureKind::DescribeDiffers, format!("namespace `{name}`: the plant serves version {v}, the contract is {}", ns.version))),
+                        None => problems.push(Problem::new(FailureKind::DescribeDiffers, format!("namespace `{name}` is not served"))),
                     }
                     if let Some(Err(reason)) = &entry.verdict {
-                        problems.push(Problem::new(Kind::DescribeDiffers, format!("namespace `{name}`: the plant says a caller built against {} is not compatible: {reason}", ns.version)));
+                        problems.push(Problem::new(FailureKind::DescribeDiffers, format!("namespace `{name}`: the plant says a caller built against {} is not compatible: {reason}", ns.version)));
                     }
                 }
             }
@@ -256,7 +256,7 @@ impl<'a> Run<'a> {
                 && !doc.namespaces.iter().flatten().any(|(n, _)| n == &entry.name)
             {
                 problems.push(Problem::new(
-                    Kind::DescribeDiffers,
+                    FailureKind::DescribeDiffers,
                     format!(
                         "the plant serves namespace `{}`, which the contract does not have",
                         entry.name
@@ -277,7 +277,7 @@ impl<'a> Run<'a> {
             .filter(|f| f.pairing == Pairing::OldCallersNewPlant && f.level > Level::None)
         {
             problems.push(Problem::new(
-                Kind::DescribeDiffers,
+                FailureKind::DescribeDiffers,
                 format!(
                     "{} at {} ({} for callers built against the contract): {}",
                     f.rule,
@@ -289,7 +289,7 @@ impl<'a> Run<'a> {
         }
         if let Some(s) = &report.schema {
             problems.push(Problem::new(
-                Kind::DescribeDiffers,
+                FailureKind::DescribeDiffers,
                 format!("the described contract is schema {}, the given one {}", s.new, s.old),
             ));
         }
@@ -311,7 +311,7 @@ impl<'a> Run<'a> {
             );
             return;
         }
-        let describe = self.cx.protocol.probe.clone();
+        let describe = self.judge.protocol.probe.clone();
         let describe = describe.as_str();
         let first = self.called().into_iter().next();
         let call = match &first {
@@ -323,7 +323,7 @@ impl<'a> Run<'a> {
         };
         // What a call without a credential must get: the wire's code, or the HTTP refusal of a
         // wire that has none (docs/wire.md §11.2).
-        let no_credential = match self.cx.dialect.codes.credential_required {
+        let no_credential = match self.judge.dialect.codes.credential_required {
             Some(code) => format!("no credential: {code}"),
             None => "no credential over HTTP: refused with 401".to_owned(),
         };
@@ -359,7 +359,7 @@ impl<'a> Run<'a> {
     /// A WebSocket upgrade with `credential`: a wrong one must be refused with 401 before the
     /// upgrade; the right one must give a socket on which rpc.describe answers in full.
     async fn upgrade(&mut self, credential: Credential) {
-        let describe = self.cx.protocol.probe.clone();
+        let describe = self.judge.protocol.probe.clone();
         let describe = describe.as_str();
         let mut transcript = Transcript::default();
         transcript.route(Transport::Ws, credential);
@@ -384,13 +384,13 @@ impl<'a> Run<'a> {
                 match (credential, status) {
                     (Credential::Wrong, 401) => Vec::new(),
                     (Credential::Wrong, s) => vec![Problem::new(
-                        Kind::RefusalShape,
+                        FailureKind::RefusalShape,
                         format!(
                             "a wrong credential must be refused with HTTP 401 at the upgrade, got HTTP {s}"
                         ),
                     )],
                     (_, s) => vec![Problem::new(
-                        Kind::RightCredentialRefused,
+                        FailureKind::RightCredentialRefused,
                         format!("the upgrade with the right credential was refused with HTTP {s}"),
                     )],
                 }
@@ -412,18 +412,18 @@ impl<'a> Run<'a> {
                         let reduced = describe_answer(&reply).is_some_and(|a| a.reduced);
                         vec![if reduced {
                             Problem::new(
-                                Kind::WrongCredentialDowngraded,
+                                FailureKind::WrongCredentialDowngraded,
                                 "a WebSocket upgrade with a wrong credential must be refused with HTTP 401, and it was upgraded and given the reduced describe answer",
                             )
                         } else {
                             Problem::new(
-                                Kind::WrongCredentialAccepted,
+                                FailureKind::WrongCredentialAccepted,
                                 "a WebSocket upgrade with a wrong credential must be refused with HTTP 401, and it was upgraded",
                             )
                         }]
                     }
                     (_, Ok((reply, _))) => {
-                        self.cx.exchange(Transport::Ws, credential, &sent, &reply)
+                        self.judge.exchange(Transport::Ws, credential, &sent, &reply)
                     }
                 }
             }
@@ -445,14 +445,14 @@ impl<'a> Run<'a> {
 
     /// A method name the plant does not answer to, beside its own names.
     pub(crate) fn unknown_method(&self) -> String {
-        crate::plan::unknown_method(self.cx.doc, &self.cx.dialect)
+        crate::plan::unknown_method(self.judge.doc, &self.judge.dialect)
     }
 
     // ---- events ----
 
     pub(crate) async fn events(&mut self) {
         let events: Vec<(String, String, String)> = self
-            .cx
+            .judge
             .doc
             .namespaces
             .iter()
@@ -477,12 +477,12 @@ impl<'a> Run<'a> {
                 Some(Ok(Err(status))) => {
                     transcript.note(format!("upgrade refused with HTTP {status}"));
                     verdict(vec![Problem::new(
-                        Kind::RightCredentialRefused,
+                        FailureKind::RightCredentialRefused,
                         format!("the WebSocket upgrade was refused with HTTP {status}"),
                     )])
                 }
                 Some(Ok(Ok(mut socket))) => {
-                    let outcome = match self.cx.dialect.event(&name).cloned() {
+                    let outcome = match self.judge.dialect.event(&name).cloned() {
                         Some(EventRoute::Pubsub(route)) => {
                             let session = self.subscribe_pubsub(
                                 &mut socket,
@@ -533,19 +533,19 @@ impl<'a> Run<'a> {
             Ok(r) => r,
             Err(e) => return verdict(vec![e.problem()]),
         };
-        problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
+        problems.extend(self.judge.exchange(Transport::Ws, Credential::Right, &sent, &reply));
         let Some(subscription) = read_response(&reply).and_then(|r| match r {
             Response::Success { result: Value::String(s), .. } => Some(s),
             _ => None,
         }) else {
             if problems.is_empty() {
-                problems.push(Problem::new(Kind::Subscription, "no subscription id"));
+                problems.push(Problem::new(FailureKind::Subscription, "no subscription id"));
             }
             return verdict(problems);
         };
         // accord serve emits on request (rpc.fake, docs/wire.md §6); a real plant answers -32601
         // and its events are awaited for the timeout.
-        let sent = self.request("rpc.fake", Some(json!({"emit": name})));
+        let sent = self.request(ProtocolMethod::Fake.name(), Some(json!({"emit": name})));
         let emitted = match ws_call(socket, transcript, &sent).await {
             Ok((reply, more)) => {
                 notes.extend(more);
@@ -579,7 +579,7 @@ impl<'a> Run<'a> {
                 Ok(v) => v,
                 Err(e) => {
                     problems.push(Problem::new(
-                        Kind::EventInvalid,
+                        FailureKind::EventInvalid,
                         format!("a message that is not JSON: {e}"),
                     ));
                     continue;
@@ -588,22 +588,22 @@ impl<'a> Run<'a> {
             match Notification::from_value(&value) {
                 Ok(Some(n)) => {
                     if n.event != name {
-                        problems.push(Problem::new(Kind::EventInvalid, format!("a notification of `{}` on a subscription to `{name}`", n.event)));
+                        problems.push(Problem::new(FailureKind::EventInvalid, format!("a notification of `{}` on a subscription to `{name}`", n.event)));
                     } else if n.subscription != subscription {
-                        problems.push(Problem::new(Kind::EventInvalid, format!("a notification for subscription `{}`, not `{subscription}`", n.subscription)));
+                        problems.push(Problem::new(FailureKind::EventInvalid, format!("a notification for subscription `{}`, not `{subscription}`", n.subscription)));
                     } else {
-                        problems.extend(validation_problems(&self.cx.contract, &target, &n.payload, Kind::EventPayloadInvalid, "the payload"));
+                        problems.extend(validation_problems(&self.judge.contract, &target, &n.payload, FailureKind::EventPayloadInvalid, "the payload"));
                     }
                 }
-                Ok(None) => problems.push(Problem::new(Kind::EventInvalid, format!("a message that is neither a response awaited nor an `{NOTIFICATION}` notification"))),
-                Err(e) => problems.push(Problem::new(Kind::EventInvalid, format!("a malformed notification: {e}"))),
+                Ok(None) => problems.push(Problem::new(FailureKind::EventInvalid, format!("a message that is neither a response awaited nor an `{NOTIFICATION}` notification"))),
+                Err(e) => problems.push(Problem::new(FailureKind::EventInvalid, format!("a malformed notification: {e}"))),
             }
         }
         if let Some(n) = emitted
             && (notes.len() as u64) < n
         {
             problems.push(Problem::new(
-                Kind::EventMissing,
+                FailureKind::EventMissing,
                 format!(
                     "the plant emitted {n} notification(s), {} arrived within the timeout",
                     notes.len()
@@ -613,12 +613,17 @@ impl<'a> Run<'a> {
         let sent = self.request(UNSUBSCRIBE, Some(json!({"subscription": subscription})));
         match ws_call(socket, transcript, &sent).await {
             Ok((reply, _)) => {
-                problems.extend(self.cx.exchange(Transport::Ws, Credential::Right, &sent, &reply));
+                problems.extend(self.judge.exchange(
+                    Transport::Ws,
+                    Credential::Right,
+                    &sent,
+                    &reply,
+                ));
                 if let Some(Response::Success { result: Value::Bool(false), .. }) =
                     read_response(&reply)
                 {
                     problems.push(Problem::new(
-                        Kind::Subscription,
+                        FailureKind::Subscription,
                         "rpc.unsubscribe answered false for a live subscription",
                     ));
                 }

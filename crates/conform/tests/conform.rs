@@ -6,7 +6,7 @@ mod plant;
 use std::time::Duration;
 
 use accord_conform::{
-    Kind, MethodSummary, NoProgress, Options, Outcome, Plant, Policy, Report, Transcript,
+    FailureKind, MethodSummary, NoProgress, Options, Outcome, Plant, Policy, Report, Transcript,
 };
 use accord_schema_model::Document;
 use plant::Fault;
@@ -41,8 +41,8 @@ async fn conform(
     accord_conform::run(&doc, &plant, &options(&doc, allow, calls), &NoProgress).await.expect("run")
 }
 
-fn kinds(report: &Report) -> Vec<Kind> {
-    let mut kinds: Vec<Kind> = report
+fn kinds(report: &Report) -> Vec<FailureKind> {
+    let mut kinds: Vec<FailureKind> = report
         .failures()
         .flat_map(|c| match &c.outcome {
             accord_conform::Outcome::Failed(p) => p.iter().map(|p| p.kind).collect(),
@@ -94,7 +94,7 @@ async fn by_default_only_read_methods_are_called() {
     insta::assert_snapshot!(report.to_text());
 }
 
-async fn broken(fault: Fault, expected: Kind) -> Report {
+async fn broken(fault: Fault, expected: FailureKind) -> Report {
     let report = conform("pump-plant.types.json", Some(TOKEN), fault, &[], 2).await;
     assert!(!report.passed(), "{fault:?} was not caught");
     assert!(
@@ -108,38 +108,38 @@ async fn broken(fault: Fault, expected: Kind) -> Report {
 
 #[tokio::test]
 async fn a_wrong_result_type_is_caught() {
-    let report = broken(Fault::WrongResultType, Kind::ResultInvalid).await;
+    let report = broken(Fault::WrongResultType, FailureKind::ResultInvalid).await;
     insta::assert_snapshot!(report.to_text());
 }
 
 #[tokio::test]
 async fn a_result_out_of_bounds_is_caught() {
-    let report = broken(Fault::ResultOutOfBounds, Kind::ResultInvalid).await;
+    let report = broken(Fault::ResultOutOfBounds, FailureKind::ResultInvalid).await;
     insta::assert_snapshot!(report.to_text());
 }
 
 #[tokio::test]
 async fn invalid_params_accepted_are_caught() {
-    let report = broken(Fault::AcceptsInvalidParams, Kind::AcceptedInvalidParams).await;
-    assert!(!kinds(&report).contains(&Kind::WrongErrorCode), "reported apart");
+    let report = broken(Fault::AcceptsInvalidParams, FailureKind::AcceptedInvalidParams).await;
+    assert!(!kinds(&report).contains(&FailureKind::WrongErrorCode), "reported apart");
     insta::assert_snapshot!(report.to_text());
 }
 
 #[tokio::test]
 async fn a_wrong_error_code_is_caught_apart_from_accepted_params() {
-    let report = broken(Fault::WrongErrorCode, Kind::WrongErrorCode).await;
-    assert!(!kinds(&report).contains(&Kind::AcceptedInvalidParams), "reported apart");
+    let report = broken(Fault::WrongErrorCode, FailureKind::WrongErrorCode).await;
+    assert!(!kinds(&report).contains(&FailureKind::AcceptedInvalidParams), "reported apart");
     insta::assert_snapshot!(report.to_text());
 }
 
 #[tokio::test]
 async fn a_missing_method_is_caught() {
-    let report = broken(Fault::MissingMethod, Kind::MethodMissing).await;
+    let report = broken(Fault::MissingMethod, FailureKind::MethodMissing).await;
     insta::assert_snapshot!(report.to_text());
 }
 
 /// Every problem of every failed check, with the check's subject.
-fn problems(report: &Report) -> Vec<(String, Kind)> {
+fn problems(report: &Report) -> Vec<(String, FailureKind)> {
     report
         .failures()
         .flat_map(|c| match &c.outcome {
@@ -151,11 +151,11 @@ fn problems(report: &Report) -> Vec<(String, Kind)> {
 
 #[tokio::test]
 async fn a_missing_method_is_one_method_missing_failure_and_its_other_checks_are_skipped() {
-    let report = broken(Fault::MissingMethod, Kind::MethodMissing).await;
+    let report = broken(Fault::MissingMethod, FailureKind::MethodMissing).await;
     let found = problems(&report);
     assert_eq!(
         found,
-        vec![(plant::FAULTY_METHOD.to_owned(), Kind::MethodMissing)],
+        vec![(plant::FAULTY_METHOD.to_owned(), FailureKind::MethodMissing)],
         "{}",
         report.to_text()
     );
@@ -169,10 +169,10 @@ async fn a_missing_method_is_one_method_missing_failure_and_its_other_checks_are
 
 #[tokio::test]
 async fn a_plant_answering_only_declared_errors_fails_every_called_method_with_no_result() {
-    let report = broken(Fault::OnlyDeclaredErrors, Kind::NoResult).await;
+    let report = broken(Fault::OnlyDeclaredErrors, FailureKind::NoResult).await;
     for m in report.plan.called() {
         assert!(
-            problems(&report).contains(&(m.name.clone(), Kind::NoResult)),
+            problems(&report).contains(&(m.name.clone(), FailureKind::NoResult)),
             "{}: {}",
             m.name,
             report.to_text()
@@ -187,14 +187,19 @@ async fn a_plant_answering_only_declared_errors_fails_every_called_method_with_n
 
 #[tokio::test]
 async fn declared_errors_on_valid_calls_are_no_result_and_refused_examples() {
-    let report = broken(Fault::DeclaredErrorsOnValidCalls, Kind::NoResult).await;
-    assert_eq!(kinds(&report), vec![Kind::NoResult, Kind::ExampleRefused], "{}", report.to_text());
+    let report = broken(Fault::DeclaredErrorsOnValidCalls, FailureKind::NoResult).await;
+    assert_eq!(
+        kinds(&report),
+        vec![FailureKind::NoResult, FailureKind::ExampleRefused],
+        "{}",
+        report.to_text()
+    );
     insta::assert_snapshot!(report.to_text());
 }
 
 #[tokio::test]
 async fn a_null_result_where_the_type_has_no_null_is_caught() {
-    let report = broken(Fault::NullResult, Kind::ResultInvalid).await;
+    let report = broken(Fault::NullResult, FailureKind::ResultInvalid).await;
     assert!(
         problems(&report).iter().all(|(subject, _)| subject == plant::FAULTY_METHOD),
         "{}",
@@ -204,8 +209,8 @@ async fn a_null_result_where_the_type_has_no_null_is_caught() {
 
 #[tokio::test]
 async fn a_declared_error_with_a_wrong_message_is_caught() {
-    let report = broken(Fault::WrongErrorMessage, Kind::WrongErrorMessage).await;
-    assert_eq!(kinds(&report), vec![Kind::WrongErrorMessage], "{}", report.to_text());
+    let report = broken(Fault::WrongErrorMessage, FailureKind::WrongErrorMessage).await;
+    assert_eq!(kinds(&report), vec![FailureKind::WrongErrorMessage], "{}", report.to_text());
     assert!(report.to_text().contains(plant::WRONG_MESSAGE));
     insta::assert_snapshot!(report.to_text());
 }
@@ -230,7 +235,7 @@ async fn a_slow_plant_is_failed_checks_with_the_time_waited_and_the_deadline_end
     assert!(!report.passed());
     let first = &report.checks[0];
     assert!(
-        matches!(&first.outcome, Outcome::Failed(p) if p.iter().any(|p| p.kind == Kind::Timeout && p.message.contains("200 ms"))),
+        matches!(&first.outcome, Outcome::Failed(p) if p.iter().any(|p| p.kind == FailureKind::Timeout && p.message.contains("200 ms"))),
         "{:?}",
         first.outcome
     );
@@ -268,25 +273,26 @@ async fn calls_go_out_in_parallel_up_to_jobs_and_the_report_does_not_depend_on_i
 
 #[tokio::test]
 async fn a_describe_differing_from_the_contract_is_caught() {
-    let report = broken(Fault::DescribeDiffers, Kind::DescribeDiffers).await;
+    let report = broken(Fault::DescribeDiffers, FailureKind::DescribeDiffers).await;
     insta::assert_snapshot!(report.to_text());
 }
 
 #[tokio::test]
 async fn a_wrong_credential_downgraded_instead_of_refused_is_caught() {
-    let report = broken(Fault::WrongCredentialDowngraded, Kind::WrongCredentialDowngraded).await;
+    let report =
+        broken(Fault::WrongCredentialDowngraded, FailureKind::WrongCredentialDowngraded).await;
     insta::assert_snapshot!(report.to_text());
 }
 
 #[tokio::test]
 async fn an_event_payload_that_does_not_validate_is_caught() {
-    let report = broken(Fault::EventPayloadInvalid, Kind::EventPayloadInvalid).await;
+    let report = broken(Fault::EventPayloadInvalid, FailureKind::EventPayloadInvalid).await;
     insta::assert_snapshot!(report.to_text());
 }
 
 #[tokio::test]
 async fn a_failure_transcript_replays_to_the_same_failure_and_passes_on_the_healthy_plant() {
-    let report = broken(Fault::WrongResultType, Kind::ResultInvalid).await;
+    let report = broken(Fault::WrongResultType, FailureKind::ResultInvalid).await;
     let failure = report.failures().find(|c| c.subject == plant::FAULTY_METHOD).expect("a failure");
     let text = failure.transcript.render();
     let transcript = Transcript::parse(&text).expect("parses");
@@ -320,13 +326,14 @@ async fn a_refused_connection_is_an_error_naming_the_url() {
 
 #[tokio::test]
 async fn a_declared_error_whose_data_does_not_validate_is_caught() {
-    let report = broken(Fault::DeclaredErrorDataInvalid, Kind::ErrorDataInvalid).await;
+    let report = broken(Fault::DeclaredErrorDataInvalid, FailureKind::ErrorDataInvalid).await;
     insta::assert_snapshot!(report.to_text());
 }
 
 #[tokio::test]
 async fn a_websocket_transcript_with_a_wrong_credential_replays() {
-    let report = broken(Fault::WrongCredentialDowngraded, Kind::WrongCredentialDowngraded).await;
+    let report =
+        broken(Fault::WrongCredentialDowngraded, FailureKind::WrongCredentialDowngraded).await;
     let failure = report
         .failures()
         .find(|c| c.name.contains("over WebSocket"))

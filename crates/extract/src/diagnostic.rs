@@ -3,24 +3,8 @@
 
 use std::fmt;
 
-/// How serious a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// The contract may be incomplete or wrong here: a type could not be described.
-    Error,
-    /// The contract is right, but the source holds a serde hazard or an ignored construct.
-    Warning,
-}
-
-impl Severity {
-    /// `error` or `warning`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
+/// How serious a diagnostic is: the model's one `Severity`, shared with validate's lint.
+pub use accord_schema_model::Severity;
 
 /// A place in the source: the file as named in the sources, 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

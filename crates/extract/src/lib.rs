@@ -137,17 +137,7 @@ fn drop_unreached(namespaces: &mut IndexMap<String, accord_schema_model::Namespa
             TypeKind::Ref(r) => {
                 out.push((r.namespace.clone().unwrap_or_else(|| here.to_owned()), r.name.clone()))
             }
-            TypeKind::Array(a) => refs(&a.items, here, out),
-            TypeKind::Tuple(t) => t.elements.iter().for_each(|e| refs(e, here, out)),
-            TypeKind::Object(o) => {
-                o.fields.iter().flatten().for_each(|(_, f)| refs(&f.ty, here, out))
-            }
-            TypeKind::Map(m) => {
-                m.keys.iter().for_each(|k| refs(k, here, out));
-                refs(&m.values, here, out)
-            }
-            TypeKind::Union(u) => u.variants.iter().for_each(|v| refs(v, here, out)),
-            _ => {}
+            _ => n.children().for_each(|c| refs(c, here, out)),
         }
     }
     let mut todo = Vec::new();

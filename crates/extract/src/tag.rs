@@ -9,7 +9,7 @@
 //! | a struct or enum | `inline` (no named type), `name = "…"` (the contract's name) |
 //! | a type, field or param | `unit`, `min`, `max`, `exclusiveMin`, `exclusiveMax`, `multipleOf`, `minLength`, `maxLength`, `pattern`, `format`, `open` |
 
-use accord_schema_model::{TypeKind, TypeNode};
+use accord_schema_model::{NumberRules, StringRules, TypeKind, TypeNode};
 use serde_json::Number;
 
 use crate::{
@@ -69,33 +69,39 @@ pub(crate) fn refine(node: &mut TypeNode, docs: &Docs, file: &str, diags: &mut D
         let value = value.clone().unwrap_or_default();
         let ok = match (&mut target.kind, key.as_str()) {
             (TypeKind::Integer(r) | TypeKind::Number(r), k) => {
+                // Every refinement is named, so a new one does not compile until the tag can
+                // set it (and `REFINEMENTS` lists its key).
+                let NumberRules { min, max, exclusive_min, exclusive_max, multiple_of, unit } = r;
                 let n = number(&value);
                 match k {
                     "unit" => {
-                        r.unit = Some(value.clone());
+                        *unit = Some(value.clone());
                         true
                     }
-                    "min" => n.map(|n| r.min = Some(n)).is_some(),
-                    "max" => n.map(|n| r.max = Some(n)).is_some(),
-                    "exclusiveMin" => n.map(|n| r.exclusive_min = Some(n)).is_some(),
-                    "exclusiveMax" => n.map(|n| r.exclusive_max = Some(n)).is_some(),
-                    "multipleOf" => n.map(|n| r.multiple_of = Some(n)).is_some(),
+                    "min" => n.map(|n| *min = Some(n)).is_some(),
+                    "max" => n.map(|n| *max = Some(n)).is_some(),
+                    "exclusiveMin" => n.map(|n| *exclusive_min = Some(n)).is_some(),
+                    "exclusiveMax" => n.map(|n| *exclusive_max = Some(n)).is_some(),
+                    "multipleOf" => n.map(|n| *multiple_of = Some(n)).is_some(),
                     _ => false,
                 }
             }
-            (TypeKind::String(r), k) => match k {
-                "minLength" => value.parse().map(|n| r.min_length = Some(n)).is_ok(),
-                "maxLength" => value.parse().map(|n| r.max_length = Some(n)).is_ok(),
-                "pattern" => {
-                    r.pattern = Some(value.clone());
-                    true
+            (TypeKind::String(r), k) => {
+                let StringRules { min_length, max_length, pattern, format } = r;
+                match k {
+                    "minLength" => value.parse().map(|n| *min_length = Some(n)).is_ok(),
+                    "maxLength" => value.parse().map(|n| *max_length = Some(n)).is_ok(),
+                    "pattern" => {
+                        *pattern = Some(value.clone());
+                        true
+                    }
+                    "format" => {
+                        *format = Some(value.clone());
+                        true
+                    }
+                    _ => false,
                 }
-                "format" => {
-                    r.format = Some(value.clone());
-                    true
-                }
-                _ => false,
-            },
+            }
             (TypeKind::Enum(e), "open") => {
                 e.open = Some(value != "false");
                 true

@@ -1,7 +1,7 @@
 //! The extract fixtures: `fixtures/extract/<case>/src/` is extracted and compared with the
 //! case's `expected.types.json` (byte for byte: the canonical writer's text) and its
-//! diagnostics with an insta snapshot. `ACCORD_BLESS=1` rewrites the expected documents (read
-//! the diff before committing it).
+//! diagnostics with an insta snapshot. `cargo xtask bless` (`ACCORD_BLESS=1`) rewrites the
+//! expected documents (read the diff before committing it).
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +44,6 @@ fn every_case_extracts_to_its_expected_document() {
     }
     assert!(
         stale.is_empty(),
-        "extraction differs from expected.types.json in {stale:?} (ACCORD_BLESS=1 rewrites them)"
+        "extraction differs from expected.types.json in {stale:?} (`cargo xtask bless`, or ACCORD_BLESS=1, rewrites them)"
     );
 }

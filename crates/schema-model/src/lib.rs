@@ -7,6 +7,7 @@ mod json;
 pub mod members;
 mod pointer;
 mod read;
+mod severity;
 mod source;
 mod type_node;
 mod version;
@@ -22,6 +23,7 @@ pub use crate::{
     error::{Error, ErrorKind},
     json::{DuplicateKey, StrictJson, StrictValue},
     pointer::Pointer,
+    severity::Severity,
     source::{Located, Position, SourceMap, Span},
     type_node::{
         ArrayType, EnumType, Kind, MapType, NumberRules, ObjectType, RefType, StringRules,

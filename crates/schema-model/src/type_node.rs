@@ -305,7 +305,43 @@ pub struct RefType {
     pub namespace: Option<String>,
 }
 
+/// What is below a node, by shape: up to two single nodes, a list, the fields of an object.
+type Below<'a> = (
+    Option<&'a TypeNode>,
+    Option<&'a TypeNode>,
+    &'a [TypeNode],
+    Option<&'a IndexMap<String, Field>>,
+);
+
 impl TypeNode {
+    /// The type nodes directly below this one, in document order: an array's items, a
+    /// tuple's elements, an object's field types, a map's keys (when given) and values, a
+    /// union's variants. Refs are not followed. Every kind is named, so a new kind does not
+    /// compile until it says what is below it; the walks that only descend use this.
+    pub fn children(&self) -> impl DoubleEndedIterator<Item = &TypeNode> {
+        let (first, second, list, fields): Below<'_> = match &self.kind {
+            TypeKind::Any
+            | TypeKind::Null
+            | TypeKind::Boolean
+            | TypeKind::Integer(_)
+            | TypeKind::Number(_)
+            | TypeKind::String(_)
+            | TypeKind::Literal { .. }
+            | TypeKind::Enum(_)
+            | TypeKind::Ref(_) => (None, None, &[], None),
+            TypeKind::Array(a) => (Some(&a.items), None, &[], None),
+            TypeKind::Tuple(t) => (None, None, &t.elements, None),
+            TypeKind::Object(o) => (None, None, &[], o.fields.as_ref()),
+            TypeKind::Map(m) => (m.keys.as_deref(), Some(&m.values), &[], None),
+            TypeKind::Union(u) => (None, None, &u.variants, None),
+        };
+        first
+            .into_iter()
+            .chain(second)
+            .chain(list)
+            .chain(fields.into_iter().flat_map(|f| f.values().map(|f| &f.ty)))
+    }
+
     /// How many members, in this node and every node and field below it, this build has no name for.
     pub fn unknown_member_count(&self) -> usize {
         use crate::document::reserved_unknown;

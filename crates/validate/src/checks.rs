@@ -4,86 +4,106 @@
 
 use crate::number::Num;
 use crate::program::{Choices, Numeric, Text};
-use crate::report::{Rule, found};
+use crate::report::{ValidationRule, found};
 
-pub(crate) fn numeric(rules: &Numeric, n: Num, mut fail: impl FnMut(Rule, String, String)) -> bool {
+pub(crate) fn numeric(
+    rules: &Numeric,
+    n: Num,
+    mut fail: impl FnMut(ValidationRule, String, String),
+) -> bool {
+    // Every bound is named here, so a new one does not compile until it is handled.
+    let Numeric { min, max, exclusive_min, exclusive_max, multiple_of } = *rules;
     use std::cmp::Ordering::{Greater, Less};
     let mut ok = true;
     // Messages are built only for a bound that is broken: checking a valid value allocates
     // nothing.
-    let mut check = |broken: bool, rule: Rule, expected: &dyn Fn() -> String| {
+    let mut check = |broken: bool, rule: ValidationRule, expected: &dyn Fn() -> String| {
         if broken {
             ok = false;
             fail(rule, expected(), found::number(n));
         }
     };
-    if let Some(min) = rules.min {
-        check(n.cmp(min) == Less, Rule::Minimum, &|| format!("at least {}", min.render()));
+    if let Some(min) = min {
+        check(n.cmp(min) == Less, ValidationRule::Minimum, &|| {
+            format!("at least {}", min.render())
+        });
     }
-    if let Some(min) = rules.exclusive_min {
-        check(n.cmp(min) != Greater, Rule::ExclusiveMinimum, &|| {
+    if let Some(min) = exclusive_min {
+        check(n.cmp(min) != Greater, ValidationRule::ExclusiveMinimum, &|| {
             format!("more than {}", min.render())
         });
     }
-    if let Some(max) = rules.max {
-        check(n.cmp(max) == Greater, Rule::Maximum, &|| format!("at most {}", max.render()));
+    if let Some(max) = max {
+        check(n.cmp(max) == Greater, ValidationRule::Maximum, &|| {
+            format!("at most {}", max.render())
+        });
     }
-    if let Some(max) = rules.exclusive_max {
-        check(n.cmp(max) != Less, Rule::ExclusiveMaximum, &|| {
+    if let Some(max) = exclusive_max {
+        check(n.cmp(max) != Less, ValidationRule::ExclusiveMaximum, &|| {
             format!("less than {}", max.render())
         });
     }
-    if let Some(of) = rules.multiple_of {
-        check(!n.is_multiple_of(of), Rule::MultipleOf, &|| {
+    if let Some(of) = multiple_of {
+        check(!n.is_multiple_of(of), ValidationRule::MultipleOf, &|| {
             format!("a multiple of {}", of.render())
         });
     }
     ok
 }
 
-/// Whether the string rules need the decoded text at all (lengths, pattern, format).
-pub(crate) fn text_needs_content(rules: &Text) -> bool {
-    rules.min_length.is_some()
-        || rules.max_length.is_some()
-        || rules.pattern.is_some()
-        || rules.format.is_some()
-}
-
 /// The string rules, cheapest first: a string that breaks `minLength` or `maxLength` is not
 /// matched against the `pattern` or the `format` at all (a 1 MB string over `maxLength 10`
 /// must not cost a pattern run; docs/wire.md §4).
-pub(crate) fn text(rules: &Text, s: &str, mut fail: impl FnMut(Rule, String, String)) -> bool {
+pub(crate) fn text(
+    rules: &Text,
+    s: &str,
+    mut fail: impl FnMut(ValidationRule, String, String),
+) -> bool {
+    // Every rule is named here, so a new one does not compile until it is handled.
+    let Text { min_length, max_length, ref pattern, format } = *rules;
     let mut ok = true;
-    if rules.min_length.is_some() || rules.max_length.is_some() {
+    if min_length.is_some() || max_length.is_some() {
         // Lengths count Unicode scalar values; ASCII text needs no decoding to count.
         let len = if s.is_ascii() { s.len() } else { s.chars().count() } as u64;
-        if let Some(min) = rules.min_length
+        if let Some(min) = min_length
             && len < min
         {
             ok = false;
-            fail(Rule::MinLength, format!("a string of at least {min} characters"), chars(len));
+            fail(
+                ValidationRule::MinLength,
+                format!("a string of at least {min} characters"),
+                chars(len),
+            );
         }
-        if let Some(max) = rules.max_length
+        if let Some(max) = max_length
             && len > max
         {
             ok = false;
-            fail(Rule::MaxLength, format!("a string of at most {max} characters"), chars(len));
+            fail(
+                ValidationRule::MaxLength,
+                format!("a string of at most {max} characters"),
+                chars(len),
+            );
         }
     }
     if !ok {
         return false;
     }
-    if let Some(pattern) = &rules.pattern
+    if let Some(pattern) = &pattern
         && !pattern.is_match(s)
     {
         ok = false;
-        fail(Rule::Pattern, format!("a string matching /{}/", pattern.as_str()), found::string(s));
+        fail(
+            ValidationRule::Pattern,
+            format!("a string matching /{}/", pattern.as_str()),
+            found::string(s),
+        );
     }
-    if let Some(format) = rules.format
+    if let Some(format) = format
         && !format.check(s)
     {
         ok = false;
-        fail(Rule::Format, format!("a {} string", format.name()), found::string(s));
+        fail(ValidationRule::Format, format!("a {} string", format.name()), found::string(s));
     }
     ok
 }
@@ -133,7 +153,7 @@ pub(crate) fn item_count(
     len: usize,
     min: Option<u64>,
     max: Option<u64>,
-    mut fail: impl FnMut(Rule, String, String),
+    mut fail: impl FnMut(ValidationRule, String, String),
 ) -> bool {
     let mut ok = true;
     if let Some(min) = min
@@ -141,7 +161,7 @@ pub(crate) fn item_count(
     {
         ok = false;
         fail(
-            Rule::MinItems,
+            ValidationRule::MinItems,
             format!("an array of at least {}", items(min as usize)),
             format!("an array of {}", items(len)),
         );
@@ -151,7 +171,7 @@ pub(crate) fn item_count(
     {
         ok = false;
         fail(
-            Rule::MaxItems,
+            ValidationRule::MaxItems,
             format!("an array of at most {}", items(max as usize)),
             format!("an array of {}", items(len)),
         );
@@ -162,13 +182,13 @@ pub(crate) fn item_count(
 /// `uniqueItems`: the first two JSON-equal items, reported with both indices.
 pub(crate) fn unique_items(
     values: &[serde_json::Value],
-    mut fail: impl FnMut(Rule, String, String),
+    mut fail: impl FnMut(ValidationRule, String, String),
 ) -> bool {
     for j in 1..values.len() {
         for i in 0..j {
             if crate::number::json_equal(&values[i], &values[j]) {
                 fail(
-                    Rule::UniqueItems,
+                    ValidationRule::UniqueItems,
                     "items that are all different".to_owned(),
                     format!("items {i} and {j} are equal"),
                 );

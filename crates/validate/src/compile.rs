@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
-use accord_schema_model::{Document, Method, ParamStructure, Pointer, TypeKind, TypeNode};
+use accord_schema_model::{
+    Document, Method, NumberRules, ParamStructure, Pointer, StringRules, TypeKind, TypeNode,
+};
 use regex::Regex;
 
 use crate::number::Num;
@@ -91,12 +93,9 @@ pub(crate) fn reads_by_direction(doc: &Document) -> bool {
     }
     fn node(t: &TypeNode) -> bool {
         match &t.kind {
+            // A field says its presence; other nodes only hold nodes.
             TypeKind::Object(o) => o.fields.iter().flatten().any(|(_, f)| field(f)),
-            TypeKind::Array(a) => node(&a.items),
-            TypeKind::Tuple(t) => t.elements.iter().any(node),
-            TypeKind::Map(m) => node(&m.values) || m.keys.as_deref().is_some_and(node),
-            TypeKind::Union(u) => u.variants.iter().any(node),
-            _ => false,
+            _ => t.children().any(node),
         }
     }
     doc.namespaces.iter().flatten().any(|(_, ns)| {
@@ -256,19 +255,24 @@ impl Compiler<'_> {
             TypeKind::Boolean => Node::Boolean,
             TypeKind::Integer(rules) => Node::Integer(numeric(rules)),
             TypeKind::Number(rules) => Node::Number(numeric(rules)),
-            TypeKind::String(s) => Node::String(Text {
-                min_length: s.min_length,
-                max_length: s.max_length,
-                pattern: match &s.pattern {
-                    Some(p) => Some(Regex::new(p).map_err(|e| Error::BadPattern {
-                        at: at.key("pattern"),
-                        pattern: p.clone(),
-                        reason: e.to_string(),
-                    })?),
-                    None => None,
-                },
-                format: s.format.as_deref().and_then(Format::from_name),
-            }),
+            TypeKind::String(rules) => {
+                // Every refinement is named, so a new one does not compile until it is
+                // compiled.
+                let StringRules { min_length, max_length, pattern, format } = rules;
+                Node::String(Text {
+                    min_length: *min_length,
+                    max_length: *max_length,
+                    pattern: match pattern {
+                        Some(p) => Some(Regex::new(p).map_err(|e| Error::BadPattern {
+                            at: at.key("pattern"),
+                            pattern: p.clone(),
+                            reason: e.to_string(),
+                        })?),
+                        None => None,
+                    },
+                    format: format.as_deref().and_then(Format::from_name),
+                })
+            }
             TypeKind::Literal { value } => Node::Literal(value.clone()),
             TypeKind::Enum(e) => Node::Enum(Choices {
                 values: e.values.clone(),
@@ -445,12 +449,15 @@ impl Compiler<'_> {
     }
 }
 
-fn numeric(rules: &accord_schema_model::NumberRules) -> Numeric {
+fn numeric(rules: &NumberRules) -> Numeric {
+    // Every refinement is named, so a new one does not compile until it is compiled (or said
+    // to be meaning only, as `unit` is: it constrains no value).
+    let NumberRules { min, max, exclusive_min, exclusive_max, multiple_of, unit: _ } = rules;
     Numeric {
-        min: rules.min.as_ref().map(Num::of),
-        max: rules.max.as_ref().map(Num::of),
-        exclusive_min: rules.exclusive_min.as_ref().map(Num::of),
-        exclusive_max: rules.exclusive_max.as_ref().map(Num::of),
-        multiple_of: rules.multiple_of.as_ref().map(Num::of),
+        min: min.as_ref().map(Num::of),
+        max: max.as_ref().map(Num::of),
+        exclusive_min: exclusive_min.as_ref().map(Num::of),
+        exclusive_max: exclusive_max.as_ref().map(Num::of),
+        multiple_of: multiple_of.as_ref().map(Num::of),
     }
 }

@@ -10,7 +10,9 @@
 use crate::compile::{Reading, reads_by_direction};
 use std::collections::BTreeSet;
 
-use accord_schema_model::{Document, Method, ParamStructure, TypeKind, TypeNode};
+use accord_schema_model::{
+    Document, Method, NumberRules, ParamStructure, StringRules, TypeKind, TypeNode,
+};
 use serde_json::{Map, Value, json};
 
 use crate::{Error, Format, Target};
@@ -229,20 +231,24 @@ impl<'d> Export<'d> {
             TypeKind::Boolean => put(&mut s, "type", Some(json!("boolean"))),
             TypeKind::Integer(r) | TypeKind::Number(r) => {
                 let ty = if matches!(t.kind, TypeKind::Integer(_)) { "integer" } else { "number" };
+                // Every refinement is named, so a new one does not compile until it is
+                // exported.
+                let NumberRules { min, max, exclusive_min, exclusive_max, multiple_of, unit } = r;
                 put(&mut s, "type", Some(json!(ty)));
-                put(&mut s, "minimum", r.min.clone().map(Value::Number));
-                put(&mut s, "maximum", r.max.clone().map(Value::Number));
-                put(&mut s, "exclusiveMinimum", r.exclusive_min.clone().map(Value::Number));
-                put(&mut s, "exclusiveMaximum", r.exclusive_max.clone().map(Value::Number));
-                put(&mut s, "multipleOf", r.multiple_of.clone().map(Value::Number));
-                put(&mut s, "x-accord-unit", r.unit.clone().map(Value::String));
+                put(&mut s, "minimum", min.clone().map(Value::Number));
+                put(&mut s, "maximum", max.clone().map(Value::Number));
+                put(&mut s, "exclusiveMinimum", exclusive_min.clone().map(Value::Number));
+                put(&mut s, "exclusiveMaximum", exclusive_max.clone().map(Value::Number));
+                put(&mut s, "multipleOf", multiple_of.clone().map(Value::Number));
+                put(&mut s, "x-accord-unit", unit.clone().map(Value::String));
             }
             TypeKind::String(r) => {
+                let StringRules { min_length, max_length, pattern, format } = r;
                 put(&mut s, "type", Some(json!("string")));
-                put(&mut s, "minLength", r.min_length.map(Value::from));
-                put(&mut s, "maxLength", r.max_length.map(Value::from));
-                put(&mut s, "pattern", r.pattern.clone().map(Value::String));
-                match r.format.as_deref().map(|f| (f, Format::from_name(f))) {
+                put(&mut s, "minLength", min_length.map(Value::from));
+                put(&mut s, "maxLength", max_length.map(Value::from));
+                put(&mut s, "pattern", pattern.clone().map(Value::String));
+                match format.as_deref().map(|f| (f, Format::from_name(f))) {
                     // JSON Schema has no `hex` format: its meaning as a pattern.
                     Some((_, Some(Format::Hex))) => {
                         let hex = json!({"pattern": "^(0x)?[0-9a-fA-F]+$"});

@@ -27,7 +27,7 @@ pub use crate::{
     compile::Target,
     error::Error,
     format::Format,
-    report::{Rule, ValidationError},
+    report::{ValidationError, ValidationRule},
 };
 
 #[cfg(feature = "generate")]

@@ -92,6 +92,16 @@ pub(crate) struct Numeric {
     pub(crate) multiple_of: Option<Num>,
 }
 
+impl Numeric {
+    /// Whether no bound applies: any number of the kind passes. Both paths' fast paths ask
+    /// this one question, and it names every field, so a new bound cannot be skipped by one
+    /// path only.
+    pub(crate) fn is_unbounded(&self) -> bool {
+        let Numeric { min, max, exclusive_min, exclusive_max, multiple_of } = self;
+        [min, max, exclusive_min, exclusive_max, multiple_of].iter().all(|b| b.is_none())
+    }
+}
+
 /// Rules of `string`.
 #[derive(Debug, Default)]
 pub(crate) struct Text {
@@ -99,6 +109,15 @@ pub(crate) struct Text {
     pub(crate) max_length: Option<u64>,
     pub(crate) pattern: Option<Regex>,
     pub(crate) format: Option<Format>,
+}
+
+impl Text {
+    /// Whether no rule applies: any string passes, so its content need not even be decoded.
+    /// It names every field, so a new rule cannot be skipped by one path only.
+    pub(crate) fn is_unbounded(&self) -> bool {
+        let Text { min_length, max_length, pattern, format } = self;
+        min_length.is_none() && max_length.is_none() && pattern.is_none() && format.is_none()
+    }
 }
 
 /// The values of an `enum`.

@@ -10,7 +10,7 @@ use crate::number::Num;
 /// The rule a value broke.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum Rule {
+pub enum ValidationRule {
     /// The JSON type is not the type's kind.
     Type,
     /// Below `min`.
@@ -61,34 +61,34 @@ pub enum Rule {
     DuplicateKey,
 }
 
-impl Rule {
+impl ValidationRule {
     /// A stable identifier for the rule.
     pub fn id(self) -> &'static str {
         match self {
-            Rule::Type => "type",
-            Rule::Minimum => "min",
-            Rule::ExclusiveMinimum => "exclusive-min",
-            Rule::Maximum => "max",
-            Rule::ExclusiveMaximum => "exclusive-max",
-            Rule::MultipleOf => "multiple-of",
-            Rule::MinLength => "min-length",
-            Rule::MaxLength => "max-length",
-            Rule::Pattern => "pattern",
-            Rule::Format => "format",
-            Rule::Literal => "literal",
-            Rule::Enum => "enum",
-            Rule::MinItems => "min-items",
-            Rule::MaxItems => "max-items",
-            Rule::UniqueItems => "unique-items",
-            Rule::Length => "length",
-            Rule::Required => "required",
-            Rule::Closed => "closed",
-            Rule::MapKey => "map-key",
-            Rule::Union => "union",
-            Rule::Discriminator => "discriminator",
-            Rule::Depth => "depth",
-            Rule::Syntax => "syntax",
-            Rule::DuplicateKey => "duplicate-key",
+            ValidationRule::Type => "type",
+            ValidationRule::Minimum => "min",
+            ValidationRule::ExclusiveMinimum => "exclusive-min",
+            ValidationRule::Maximum => "max",
+            ValidationRule::ExclusiveMaximum => "exclusive-max",
+            ValidationRule::MultipleOf => "multiple-of",
+            ValidationRule::MinLength => "min-length",
+            ValidationRule::MaxLength => "max-length",
+            ValidationRule::Pattern => "pattern",
+            ValidationRule::Format => "format",
+            ValidationRule::Literal => "literal",
+            ValidationRule::Enum => "enum",
+            ValidationRule::MinItems => "min-items",
+            ValidationRule::MaxItems => "max-items",
+            ValidationRule::UniqueItems => "unique-items",
+            ValidationRule::Length => "length",
+            ValidationRule::Required => "required",
+            ValidationRule::Closed => "closed",
+            ValidationRule::MapKey => "map-key",
+            ValidationRule::Union => "union",
+            ValidationRule::Discriminator => "discriminator",
+            ValidationRule::Depth => "depth",
+            ValidationRule::Syntax => "syntax",
+            ValidationRule::DuplicateKey => "duplicate-key",
         }
     }
 }
@@ -99,7 +99,7 @@ pub struct ValidationError {
     /// The JSON Pointer of the value inside the validated document (`""` for the whole value).
     pub pointer: String,
     /// The rule broken.
-    pub rule: Rule,
+    pub rule: ValidationRule,
     /// What the type asks for, including the bound, pattern or values involved.
     pub expected: String,
     /// What the value is.
@@ -206,6 +206,26 @@ pub(crate) mod found {
         "an array".to_owned()
     }
 
+    /// An array of `len` items.
+    pub(crate) fn array_of(len: usize) -> String {
+        format!("an array of {}", crate::checks::items(len))
+    }
+
+    /// An object that lacks a required member.
+    pub(crate) fn object_without(name: &str) -> String {
+        format!("an object without `{name}`")
+    }
+
+    /// Params that lack a required param.
+    pub(crate) fn params_without(name: &str) -> String {
+        format!("params without `{name}`")
+    }
+
+    /// A map key its key type refuses.
+    pub(crate) fn key(key: &str) -> String {
+        format!("the key {}", quoted(key))
+    }
+
     /// A string as JSON, cut to a readable length.
     pub(crate) fn quoted(s: &str) -> String {
         if s.chars().count() <= SHOWN {
@@ -213,6 +233,100 @@ pub(crate) mod found {
         } else {
             let cut: String = s.chars().take(SHOWN).collect();
             format!("{}…", serde_json::to_string(&cut).unwrap_or_default())
+        }
+    }
+}
+
+/// The error of a map key its key type refuses at `pointer`, with the key type's own errors
+/// (as the nearest) moved to the key's place.
+pub(crate) fn map_key_error(
+    pointer: String,
+    key: &str,
+    key_errors: Vec<ValidationError>,
+) -> ValidationError {
+    let nearest = key_errors
+        .into_iter()
+        .map(|mut e| {
+            e.pointer = pointer.clone();
+            e
+        })
+        .collect();
+    ValidationError {
+        pointer,
+        rule: ValidationRule::MapKey,
+        expected: expected::map_key(),
+        found: found::key(key),
+        nearest,
+    }
+}
+
+/// A member by name: what a required member's error expects, and what a closed object's error
+/// found.
+pub(crate) fn member(name: &str) -> String {
+    format!("the member `{name}`")
+}
+
+/// "Expected" descriptions of the structural rules, shared by both paths (the scalar rules
+/// word theirs in `checks.rs`).
+pub(crate) mod expected {
+    use std::borrow::Borrow;
+    use std::fmt::Display;
+
+    use crate::program::Record;
+
+    /// A literal's value.
+    pub(crate) fn exactly(value: impl Display) -> String {
+        format!("exactly {value}")
+    }
+
+    /// A tuple's length.
+    pub(crate) fn array_of_exactly(len: usize) -> String {
+        format!("an array of exactly {}", crate::checks::items(len))
+    }
+
+    /// A union's discriminator member, absent.
+    pub(crate) fn discriminator(member: &str) -> String {
+        format!("an object with the member `{member}` that picks the arm")
+    }
+
+    /// A discriminator's tags.
+    pub(crate) fn one_of_tags<S: Borrow<str>>(tags: &[S]) -> String {
+        format!("one of {}", tags.join(", "))
+    }
+
+    /// A union's arms, by kind.
+    pub(crate) fn union_arms<S: Borrow<str>>(arms: &[S]) -> String {
+        format!("one of the union's arms ({})", arms.join(" | "))
+    }
+
+    /// A required param, by name.
+    pub(crate) fn param(name: &str) -> String {
+        format!("the param `{name}`")
+    }
+
+    /// A required param sent by position.
+    pub(crate) fn param_at(name: &str, position: usize) -> String {
+        format!("the param `{name}` at position {position}")
+    }
+
+    /// More params by position than declared.
+    pub(crate) fn at_most_params(declared: usize) -> String {
+        format!("at most {declared} params")
+    }
+
+    /// A map key its key type refuses.
+    pub(crate) fn map_key() -> String {
+        "a key the map's key type accepts".to_owned()
+    }
+
+    /// "only the members …" for a closed object.
+    pub(crate) fn closed(record: &Record) -> String {
+        let names: Vec<String> =
+            record.members.list.iter().take(12).map(|m| format!("`{}`", m.name)).collect();
+        if names.is_empty() {
+            "no members (the object is closed)".to_owned()
+        } else {
+            format!("only the members {} (the object is closed)", names.join(", "))
         }
     }
 }

@@ -7,7 +7,9 @@ use serde_json::Value;
 use crate::checks;
 use crate::number::{Num, json_equal};
 use crate::program::{Node, NodeId, Params, Program, Record, Seen};
-use crate::report::{Path, Rule, Seg, ValidationError, found};
+use crate::report::{
+    Path, Seg, ValidationError, ValidationRule, expected, found, map_key_error, member,
+};
 
 /// One validation run over one value.
 pub(crate) struct ValueCheck<'p, 'v> {
@@ -36,7 +38,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
         ValueCheck { program, detailed, limit, depth: 0, path: Path::default(), errors: Vec::new() }
     }
 
-    fn fail(&mut self, rule: Rule, expected: impl Into<String>, found: String) {
+    fn fail(&mut self, rule: ValidationRule, expected: impl Into<String>, found: String) {
         if self.detailed {
             let pointer = self.path.pointer();
             self.errors.push(ValidationError {
@@ -65,7 +67,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
     fn enter(&mut self, v: &Value) -> bool {
         if self.depth >= self.limit {
             let limit = self.limit;
-            self.fail(Rule::Depth, checks::depth_expected(limit), describe(v));
+            self.fail(ValidationRule::Depth, checks::depth_expected(limit), describe(v));
             return false;
         }
         self.depth += 1;
@@ -109,7 +111,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
             Node::Literal(lit) => {
                 let ok = json_equal(lit, v);
                 if !ok {
-                    self.fail(Rule::Literal, format!("exactly {lit}"), describe(v));
+                    self.fail(ValidationRule::Literal, expected::exactly(lit), describe(v));
                 }
                 ok
             }
@@ -120,7 +122,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     _ => false,
                 };
                 if !ok {
-                    self.fail(Rule::Enum, checks::enum_expected(c), describe(v));
+                    self.fail(ValidationRule::Enum, checks::enum_expected(c), describe(v));
                 }
                 ok
             }
@@ -173,9 +175,9 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     ok = false;
                     let n = elements.len();
                     self.fail(
-                        Rule::Length,
-                        format!("an array of exactly {}", checks::items(n)),
-                        format!("an array of {}", checks::items(items.len())),
+                        ValidationRule::Length,
+                        expected::array_of_exactly(n),
+                        found::array_of(items.len()),
                     );
                 }
                 self.depth -= 1;
@@ -217,8 +219,8 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     let Value::Object(members) = v else { return self.expect(false, id, v) };
                     let Some(tag) = members.get(&*d.member) else {
                         self.fail(
-                            Rule::Discriminator,
-                            format!("an object with the member `{}` that picks the arm", d.member),
+                            ValidationRule::Discriminator,
+                            expected::discriminator(&d.member),
                             found::object(),
                         );
                         return false;
@@ -230,8 +232,8 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                                 d.arms.iter().map(|(t, _)| t.to_string()).collect();
                             self.push(Seg::Key(Cow::Owned(d.member.to_string())));
                             self.fail(
-                                Rule::Discriminator,
-                                format!("one of {}", tags.join(", ")),
+                                ValidationRule::Discriminator,
+                                expected::one_of_tags(&tags),
                                 describe(tag),
                             );
                             self.pop();
@@ -257,8 +259,8 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     let pointer = self.path.pointer();
                     self.errors.push(ValidationError {
                         pointer,
-                        rule: Rule::Union,
-                        expected: format!("one of the union's arms ({})", arms.join(" | ")),
+                        rule: ValidationRule::Union,
+                        expected: expected::union_arms(&arms),
                         found: describe(v),
                         nearest,
                     });
@@ -270,7 +272,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
         }
     }
 
-    fn fail_all(&mut self, errs: Vec<(Rule, String, String)>) {
+    fn fail_all(&mut self, errs: Vec<(ValidationRule, String, String)>) {
         for (rule, expected, found) in errs {
             self.fail(rule, expected, found);
         }
@@ -279,7 +281,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
     fn expect(&mut self, ok: bool, id: NodeId, v: &Value) -> bool {
         if !ok {
             let noun = self.program.node(id).noun();
-            self.fail(Rule::Type, noun, describe(v));
+            self.fail(ValidationRule::Type, noun, describe(v));
         }
         ok
     }
@@ -316,7 +318,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 }
                 None if record.closed => {
                     ok = false;
-                    self.fail(Rule::Closed, closed_expected(record), format!("the member `{key}`"));
+                    self.fail(ValidationRule::Closed, expected::closed(record), member(key));
                 }
                 None => {
                     // Open: unknown members are accepted, but still bounded in depth.
@@ -332,9 +334,9 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
             if m.required && !seen.has(i) {
                 ok = false;
                 self.fail(
-                    Rule::Required,
-                    format!("the member `{}`", m.name),
-                    format!("an object without `{}`", m.name),
+                    ValidationRule::Required,
+                    member(&m.name),
+                    found::object_without(&m.name),
                 );
                 if !self.detailed {
                     return false;
@@ -367,9 +369,9 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     if m.required && !members.contains_key(&*m.name) {
                         ok = false;
                         self.fail(
-                            Rule::Required,
-                            format!("the param `{}`", m.name),
-                            format!("params without `{}`", m.name),
+                            ValidationRule::Required,
+                            expected::param(&m.name),
+                            found::params_without(&m.name),
                         );
                         if !self.detailed {
                             break;
@@ -398,9 +400,9 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                         None if m.required => {
                             ok = false;
                             self.fail(
-                                Rule::Required,
-                                format!("the param `{}` at position {i}", m.name),
-                                format!("an array of {}", checks::items(items.len())),
+                                ValidationRule::Required,
+                                expected::param_at(&m.name, i),
+                                found::array_of(items.len()),
                             );
                         }
                         None => {}
@@ -409,9 +411,9 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 if items.len() > declared && (ok || self.detailed) {
                     ok = false;
                     self.fail(
-                        Rule::Length,
-                        format!("at most {declared} params"),
-                        format!("an array of {}", checks::items(items.len())),
+                        ValidationRule::Length,
+                        expected::at_most_params(declared),
+                        found::array_of(items.len()),
                     );
                 }
                 self.depth -= 1;
@@ -430,17 +432,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
         }
         if self.detailed {
             let pointer = self.path.pointer();
-            let nearest = probe.errors.into_iter().map(|mut e| {
-                e.pointer = pointer.clone();
-                e
-            });
-            self.errors.push(ValidationError {
-                pointer: pointer.clone(),
-                rule: Rule::MapKey,
-                expected: "a key the map's key type accepts".to_owned(),
-                found: format!("the key {}", found::quoted(key)),
-                nearest: nearest.collect(),
-            });
+            self.errors.push(map_key_error(pointer, key, probe.errors));
         }
         false
     }
@@ -497,30 +489,12 @@ fn plain_scalar(program: &Program, id: NodeId) -> Option<fn(&Value) -> bool> {
     fn integer(v: &Value) -> bool {
         v.as_number().is_some_and(|n| Num::of(n).is_integer())
     }
-    let unbounded = |r: &crate::program::Numeric| {
-        r.min.is_none()
-            && r.max.is_none()
-            && r.exclusive_min.is_none()
-            && r.exclusive_max.is_none()
-            && r.multiple_of.is_none()
-    };
     match program.node(program.resolve(id)) {
-        Node::Number(r) if unbounded(r) => Some(Value::is_number),
-        Node::Integer(r) if unbounded(r) => Some(integer),
-        Node::String(t) if !checks::text_needs_content(t) => Some(Value::is_string),
+        Node::Number(r) if r.is_unbounded() => Some(Value::is_number),
+        Node::Integer(r) if r.is_unbounded() => Some(integer),
+        Node::String(t) if t.is_unbounded() => Some(Value::is_string),
         Node::Boolean => Some(Value::is_boolean),
         Node::Null => Some(Value::is_null),
         _ => None,
-    }
-}
-
-/// "only the members …" for a closed object.
-pub(crate) fn closed_expected(record: &Record) -> String {
-    let names: Vec<String> =
-        record.members.list.iter().take(12).map(|m| format!("`{}`", m.name)).collect();
-    if names.is_empty() {
-        "no members (the object is closed)".to_owned()
-    } else {
-        format!("only the members {} (the object is closed)", names.join(", "))
     }
 }

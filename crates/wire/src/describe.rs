@@ -16,7 +16,7 @@ use crate::protocol::Protocol;
 use crate::{Error, RpcError};
 
 /// The method's name on the wire.
-pub const METHOD: &str = accord_schema_model::dialect::ACCORD_DESCRIBE;
+pub const METHOD: &str = crate::ProtocolMethod::Describe.name();
 
 /// The update hint of the reduced answer.
 pub const UPDATE_HINT: &str = "This plant needs a credential: send Authorization: Bearer <token>. \

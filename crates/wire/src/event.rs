@@ -5,11 +5,11 @@ use serde_json::{Value, json};
 use crate::{Error, JSONRPC};
 
 /// The subscribe method.
-pub const SUBSCRIBE: &str = accord_schema_model::dialect::ACCORD_SUBSCRIBE;
+pub const SUBSCRIBE: &str = crate::ProtocolMethod::Subscribe.name();
 /// The unsubscribe method.
-pub const UNSUBSCRIBE: &str = accord_schema_model::dialect::ACCORD_UNSUBSCRIBE;
+pub const UNSUBSCRIBE: &str = crate::ProtocolMethod::Unsubscribe.name();
 /// The method name every event notification carries.
-pub const NOTIFICATION: &str = accord_schema_model::dialect::ACCORD_NOTIFICATION;
+pub const NOTIFICATION: &str = crate::ProtocolMethod::Notification.name();
 
 /// One event notification.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::RpcError;
 
 /// The method's name on the wire.
-pub const METHOD: &str = "rpc.fake";
+pub const METHOD: &str = crate::ProtocolMethod::Fake.name();
 
 /// The greatest `delayMs`.
 pub const MAX_DELAY_MS: u64 = 60_000;

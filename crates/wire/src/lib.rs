@@ -9,6 +9,7 @@ pub mod event;
 pub mod fake;
 pub mod limits;
 mod members;
+pub mod methods;
 
 pub use accord_schema_model::dialect::{
     self, Dialect, EventRoute, MethodRoute, Profile, ProtocolCodes, PubsubRoute,
@@ -17,6 +18,7 @@ pub use codes::RpcError;
 pub use credential::{Access, Presented};
 pub use envelope::{Call, Id, Incoming, Request, Response};
 pub use error::Error;
+pub use methods::ProtocolMethod;
 
 /// The JSON-RPC version string every request and response carries.
 pub const JSONRPC: &str = "2.0";

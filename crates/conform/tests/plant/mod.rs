@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use accord_schema_model::{Document, ParamStructure};
-use accord_validate::{Contract, Rule, Target};
+use accord_validate::{Contract, Target, ValidationRule};
 use accord_wire::credential::{Access, Presented};
 use accord_wire::describe;
 use accord_wire::envelope::{Call, Incoming, Rejected};
@@ -401,7 +401,8 @@ impl Plant {
                 method: method.to_owned(),
                 code,
             };
-            let data = self.mutant(&target, &self.generate(&target, 1), |r| r == Rule::Type);
+            let data =
+                self.mutant(&target, &self.generate(&target, 1), |r| r == ValidationRule::Type);
             return Err(RpcError::declared(code, &decl.message, Some(data)));
         }
         let result_target =
@@ -416,12 +417,15 @@ impl Plant {
         Ok(match (faulty, self.fault) {
             (true, Fault::NullResult) => Value::Null,
             (true, Fault::WrongResultType) => {
-                self.mutant(&result_target, &result, |r| r == Rule::Type)
+                self.mutant(&result_target, &result, |r| r == ValidationRule::Type)
             }
             (true, Fault::ResultOutOfBounds) => self.mutant(&result_target, &result, |r| {
                 matches!(
                     r,
-                    Rule::Maximum | Rule::Minimum | Rule::ExclusiveMaximum | Rule::ExclusiveMinimum
+                    ValidationRule::Maximum
+                        | ValidationRule::Minimum
+                        | ValidationRule::ExclusiveMaximum
+                        | ValidationRule::ExclusiveMinimum
                 )
             }),
             _ => result,
@@ -449,7 +453,12 @@ impl Plant {
     }
 
     /// The first mutant of `valid` breaking a rule `pick` accepts.
-    fn mutant(&self, target: &Target, valid: &Value, pick: impl Fn(Rule) -> bool) -> Value {
+    fn mutant(
+        &self,
+        target: &Target,
+        valid: &Value,
+        pick: impl Fn(ValidationRule) -> bool,
+    ) -> Value {
         let validator = self.contract.validator(target).expect("validator");
         validator
             .mutants(valid, 1)

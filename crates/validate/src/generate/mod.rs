@@ -21,7 +21,7 @@ mod value;
 use serde_json::Value;
 
 use crate::program::{Node, NodeId};
-use crate::{Error, Rule, Validator};
+use crate::{Error, ValidationRule, Validator};
 
 use self::dice::{Dice, derive};
 use self::plan::{NO_VALUE, Plan};
@@ -109,8 +109,8 @@ pub struct Mutant {
     /// or removed.
     pub pointer: String,
     /// The rule the change breaks (a change inside a union without a discriminator may surface
-    /// as [`Rule::Union`] instead).
-    pub rule: Rule,
+    /// as [`ValidationRule::Union`] instead).
+    pub rule: ValidationRule,
     /// What was changed, in a sentence.
     pub description: String,
 }

@@ -14,7 +14,7 @@ use crate::number::Num;
 use crate::program::{
     Choices, Dict, List, Members, Node, NodeId, Numeric, Params, Record, Text, Union,
 };
-use crate::report::Rule;
+use crate::report::ValidationRule;
 use crate::value::describe;
 
 /// At most this many mutants are made of one value; past it a seed-chosen selection is kept.
@@ -28,7 +28,7 @@ struct Edit {
     at: String,
     with: Value,
     pointer: String,
-    rule: Rule,
+    rule: ValidationRule,
     description: String,
 }
 
@@ -137,14 +137,14 @@ impl<'c> Walk<'_, 'c> {
     }
 
     /// Proposes replacing the current value.
-    fn replace(&mut self, with: Value, rule: Rule, what: String) {
+    fn replace(&mut self, with: Value, rule: ValidationRule, what: String) {
         let at = self.here();
         let description = format!("{}: {what}", self.where_(&at));
         self.edits.push(Edit { pointer: at.clone(), at, with, rule, description });
     }
 
     /// Proposes replacing the current container, naming `pointer` as the place changed.
-    fn reshape(&mut self, with: Value, pointer: String, rule: Rule, what: String) {
+    fn reshape(&mut self, with: Value, pointer: String, rule: ValidationRule, what: String) {
         let description = format!("{}: {what}", self.where_(&pointer));
         self.edits.push(Edit { at: self.here(), with, pointer, rule, description });
     }
@@ -190,7 +190,7 @@ impl<'c> Walk<'_, 'c> {
                     let limit = self.generator.validator.depth_limit;
                     self.replace(
                         deep,
-                        Rule::Depth,
+                        ValidationRule::Depth,
                         format!("nested past the depth limit of {limit}"),
                     );
                 }
@@ -231,14 +231,14 @@ impl<'c> Walk<'_, 'c> {
     }
 
     /// The rule a value of the wrong JSON type breaks at node `id`.
-    fn type_rule(&self, id: NodeId, candidate: &Value) -> Rule {
+    fn type_rule(&self, id: NodeId, candidate: &Value) -> ValidationRule {
         let program = self.program();
         match program.node(program.resolve(id)) {
-            Node::Literal(_) => Rule::Literal,
-            Node::Enum(_) => Rule::Enum,
-            Node::Union(u) if u.discriminator.is_none() => Rule::Union,
-            Node::Union(_) if candidate.is_object() => Rule::Discriminator,
-            _ => Rule::Type,
+            Node::Literal(_) => ValidationRule::Literal,
+            Node::Enum(_) => ValidationRule::Enum,
+            Node::Union(u) if u.discriminator.is_none() => ValidationRule::Union,
+            Node::Union(_) if candidate.is_object() => ValidationRule::Discriminator,
+            _ => ValidationRule::Type,
         }
     }
 
@@ -271,102 +271,121 @@ impl<'c> Walk<'_, 'c> {
     }
 
     fn integer(&mut self, rules: &Numeric, v: &Value) {
+        // Every bound is named here, so a new one does not compile until it is handled.
+        let Numeric { min, max, exclusive_min, exclusive_max, multiple_of } = *rules;
         let Value::Number(n) = v else { return };
         let n = Num::of(n);
-        let propose = |this: &mut Self, k: i128, rule: Rule, what: &str| {
+        let propose = |this: &mut Self, k: i128, rule: ValidationRule, what: &str| {
             if (INT_LO..=INT_HI).contains(&k)
                 && let Some(num) = int_num(k)
             {
                 this.replace(num.to_value(), rule, format!("{} {what}", num.render()));
             }
         };
-        if let Some(min) = rules.min {
+        if let Some(min) = min {
             propose(
                 self,
                 ceil_int(min) - 1,
-                Rule::Minimum,
+                ValidationRule::Minimum,
                 &format!("is below the minimum {}", min.render()),
             );
         }
-        if let Some(min) = rules.exclusive_min {
+        if let Some(min) = exclusive_min {
             propose(
                 self,
                 floor_int(min),
-                Rule::ExclusiveMinimum,
+                ValidationRule::ExclusiveMinimum,
                 &format!("is not above the exclusive minimum {}", min.render()),
             );
         }
-        if let Some(max) = rules.max {
+        if let Some(max) = max {
             propose(
                 self,
                 floor_int(max) + 1,
-                Rule::Maximum,
+                ValidationRule::Maximum,
                 &format!("is above the maximum {}", max.render()),
             );
         }
-        if let Some(max) = rules.exclusive_max {
+        if let Some(max) = exclusive_max {
             propose(
                 self,
                 ceil_int(max),
-                Rule::ExclusiveMaximum,
+                ValidationRule::ExclusiveMaximum,
                 &format!("is not below the exclusive maximum {}", max.render()),
             );
         }
-        if let Some(of) = rules.multiple_of
+        if let Some(of) = multiple_of
             && let Some(k) = non_multiple_int(rules, n, of)
         {
-            propose(self, k, Rule::MultipleOf, &format!("is not a multiple of {}", of.render()));
+            propose(
+                self,
+                k,
+                ValidationRule::MultipleOf,
+                &format!("is not a multiple of {}", of.render()),
+            );
         }
         // A fraction where an integer is expected; never a whole float such as 3.0, whose
         // standing as an integer schema 1 leaves open.
         let f = n.as_f64() + 0.5;
         let f = if f.fract() == 0.0 { 0.5 } else { f };
-        self.replace(serde_json::json!(f), Rule::Type, format!("{f} is not an integer"));
+        self.replace(serde_json::json!(f), ValidationRule::Type, format!("{f} is not an integer"));
     }
 
     fn number(&mut self, rules: &Numeric, v: &Value) {
+        // Every bound is named here, so a new one does not compile until it is handled.
+        let Numeric { min, max, exclusive_min, exclusive_max, multiple_of } = *rules;
         let Value::Number(n) = v else { return };
         let n = Num::of(n).as_f64();
-        let propose = |this: &mut Self, x: Num, rule: Rule, what: &str| {
+        let propose = |this: &mut Self, x: Num, rule: ValidationRule, what: &str| {
             let value = x.to_value();
             if !value.is_null() {
                 this.replace(value, rule, format!("{} {what}", x.render()));
             }
         };
-        if let Some(min) = rules.min {
+        if let Some(min) = min {
             let what = format!("is just below the minimum {}", min.render());
-            propose(self, Num::F(min.as_f64().next_down()), Rule::Minimum, &what);
+            propose(self, Num::F(min.as_f64().next_down()), ValidationRule::Minimum, &what);
             if min.is_integer()
                 && let Some(k) = int_num(ceil_int(min) - 1)
             {
-                propose(self, k, Rule::Minimum, &format!("is below the minimum {}", min.render()));
+                propose(
+                    self,
+                    k,
+                    ValidationRule::Minimum,
+                    &format!("is below the minimum {}", min.render()),
+                );
             }
         }
-        if let Some(min) = rules.exclusive_min {
-            propose(self, min, Rule::ExclusiveMinimum, "equals the exclusive minimum");
+        if let Some(min) = exclusive_min {
+            propose(self, min, ValidationRule::ExclusiveMinimum, "equals the exclusive minimum");
         }
-        if let Some(max) = rules.max {
+        if let Some(max) = max {
             let what = format!("is just above the maximum {}", max.render());
-            propose(self, Num::F(max.as_f64().next_up()), Rule::Maximum, &what);
+            propose(self, Num::F(max.as_f64().next_up()), ValidationRule::Maximum, &what);
             if max.is_integer()
                 && let Some(k) = int_num(floor_int(max) + 1)
             {
-                propose(self, k, Rule::Maximum, &format!("is above the maximum {}", max.render()));
+                propose(
+                    self,
+                    k,
+                    ValidationRule::Maximum,
+                    &format!("is above the maximum {}", max.render()),
+                );
             }
         }
-        if let Some(max) = rules.exclusive_max {
-            propose(self, max, Rule::ExclusiveMaximum, "equals the exclusive maximum");
+        if let Some(max) = exclusive_max {
+            propose(self, max, ValidationRule::ExclusiveMaximum, "equals the exclusive maximum");
         }
-        if let Some(of) = rules.multiple_of {
+        if let Some(of) = multiple_of {
             let m = of.as_f64();
             let half = ((n / m).round() + 0.5) * m;
             let candidates = [Num::F(half), Num::F(n + m / 2.0), Num::F(n + m / 3.0)];
-            let best = pick_breaking(rules, &candidates, Rule::MultipleOf);
+            let best = pick_breaking(rules, &candidates, ValidationRule::MultipleOf);
             if let Some(x) = best {
                 propose(
                     self,
                     x,
-                    Rule::MultipleOf,
+                    ValidationRule::MultipleOf,
                     &format!("is not a multiple of {}", of.render()),
                 );
             }
@@ -374,19 +393,21 @@ impl<'c> Walk<'_, 'c> {
     }
 
     fn string(&mut self, rules: &Text, s: &str) {
+        // Every rule is named here, so a new one does not compile until it is handled.
+        let Text { min_length, max_length, ref pattern, format } = *rules;
         let len = s.chars().count() as u64;
-        if let Some(min) = rules.min_length
+        if let Some(min) = min_length
             && min > 0
             && len >= min
         {
             let short: String = s.chars().take((min - 1) as usize).collect();
             self.replace(
                 Value::String(short),
-                Rule::MinLength,
+                ValidationRule::MinLength,
                 format!("one character shorter than minLength {min}"),
             );
         }
-        if let Some(max) = rules.max_length
+        if let Some(max) = max_length
             && max < MAX_LENGTH
             && len <= max
         {
@@ -395,11 +416,11 @@ impl<'c> Walk<'_, 'c> {
             long.extend(std::iter::repeat_n(pad, (max + 1 - len) as usize));
             self.replace(
                 Value::String(long),
-                Rule::MaxLength,
+                ValidationRule::MaxLength,
                 format!("one character longer than maxLength {max}"),
             );
         }
-        if let Some(pattern) = &rules.pattern {
+        if let Some(pattern) = &pattern {
             let reversed: String = s.chars().rev().collect();
             let mut swapped = s.to_owned();
             if let Some(first) = swapped.chars().next() {
@@ -420,7 +441,7 @@ impl<'c> Walk<'_, 'c> {
             let refused = |c: &&String| !pattern.is_match(c);
             let fits = |c: &&String| {
                 let n = c.chars().count() as u64;
-                rules.min_length.is_none_or(|m| n >= m) && rules.max_length.is_none_or(|m| n <= m)
+                min_length.is_none_or(|m| n >= m) && max_length.is_none_or(|m| n <= m)
             };
             let pick = candidates
                 .iter()
@@ -430,14 +451,14 @@ impl<'c> Walk<'_, 'c> {
             if let Some(c) = pick {
                 let what =
                     format!("{} does not match /{}/", Value::String(c.clone()), pattern.as_str());
-                self.replace(Value::String(c.clone()), Rule::Pattern, what);
+                self.replace(Value::String(c.clone()), ValidationRule::Pattern, what);
             }
         }
-        if let Some(format) = rules.format
+        if let Some(format) = format
             && let Some(c) = not_in_format(format, s).into_iter().next()
         {
             let what = format!("{} is not a {} string", Value::String(c.clone()), format.name());
-            self.replace(Value::String(c), Rule::Format, what);
+            self.replace(Value::String(c), ValidationRule::Format, what);
         }
     }
 
@@ -467,7 +488,7 @@ impl<'c> Walk<'_, 'c> {
             }
         };
         let what = format!("{} is not the literal {}", shown(&other), shown(lit));
-        self.replace(other, Rule::Literal, what);
+        self.replace(other, ValidationRule::Literal, what);
     }
 
     fn unlisted(&mut self, choices: &Choices) {
@@ -477,7 +498,7 @@ impl<'c> Walk<'_, 'c> {
                 s.push('_');
             }
             let what = format!("{} is not one of the enum's values", Value::String(s.clone()));
-            self.replace(Value::String(s), Rule::Enum, what);
+            self.replace(Value::String(s), ValidationRule::Enum, what);
         }
         let top = choices.integers.iter().map(|&n| ceil_int(n)).max();
         if let Some(k) = top.and_then(|t| int_num(t + 1).or(int_num(t - 1)))
@@ -485,7 +506,7 @@ impl<'c> Walk<'_, 'c> {
         {
             self.replace(
                 k.to_value(),
-                Rule::Enum,
+                ValidationRule::Enum,
                 format!("{} is not one of the enum's values", k.render()),
             );
         }
@@ -503,7 +524,7 @@ impl<'c> Walk<'_, 'c> {
             self.reshape(
                 Value::Array(short),
                 pointer,
-                Rule::MinItems,
+                ValidationRule::MinItems,
                 format!("removed, leaving one item fewer than minItems {min}"),
             );
         }
@@ -525,7 +546,7 @@ impl<'c> Walk<'_, 'c> {
                 self.reshape(
                     Value::Array(long),
                     pointer,
-                    Rule::MaxItems,
+                    ValidationRule::MaxItems,
                     format!("added, one item more than maxItems {max}"),
                 );
             }
@@ -542,7 +563,12 @@ impl<'c> Walk<'_, 'c> {
                 (String::new(), "")
             };
             if !what.is_empty() {
-                self.reshape(Value::Array(dup), pointer, Rule::UniqueItems, what.to_owned());
+                self.reshape(
+                    Value::Array(dup),
+                    pointer,
+                    ValidationRule::UniqueItems,
+                    what.to_owned(),
+                );
             }
         }
         self.depth += 1;
@@ -564,7 +590,7 @@ impl<'c> Walk<'_, 'c> {
             self.reshape(
                 Value::Array(rest.to_vec()),
                 format!("{here}/{}", items.len() - 1),
-                Rule::Length,
+                ValidationRule::Length,
                 what,
             );
         }
@@ -575,7 +601,12 @@ impl<'c> Walk<'_, 'c> {
             checks::items(long.len()),
             checks::items(n)
         );
-        self.reshape(Value::Array(long), format!("{here}/{}", items.len()), Rule::Length, what);
+        self.reshape(
+            Value::Array(long),
+            format!("{here}/{}", items.len()),
+            ValidationRule::Length,
+            what,
+        );
         self.depth += 1;
         for (i, (item, &element)) in items.iter().zip(elements).enumerate() {
             self.in_child(&i.to_string(), |this| this.walk(element, item, None));
@@ -599,7 +630,7 @@ impl<'c> Walk<'_, 'c> {
                 self.reshape(
                     Value::Object(less),
                     pointer,
-                    Rule::Required,
+                    ValidationRule::Required,
                     format!("the required {what} `{}` left out", m.name),
                 );
             }
@@ -637,7 +668,7 @@ impl<'c> Walk<'_, 'c> {
             self.reshape(
                 Value::Object(more),
                 pointer,
-                Rule::Closed,
+                ValidationRule::Closed,
                 "added, a member the closed object does not declare".to_owned(),
             );
         } else {
@@ -653,7 +684,7 @@ impl<'c> Walk<'_, 'c> {
                 self.reshape(
                     Value::Object(more),
                     pointer,
-                    Rule::Depth,
+                    ValidationRule::Depth,
                     format!("added, nesting past the depth limit of {limit}"),
                 );
             }
@@ -674,7 +705,7 @@ impl<'c> Walk<'_, 'c> {
                 let pointer = self.child(key);
                 let what =
                     format!("added, under a key the map's key type refuses ({})", Value::from(key));
-                self.reshape(Value::Object(more), pointer, Rule::MapKey, what);
+                self.reshape(Value::Object(more), pointer, ValidationRule::MapKey, what);
             }
         }
         self.depth += 1;
@@ -692,7 +723,7 @@ impl<'c> Walk<'_, 'c> {
             let mut less = present.clone();
             less.shift_remove(&*d.member);
             let what = format!("the discriminator `{}` left out", d.member);
-            self.reshape(Value::Object(less), pointer.clone(), Rule::Discriminator, what);
+            self.reshape(Value::Object(less), pointer.clone(), ValidationRule::Discriminator, what);
             let strings = d.arms.iter().any(|(t, _)| t.is_string());
             let unknown = if strings || d.arms.is_empty() {
                 let mut s = "x-unknown-tag".to_owned();
@@ -715,7 +746,7 @@ impl<'c> Walk<'_, 'c> {
             let mut other = present.clone();
             other.insert(d.member.to_string(), unknown.clone());
             let what = format!("the tag {} picks no arm", shown(&unknown));
-            self.reshape(Value::Object(other), pointer, Rule::Discriminator, what);
+            self.reshape(Value::Object(other), pointer, ValidationRule::Discriminator, what);
             if let Some(arm) = d.arm_for(tag) {
                 self.walk(arm, v, Some(&d.member));
             }
@@ -745,7 +776,7 @@ impl<'c> Walk<'_, 'c> {
                         self.reshape(
                             Value::Array(items[..i].to_vec()),
                             format!("{here}/{i}"),
-                            Rule::Required,
+                            ValidationRule::Required,
                             what,
                         );
                     }
@@ -757,7 +788,7 @@ impl<'c> Walk<'_, 'c> {
                 self.reshape(
                     Value::Array(long),
                     format!("{here}/{}", list.len()),
-                    Rule::Length,
+                    ValidationRule::Length,
                     what,
                 );
                 self.depth += 1;
@@ -797,11 +828,11 @@ fn non_multiple_int(rules: &Numeric, n: Num, of: Num) -> Option<i128> {
         .filter_map(|d| int_num(base + d))
         .filter(|c| !c.is_multiple_of(of))
         .collect();
-    pick_breaking(rules, &candidates, Rule::MultipleOf).map(ceil_int)
+    pick_breaking(rules, &candidates, ValidationRule::MultipleOf).map(ceil_int)
 }
 
 /// The first candidate that breaks `rule` alone, else the first that breaks it at all.
-fn pick_breaking(rules: &Numeric, candidates: &[Num], rule: Rule) -> Option<Num> {
+fn pick_breaking(rules: &Numeric, candidates: &[Num], rule: ValidationRule) -> Option<Num> {
     let broken = |n: Num| {
         let mut rules_broken = Vec::new();
         checks::numeric(rules, n, |r, _, _| rules_broken.push(r));

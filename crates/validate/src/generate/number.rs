@@ -62,12 +62,14 @@ fn div_ceil(a: i128, b: i128) -> i128 {
 
 /// The bounds as written, for reasons: "min 0, exclusiveMax 5".
 pub(crate) fn bounds(rules: &Numeric) -> String {
+    // Every bound is named here, so a new one does not compile until it is handled.
+    let Numeric { min, max, exclusive_min, exclusive_max, multiple_of } = *rules;
     let parts: Vec<String> = [
-        ("min", rules.min),
-        ("exclusiveMin", rules.exclusive_min),
-        ("max", rules.max),
-        ("exclusiveMax", rules.exclusive_max),
-        ("multipleOf", rules.multiple_of),
+        ("min", min),
+        ("exclusiveMin", exclusive_min),
+        ("max", max),
+        ("exclusiveMax", exclusive_max),
+        ("multipleOf", multiple_of),
     ]
     .into_iter()
     .filter_map(|(name, n)| n.map(|n| format!("{name} {}", n.render())))
@@ -126,21 +128,19 @@ fn integer_step(m: Num) -> Option<i128> {
 
 /// An integer the rules admit.
 pub(crate) fn integer(rules: &Numeric, dice: &mut Dice) -> Result<Value, String> {
-    let lo_bound = [rules.min.map(ceil_int), rules.exclusive_min.map(|m| floor_int(m) + 1)]
-        .into_iter()
-        .flatten()
-        .max();
-    let hi_bound = [rules.max.map(floor_int), rules.exclusive_max.map(|m| ceil_int(m) - 1)]
-        .into_iter()
-        .flatten()
-        .min();
+    // Every bound is named here, so a new one does not compile until it is handled.
+    let Numeric { min, max, exclusive_min, exclusive_max, multiple_of } = *rules;
+    let lo_bound =
+        [min.map(ceil_int), exclusive_min.map(|m| floor_int(m) + 1)].into_iter().flatten().max();
+    let hi_bound =
+        [max.map(floor_int), exclusive_max.map(|m| ceil_int(m) - 1)].into_iter().flatten().min();
     let lo = lo_bound.unwrap_or(INT_LO).max(INT_LO);
     let hi = hi_bound.unwrap_or(INT_HI).min(INT_HI);
     if lo > hi {
         return Err(format!("no integer satisfies {}", bounds(rules)));
     }
     let (a, b) = window(lo_bound, hi_bound, lo, hi);
-    let step = match rules.multiple_of {
+    let step = match multiple_of {
         None => Some(1),
         Some(m) => integer_step(m),
     };
@@ -157,7 +157,7 @@ pub(crate) fn integer(rules: &Numeric, dice: &mut Dice) -> Result<Value, String>
                 }
             }
         }
-    } else if let Some(m) = rules.multiple_of {
+    } else if let Some(m) = multiple_of {
         // A multipleOf with no whole multiple near: round multiples and keep one that passes.
         for _ in 0..TRIES * 4 {
             let k = dice.range_i128(-WINDOW, WINDOW);
@@ -225,8 +225,10 @@ fn round_to(x: f64, places: u32) -> f64 {
 
 /// A number the rules admit.
 pub(crate) fn number(rules: &Numeric, dice: &mut Dice) -> Result<Value, String> {
-    let lower = tighter(rules.min, rules.exclusive_min, true);
-    let upper = tighter(rules.max, rules.exclusive_max, false);
+    // Every bound is named here, so a new one does not compile until it is handled.
+    let Numeric { min, max, exclusive_min, exclusive_max, multiple_of } = *rules;
+    let lower = tighter(min, exclusive_min, true);
+    let upper = tighter(max, exclusive_max, false);
     let w = WINDOW as f64;
     let (a, b) = match (lower, upper) {
         (Some(l), Some(h)) => (l.0, h.0),
@@ -240,7 +242,7 @@ pub(crate) fn number(rules: &Numeric, dice: &mut Dice) -> Result<Value, String> 
         return Err(format!("no number satisfies {}", bounds(rules)));
     }
     let found = |n: Num| passes(rules, n).then(|| n.to_value());
-    if let Some(m) = rules.multiple_of {
+    if let Some(m) = multiple_of {
         let m = m.as_f64();
         let dec = decimal(m);
         let limit = 1e15;

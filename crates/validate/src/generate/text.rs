@@ -112,8 +112,10 @@ pub(crate) fn string(
     sampler: Option<&Result<PatternSampler, String>>,
     dice: &mut Dice,
 ) -> Result<String, String> {
-    let min = rules.min_length.unwrap_or(0);
-    let max = rules.max_length;
+    // Every rule is named here, so a new one does not compile until it is handled.
+    let Text { min_length, max_length, ref pattern, format } = *rules;
+    let min = min_length.unwrap_or(0);
+    let max = max_length;
     if min > MAX_LENGTH {
         return Err(format!(
             "minLength {min} is more than the {MAX_LENGTH} characters the generator writes"
@@ -131,7 +133,7 @@ pub(crate) fn string(
         None => (None, None),
     };
     for attempt in 0..TRIES {
-        let candidate = match (rules.format, &rules.pattern) {
+        let candidate = match (format, &pattern) {
             // With both, alternate: format text the pattern may accept, pattern text the
             // format may accept.
             (Some(format), Some(_)) if attempt % 2 == 0 || sampler.is_none() => {
@@ -162,14 +164,16 @@ pub(crate) fn string(
 
 /// "no string matching /p/, in format f, of 2 to 4 characters was found in N tries".
 fn unmet(rules: &Text, note: Option<&str>) -> String {
+    // Every rule is named here, so a new one does not compile until it is handled.
+    let Text { min_length, max_length, ref pattern, format } = *rules;
     let mut wanted = Vec::new();
-    if let Some(p) = &rules.pattern {
+    if let Some(p) = &pattern {
         wanted.push(format!("matching /{}/", p.as_str()));
     }
-    if let Some(f) = rules.format {
+    if let Some(f) = format {
         wanted.push(format!("in the format {}", f.name()));
     }
-    match (rules.min_length, rules.max_length) {
+    match (min_length, max_length) {
         (Some(a), Some(b)) if a == b => wanted.push(format!("of exactly {a} characters")),
         (Some(a), Some(b)) => wanted.push(format!("of {a} to {b} characters")),
         (Some(a), None) => wanted.push(format!("of at least {a} characters")),

@@ -38,30 +38,8 @@ pub use registry::{LintRule, rules_markdown};
 use crate::lint::repair::Repaired;
 use crate::lint::walk::Walk;
 
-/// How much a finding matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    /// The contract is wrong: `accord check` exits 1.
-    Error,
-    /// The contract works, but a reader or caller will trip over this.
-    Warning,
-}
-
-impl Severity {
-    /// `error` or `warning`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// How much a finding matters: the model's one `Severity`, shared with extract's diagnostics.
+pub use accord_schema_model::Severity;
 
 /// One finding of one rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,7 +118,7 @@ fn plural(n: usize, noun: &str) -> String {
 pub fn lint(doc: &Document) -> Vec<Diagnostic> {
     let walk = Walk::new(doc);
     let repaired = repair::repair(&walk);
-    let mut cx = Ctx { walk, repaired, rule: &registry::RULES[0], out: Vec::new() };
+    let mut cx = LintContext { walk, repaired, rule: &registry::RULES[0], out: Vec::new() };
     for rule in LintRule::all() {
         cx.rule = rule;
         (rule.check)(&mut cx);
@@ -166,7 +144,7 @@ pub fn lint(doc: &Document) -> Vec<Diagnostic> {
 }
 
 /// The state every rule's check works on.
-pub(crate) struct Ctx<'d> {
+pub(crate) struct LintContext<'d> {
     /// The document and every type node in it.
     pub(crate) walk: Walk<'d>,
     /// The compiled (and, where it had to be, repaired) contract.
@@ -175,7 +153,7 @@ pub(crate) struct Ctx<'d> {
     out: Vec<Diagnostic>,
 }
 
-impl Ctx<'_> {
+impl LintContext<'_> {
     /// Reports a finding of the rule being run.
     pub(crate) fn report(
         &mut self,

@@ -10,7 +10,7 @@ use crate::lint::rules::{
     required_after_optional, reserved_name_used, undeclared_semantics, unknown_format,
     unknown_semantics, value_past_budget, wire_unresolved,
 };
-use crate::lint::{Ctx, Severity};
+use crate::lint::{LintContext, Severity};
 
 /// One lint rule: what `accord check` reports under its id.
 #[derive(Debug)]
@@ -20,7 +20,7 @@ pub struct LintRule {
     summary: &'static str,
     label: &'static str,
     doc: &'static str,
-    pub(crate) check: fn(&mut Ctx<'_>),
+    pub(crate) check: fn(&mut LintContext<'_>),
 }
 
 impl LintRule {

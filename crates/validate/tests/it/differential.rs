@@ -7,7 +7,7 @@
 //! the depth limit, which JSON Schema has no word for, are left out.
 
 use accord_schema_model::Document;
-use accord_validate::{Contract, Rule, json_schema};
+use accord_validate::{Contract, ValidationRule, json_schema};
 use serde_json::Value;
 
 const CONTRACTS: [(&str, &str); 3] = [
@@ -66,8 +66,10 @@ fn jsonschema_agrees_on_every_generated_value_and_mutant() {
                     .unwrap_or_else(|e| panic!("{name} {target:?} seed {seed}: {e}"));
                 let mut cases: Vec<(Value, String)> = vec![(value.clone(), "generated".to_owned())];
                 // Nesting past the depth limit has no JSON Schema counterpart (docs/format.md §10.8).
-                let mutants =
-                    validator.mutants(&value, seed).into_iter().filter(|m| m.rule != Rule::Depth);
+                let mutants = validator
+                    .mutants(&value, seed)
+                    .into_iter()
+                    .filter(|m| m.rule != ValidationRule::Depth);
                 cases.extend(mutants.map(|m| (m.value, m.description)));
                 for (case, what) in cases {
                     checked += 1;

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use accord_schema_model::Document;
-use accord_validate::{Contract, Error, Rule, Target, ValidationError, Validator};
+use accord_validate::{Contract, Error, Target, ValidationError, ValidationRule, Validator};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -211,7 +211,7 @@ fn check_generated(what: &str, v: &Validator<'_>, seed: u64) -> Value {
 
 /// Every mutant of `value`: invalid on both paths, the same errors on both, the rule it names
 /// among them near its pointer; and the same mutants for the same seed.
-fn check_mutants(what: &str, v: &Validator<'_>, value: &Value, seed: u64) -> Vec<Rule> {
+fn check_mutants(what: &str, v: &Validator<'_>, value: &Value, seed: u64) -> Vec<ValidationRule> {
     let mutants = v.mutants(value, seed);
     for m in &mutants {
         let case = format!("{what}: seed {seed}: mutant {:?} ({})", m.value, m.description);
@@ -223,9 +223,8 @@ fn check_mutants(what: &str, v: &Validator<'_>, value: &Value, seed: u64) -> Vec
         assert_eq!(by_value, by_bytes, "{case}: the paths report different errors");
         let all = flatten(&by_value);
         assert!(
-            all.iter()
-                .any(|e| (e.rule == m.rule || e.rule == Rule::Union)
-                    && related(&e.pointer, &m.pointer)),
+            all.iter().any(|e| (e.rule == m.rule || e.rule == ValidationRule::Union)
+                && related(&e.pointer, &m.pointer)),
             "{case}: no {:?} error near {:?} among {by_value:#?}",
             m.rule,
             m.pointer
@@ -288,28 +287,28 @@ fn mutants_cover_every_rule() {
         }
     }
     let wanted = [
-        Rule::Type,
-        Rule::Minimum,
-        Rule::ExclusiveMinimum,
-        Rule::Maximum,
-        Rule::ExclusiveMaximum,
-        Rule::MultipleOf,
-        Rule::MinLength,
-        Rule::MaxLength,
-        Rule::Pattern,
-        Rule::Format,
-        Rule::Literal,
-        Rule::Enum,
-        Rule::MinItems,
-        Rule::MaxItems,
-        Rule::UniqueItems,
-        Rule::Length,
-        Rule::Required,
-        Rule::Closed,
-        Rule::MapKey,
-        Rule::Union,
-        Rule::Discriminator,
-        Rule::Depth,
+        ValidationRule::Type,
+        ValidationRule::Minimum,
+        ValidationRule::ExclusiveMinimum,
+        ValidationRule::Maximum,
+        ValidationRule::ExclusiveMaximum,
+        ValidationRule::MultipleOf,
+        ValidationRule::MinLength,
+        ValidationRule::MaxLength,
+        ValidationRule::Pattern,
+        ValidationRule::Format,
+        ValidationRule::Literal,
+        ValidationRule::Enum,
+        ValidationRule::MinItems,
+        ValidationRule::MaxItems,
+        ValidationRule::UniqueItems,
+        ValidationRule::Length,
+        ValidationRule::Required,
+        ValidationRule::Closed,
+        ValidationRule::MapKey,
+        ValidationRule::Union,
+        ValidationRule::Discriminator,
+        ValidationRule::Depth,
     ];
     let missing: Vec<_> = wanted.iter().filter(|r| !seen.contains(r)).collect();
     assert!(missing.is_empty(), "no mutant breaks {missing:?}");

@@ -134,13 +134,13 @@ fn rule_ids_are_kebab_case_and_docs_have_every_section() {
 fn docs_lint_rules_md_is_the_registry_rendered() {
     let path = root().join("docs/lint-rules.md");
     let expected = lint_rules_markdown();
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
+    if std::env::var_os("ACCORD_BLESS").is_some() {
         std::fs::write(&path, &expected).expect("write docs/lint-rules.md");
     }
     let actual = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         actual == expected,
-        "docs/lint-rules.md is not the registry's rendering; run `UPDATE_EXPECT=1 cargo nextest run -p accord-validate lint` and commit it"
+        "docs/lint-rules.md is not the registry's rendering; run `cargo xtask bless` (ACCORD_BLESS=1) and commit it"
     );
 }
 

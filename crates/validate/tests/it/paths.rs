@@ -2,7 +2,7 @@
 //! kind and rule; and the bytes path's own refusals (syntax, UTF-8, depth).
 
 use accord_schema_model::Document;
-use accord_validate::{Contract, Rule, Target, ValidationError};
+use accord_validate::{Contract, Target, ValidationError, ValidationRule};
 use serde_json::{Value, json};
 
 /// A contract with one namespace `t` whose named types are `types`.
@@ -43,7 +43,7 @@ fn both(contract: &Contract, target: &Target, value: &Value) -> Vec<ValidationEr
     by_value
 }
 
-fn rules(errors: &[ValidationError]) -> Vec<(String, Rule)> {
+fn rules(errors: &[ValidationError]) -> Vec<(String, ValidationRule)> {
     errors.iter().map(|e| (e.pointer.clone(), e.rule)).collect()
 }
 
@@ -62,30 +62,42 @@ fn scalars_and_bounds() {
         "A": {"kind": "any"}
     }));
     assert!(both(&c, &ty("I"), &json!(5)).is_empty());
-    assert_eq!(rules(&both(&c, &ty("I"), &json!(-10))), [("".into(), Rule::Minimum)]);
-    assert_eq!(rules(&both(&c, &ty("I"), &json!(10))), [("".into(), Rule::ExclusiveMaximum)]);
-    assert_eq!(rules(&both(&c, &ty("I"), &json!(3))), [("".into(), Rule::MultipleOf)]);
+    assert_eq!(rules(&both(&c, &ty("I"), &json!(-10))), [("".into(), ValidationRule::Minimum)]);
+    assert_eq!(
+        rules(&both(&c, &ty("I"), &json!(10))),
+        [("".into(), ValidationRule::ExclusiveMaximum)]
+    );
+    assert_eq!(rules(&both(&c, &ty("I"), &json!(3))), [("".into(), ValidationRule::MultipleOf)]);
     // An integer type takes integer literals only: a plant's serde refuses `5.0` for an i64.
-    assert_eq!(rules(&both(&c, &ty("I"), &json!(5.0))), [("".into(), Rule::Type)]);
-    assert_eq!(rules(&both(&c, &ty("I"), &json!("5"))), [("".into(), Rule::Type)]);
+    assert_eq!(rules(&both(&c, &ty("I"), &json!(5.0))), [("".into(), ValidationRule::Type)]);
+    assert_eq!(rules(&both(&c, &ty("I"), &json!("5"))), [("".into(), ValidationRule::Type)]);
     assert!(both(&c, &ty("N"), &json!(0.3)).is_empty());
     assert!(both(&c, &ty("N"), &json!(1)).is_empty());
-    assert_eq!(rules(&both(&c, &ty("N"), &json!(0))), [("".into(), Rule::ExclusiveMinimum)]);
-    assert_eq!(rules(&both(&c, &ty("N"), &json!(0.35))), [("".into(), Rule::MultipleOf)]);
+    assert_eq!(
+        rules(&both(&c, &ty("N"), &json!(0))),
+        [("".into(), ValidationRule::ExclusiveMinimum)]
+    );
+    assert_eq!(rules(&both(&c, &ty("N"), &json!(0.35))), [("".into(), ValidationRule::MultipleOf)]);
     assert!(both(&c, &ty("S"), &json!("éé")).is_empty(), "lengths count characters");
-    assert_eq!(rules(&both(&c, &ty("S"), &json!("a"))), [("".into(), Rule::MinLength)]);
+    assert_eq!(rules(&both(&c, &ty("S"), &json!("a"))), [("".into(), ValidationRule::MinLength)]);
     // Past its length, the pattern is not run (length before pattern).
-    assert_eq!(rules(&both(&c, &ty("S"), &json!("ABCDEF"))), [("".into(), Rule::MaxLength)]);
+    assert_eq!(
+        rules(&both(&c, &ty("S"), &json!("ABCDEF"))),
+        [("".into(), ValidationRule::MaxLength)]
+    );
     assert!(both(&c, &ty("F"), &json!("2026-12-01T19:18:52Z")).is_empty());
-    assert_eq!(rules(&both(&c, &ty("F"), &json!("yesterday"))), [("".into(), Rule::Format)]);
+    assert_eq!(
+        rules(&both(&c, &ty("F"), &json!("yesterday"))),
+        [("".into(), ValidationRule::Format)]
+    );
     assert!(both(&c, &ty("U"), &json!("anything")).is_empty(), "unknown formats are accepted");
     assert!(both(&c, &ty("L"), &json!("on")).is_empty());
-    assert_eq!(rules(&both(&c, &ty("L"), &json!("off"))), [("".into(), Rule::Literal)]);
+    assert_eq!(rules(&both(&c, &ty("L"), &json!("off"))), [("".into(), ValidationRule::Literal)]);
     assert!(both(&c, &ty("E"), &json!(3)).is_empty());
-    assert_eq!(rules(&both(&c, &ty("E"), &json!("stop"))), [("".into(), Rule::Enum)]);
-    assert_eq!(rules(&both(&c, &ty("E"), &json!(3.0))), [("".into(), Rule::Enum)]);
-    assert_eq!(rules(&both(&c, &ty("B"), &json!(null))), [("".into(), Rule::Type)]);
-    assert_eq!(rules(&both(&c, &ty("Z"), &json!(false))), [("".into(), Rule::Type)]);
+    assert_eq!(rules(&both(&c, &ty("E"), &json!("stop"))), [("".into(), ValidationRule::Enum)]);
+    assert_eq!(rules(&both(&c, &ty("E"), &json!(3.0))), [("".into(), ValidationRule::Enum)]);
+    assert_eq!(rules(&both(&c, &ty("B"), &json!(null))), [("".into(), ValidationRule::Type)]);
+    assert_eq!(rules(&both(&c, &ty("Z"), &json!(false))), [("".into(), ValidationRule::Type)]);
     assert!(both(&c, &ty("A"), &json!({"x": [1, {"y": null}]})).is_empty());
 }
 
@@ -111,27 +123,30 @@ fn containers_report_every_error_in_document_order() {
     assert_eq!(
         rules(&errors),
         [
-            ("/0/label".into(), Rule::MaxLength),
-            ("/0/z".into(), Rule::Closed),
-            ("/0".into(), Rule::Required),
-            ("/1/x".into(), Rule::Type),
-            ("".into(), Rule::MaxItems),
+            ("/0/label".into(), ValidationRule::MaxLength),
+            ("/0/z".into(), ValidationRule::Closed),
+            ("/0".into(), ValidationRule::Required),
+            ("/1/x".into(), ValidationRule::Type),
+            ("".into(), ValidationRule::MaxItems),
         ]
     );
     assert!(
         both(&c, &ty("Open"), &json!({"id": 1, "later": {"deep": [1]}})).is_empty(),
         "objects are open by default"
     );
-    assert_eq!(rules(&both(&c, &ty("Set"), &json!([1, 2, 1]))), [("".into(), Rule::UniqueItems)]);
+    assert_eq!(
+        rules(&both(&c, &ty("Set"), &json!([1, 2, 1]))),
+        [("".into(), ValidationRule::UniqueItems)]
+    );
     assert_eq!(
         rules(&both(&c, &ty("Pair"), &json!(["a", "b", 3]))),
-        [("/1".into(), Rule::Type), ("".into(), Rule::Length)]
+        [("/1".into(), ValidationRule::Type), ("".into(), ValidationRule::Length)]
     );
     assert_eq!(
         rules(&both(&c, &ty("Levels"), &json!({"t1": 1, "x": 2, "t3": -1}))),
-        [("/x".into(), Rule::MapKey), ("/t3".into(), Rule::Minimum)]
+        [("/x".into(), ValidationRule::MapKey), ("/t3".into(), ValidationRule::Minimum)]
     );
-    assert_eq!(rules(&both(&c, &ty("Path"), &json!([]))), [("".into(), Rule::MinItems)]);
+    assert_eq!(rules(&both(&c, &ty("Path"), &json!([]))), [("".into(), ValidationRule::MinItems)]);
 }
 
 #[test]
@@ -150,21 +165,25 @@ fn unions_with_and_without_discriminator() {
     }));
     assert!(both(&c, &ty("Maybe"), &json!(null)).is_empty());
     let e = both(&c, &ty("Maybe"), &json!(-1));
-    assert_eq!(rules(&e), [("".into(), Rule::Union)]);
-    assert_eq!(rules(&e[0].nearest), [("".into(), Rule::Minimum)], "the nearest arm explains");
+    assert_eq!(rules(&e), [("".into(), ValidationRule::Union)]);
+    assert_eq!(
+        rules(&e[0].nearest),
+        [("".into(), ValidationRule::Minimum)],
+        "the nearest arm explains"
+    );
     assert!(both(&c, &ty("Start"), &json!({"seconds": 3, "mode": "ramp"})).is_empty());
     assert_eq!(
         rules(&both(&c, &ty("Start"), &json!({"mode": "ramp", "seconds": 0}))),
-        [("/seconds".into(), Rule::Minimum)],
+        [("/seconds".into(), ValidationRule::Minimum)],
         "the tag picks the arm"
     );
     assert_eq!(
         rules(&both(&c, &ty("Start"), &json!({"mode": "warp"}))),
-        [("/mode".into(), Rule::Discriminator)]
+        [("/mode".into(), ValidationRule::Discriminator)]
     );
     assert_eq!(
         rules(&both(&c, &ty("Start"), &json!({"seconds": 1}))),
-        [("".into(), Rule::Discriminator)]
+        [("".into(), ValidationRule::Discriminator)]
     );
     assert!(
         both(&c, &ty("Tree"), &json!({"children": [{"children": [{}]}, {}]})).is_empty(),
@@ -182,13 +201,16 @@ fn params_by_name_and_by_position() {
         both(&c, &params, &json!([1])).is_empty(),
         "an optional trailing param may be left out"
     );
-    assert_eq!(rules(&both(&c, &params, &json!({"b": "x"}))), [("".into(), Rule::Required)]);
-    assert_eq!(rules(&both(&c, &params, &json!([]))), [("".into(), Rule::Required)]);
+    assert_eq!(
+        rules(&both(&c, &params, &json!({"b": "x"}))),
+        [("".into(), ValidationRule::Required)]
+    );
+    assert_eq!(rules(&both(&c, &params, &json!([]))), [("".into(), ValidationRule::Required)]);
     assert_eq!(
         rules(&both(&c, &params, &json!([-1, "x", true]))),
-        [("/0".into(), Rule::Minimum), ("".into(), Rule::Length)]
+        [("/0".into(), ValidationRule::Minimum), ("".into(), ValidationRule::Length)]
     );
-    assert_eq!(rules(&both(&c, &params, &json!("a"))), [("".into(), Rule::Type)]);
+    assert_eq!(rules(&both(&c, &params, &json!("a"))), [("".into(), ValidationRule::Type)]);
 }
 
 #[test]
@@ -222,7 +244,7 @@ fn the_bytes_path_refuses_what_is_not_json() {
         assert!(!any.is_valid_bytes(bad), "accepted {:?}", String::from_utf8_lossy(bad));
         let errors = any.validate_bytes(bad).unwrap_err();
         assert_eq!(errors.len(), 1, "{errors:?}");
-        assert_eq!(errors[0].rule, Rule::Syntax, "{:?}", errors[0]);
+        assert_eq!(errors[0].rule, ValidationRule::Syntax, "{:?}", errors[0]);
         // serde_json agrees that it is not JSON.
         assert!(
             serde_json::from_slice::<Value>(bad).is_err(),
@@ -244,13 +266,13 @@ fn depth_is_limited_on_both_paths() {
     }
     let errors = both(&c, &ty("A"), &deep);
     assert!(errors.is_empty(), "the default limit is 128");
-    assert_eq!(v.validate(&deep).unwrap_err()[0].rule, Rule::Depth);
+    assert_eq!(v.validate(&deep).unwrap_err()[0].rule, ValidationRule::Depth);
     let text = serde_json::to_vec(&deep).unwrap();
-    assert_eq!(v.validate_bytes(&text).unwrap_err()[0].rule, Rule::Depth);
+    assert_eq!(v.validate_bytes(&text).unwrap_err()[0].rule, ValidationRule::Depth);
     // 100,000 levels: an error, not a stack overflow.
     let attack = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     let errors = c.validator(&ty("A")).unwrap().validate_bytes(attack.as_bytes()).unwrap_err();
-    assert_eq!(errors[0].rule, Rule::Depth);
+    assert_eq!(errors[0].rule, ValidationRule::Depth);
 }
 
 #[test]
@@ -294,8 +316,10 @@ fn the_bytes_path_refuses_keys_named_twice() {
         let v = c.validator(&ty(name)).expect(name);
         assert!(!v.is_valid_bytes(text.as_bytes()), "{name}: {text}");
         let errors = v.validate_bytes(text.as_bytes()).expect_err(&text);
-        let dup =
-            errors.iter().find(|e| e.rule == Rule::DuplicateKey).expect("a duplicate-key error");
+        let dup = errors
+            .iter()
+            .find(|e| e.rule == ValidationRule::DuplicateKey)
+            .expect("a duplicate-key error");
         assert_eq!(dup.pointer, pointer, "{name}: {text}: {errors:?}");
     }
     // The same keys once each are fine.
@@ -312,8 +336,14 @@ fn a_string_past_its_length_never_runs_the_pattern() {
         "Day": {"kind": "string", "minLength": 12, "format": "date"},
     }));
     let long = json!("b".repeat(100_000));
-    assert_eq!(rules(&both(&c, &ty("Code"), &long)), [(String::new(), Rule::MaxLength)]);
-    assert_eq!(rules(&both(&c, &ty("Day"), &json!("nope"))), [(String::new(), Rule::MinLength)]);
+    assert_eq!(rules(&both(&c, &ty("Code"), &long)), [(String::new(), ValidationRule::MaxLength)]);
+    assert_eq!(
+        rules(&both(&c, &ty("Day"), &json!("nope"))),
+        [(String::new(), ValidationRule::MinLength)]
+    );
     // Within the length, the pattern is still checked.
-    assert_eq!(rules(&both(&c, &ty("Code"), &json!("bbb"))), [(String::new(), Rule::Pattern)]);
+    assert_eq!(
+        rules(&both(&c, &ty("Code"), &json!("bbb"))),
+        [(String::new(), ValidationRule::Pattern)]
+    );
 }

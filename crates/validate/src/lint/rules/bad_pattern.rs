@@ -4,7 +4,7 @@ use accord_schema_model::{Pointer, TypeKind};
 use regex::Regex;
 
 use crate::Error;
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 use crate::lint::walk::Walk;
 
 declare_rule! {
@@ -55,7 +55,7 @@ pub(crate) fn find(walk: &Walk<'_>) -> Vec<Bad> {
     out
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found = find(&cx.walk);
     for e in &cx.repaired.errors {
         if let Error::BadPattern { at, pattern, reason } = e

@@ -4,7 +4,7 @@
 use accord_schema_model::{Pointer, TypeKind};
 use regex_syntax::hir::{Hir, HirKind};
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 
 declare_rule! {
     /// ## What it does
@@ -40,7 +40,7 @@ const MAX_EXPANSION: u64 = 1000;
 /// The compiled size at which a pattern counts as costly.
 const MAX_COMPILED: usize = 256 << 10;
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String)> = Vec::new();
     for node in &cx.walk.nodes {
         let TypeKind::String(rules) = &node.node.kind else { continue };

@@ -4,7 +4,7 @@ use accord_schema_model::{Pointer, TypeKind};
 
 use crate::Error;
 use crate::lint::walk::Walk;
-use crate::lint::{Ctx, did_you_mean};
+use crate::lint::{LintContext, did_you_mean};
 
 declare_rule! {
     /// ## What it does
@@ -64,7 +64,7 @@ pub(crate) fn find(walk: &Walk<'_>) -> Vec<Dangling> {
     out
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let found = find(&cx.walk);
     for d in &found {
         let all = cx.walk.doc.namespaces.iter().flatten();

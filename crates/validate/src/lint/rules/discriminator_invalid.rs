@@ -4,7 +4,7 @@ use accord_schema_model::{Pointer, TypeKind};
 use serde_json::Value;
 
 use crate::Error;
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 use crate::lint::walk::Walk;
 use crate::number::json_equal;
 
@@ -114,7 +114,7 @@ fn help(reason: &str) -> &'static str {
     }
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found = find(&cx.walk);
     // What compiling refused that the rules above did not see.
     for e in &cx.repaired.errors {
@@ -135,7 +135,7 @@ pub(crate) fn check(cx: &mut Ctx<'_>) {
 
 /// Whether the union at `at` fails only because something in or behind its arms was already
 /// reported (a dangling ref, a ref cycle) and set aside.
-fn follows_from_other_findings(cx: &Ctx<'_>, at: &Pointer) -> bool {
+fn follows_from_other_findings(cx: &LintContext<'_>, at: &Pointer) -> bool {
     if cx.repaired.set_aside_within(at) {
         return true;
     }

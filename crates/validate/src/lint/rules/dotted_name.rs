@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use accord_schema_model::Pointer;
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 
 declare_rule! {
     /// ## What it does
@@ -28,7 +28,7 @@ declare_rule! {
     pub(crate) struct DottedName;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut wire: HashMap<String, Vec<(String, String)>> = HashMap::new();
     for m in &cx.walk.methods {
         wire.entry(format!("{}.{}", m.namespace, m.name))

@@ -2,7 +2,7 @@
 
 use accord_schema_model::{Pointer, TypeKind};
 
-use crate::lint::{Ctx, show};
+use crate::lint::{LintContext, show};
 use crate::number::json_equal;
 
 declare_rule! {
@@ -25,7 +25,7 @@ declare_rule! {
     pub(crate) struct DuplicateEnumValue;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String)> = Vec::new();
     for node in &cx.walk.nodes {
         let TypeKind::Enum(e) = &node.node.kind else { continue };

@@ -2,7 +2,7 @@
 
 use accord_schema_model::Pointer;
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 
 declare_rule! {
     /// ## What it does
@@ -27,7 +27,7 @@ declare_rule! {
     pub(crate) struct DuplicateParam;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String)> = Vec::new();
     for m in &cx.walk.methods {
         let params: Vec<&str> = m.method.params.iter().flatten().map(|p| p.name.as_str()).collect();

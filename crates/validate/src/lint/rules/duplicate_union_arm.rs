@@ -2,7 +2,7 @@
 
 use accord_schema_model::{Pointer, TypeKind, TypeNode};
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 
 declare_rule! {
     /// ## What it does
@@ -27,7 +27,7 @@ declare_rule! {
     pub(crate) struct DuplicateUnionArm;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String)> = Vec::new();
     for node in &cx.walk.nodes {
         let TypeKind::Union(u) = &node.node.kind else { continue };

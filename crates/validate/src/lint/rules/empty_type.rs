@@ -2,7 +2,7 @@
 
 use accord_schema_model::TypeKind;
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 
 declare_rule! {
     /// ## What it does
@@ -25,7 +25,7 @@ declare_rule! {
     pub(crate) struct EmptyType;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found = Vec::new();
     for node in &cx.walk.nodes {
         match &node.node.kind {

@@ -2,7 +2,7 @@
 
 use accord_schema_model::{Dialect, Profile};
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 use crate::lint::rules::wire_unresolved::has_wire;
 
 declare_rule! {
@@ -35,7 +35,7 @@ declare_rule! {
     pub(crate) struct ErrorCodeCollidesWithProtocol;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let codes = match Dialect::of(cx.walk.doc) {
         Ok(dialect) => dialect.codes,
         // Without a `wire` section the codes are accord's whatever else fails to resolve (a

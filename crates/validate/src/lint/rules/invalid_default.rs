@@ -3,7 +3,7 @@
 use accord_schema_model::Pointer;
 
 use crate::ValidationError;
-use crate::lint::{Ctx, join_pointer};
+use crate::lint::{LintContext, join_pointer};
 
 declare_rule! {
     /// ## What it does
@@ -28,7 +28,7 @@ declare_rule! {
     pub(crate) struct InvalidDefault;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String, String)> = Vec::new();
     for node in &cx.walk.nodes {
         let Some(default) = &node.node.default else { continue };

@@ -3,7 +3,7 @@
 use accord_schema_model::Pointer;
 
 use crate::Target;
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 use crate::lint::rules::invalid_default::described;
 
 declare_rule! {
@@ -36,7 +36,7 @@ declare_rule! {
 
 const HELP: &str = "correct the example, or the type if the example shows what is really sent";
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String, String)> = Vec::new();
     let repaired = &cx.repaired;
     for node in &cx.walk.nodes {

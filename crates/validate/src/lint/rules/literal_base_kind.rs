@@ -5,7 +5,7 @@ use accord_schema_model::{Pointer, TypeKind, TypeNode};
 use serde_json::Value;
 
 use crate::lint::walk::{Place, Walk};
-use crate::lint::{Ctx, show};
+use crate::lint::{LintContext, show};
 
 declare_rule! {
     /// ## What it does
@@ -42,7 +42,7 @@ declare_rule! {
     pub(crate) struct LiteralBaseKind;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let walk = &cx.walk;
     let mut found: Vec<(Pointer, String, String)> = Vec::new();
     keys(walk, &mut found);

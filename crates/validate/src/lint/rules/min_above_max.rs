@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 
 use accord_schema_model::{NumberRules, Pointer, TypeKind};
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 use crate::number::Num;
 
 declare_rule! {
@@ -51,7 +51,7 @@ impl Bound {
     }
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String, &str)> = Vec::new();
     for node in &cx.walk.nodes {
         let at = &node.pointer;

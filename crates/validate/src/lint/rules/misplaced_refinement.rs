@@ -3,7 +3,7 @@
 use accord_schema_model::{Field, Pointer, Unknown};
 
 use crate::lint::walk::Place;
-use crate::lint::{Ctx, and_list};
+use crate::lint::{LintContext, and_list};
 
 declare_rule! {
     /// ## What it does
@@ -97,7 +97,7 @@ fn kinds(list: &[&str]) -> String {
     and_list(&list.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>())
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String, String)> = Vec::new();
     for node in &cx.walk.nodes {
         let kind = node.node.kind.kind().name();

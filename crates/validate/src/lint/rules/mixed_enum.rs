@@ -2,7 +2,7 @@
 
 use accord_schema_model::{Pointer, TypeKind};
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 use crate::lint::rules::literal_base_kind::{described, key_types};
 
 declare_rule! {
@@ -28,7 +28,7 @@ declare_rule! {
     pub(crate) struct MixedEnum;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String)> = Vec::new();
     let keys: Vec<Pointer> = key_types(&cx.walk).into_iter().map(|(_, _, at)| at).collect();
     for node in &cx.walk.nodes {

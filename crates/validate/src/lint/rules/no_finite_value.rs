@@ -5,7 +5,7 @@ use std::collections::{HashMap, VecDeque};
 
 use accord_schema_model::{TypeKind, TypeNode};
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 use crate::lint::rules::ref_cycle;
 use crate::lint::walk::Walk;
 
@@ -43,7 +43,7 @@ declare_rule! {
 
 type Named = (String, String);
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let walk = &cx.walk;
     let named: Vec<(&str, &str, &TypeNode)> = walk
         .namespaces()

@@ -5,7 +5,7 @@ use std::collections::{HashMap, VecDeque};
 use accord_schema_model::{TypeKind, TypeNode};
 
 use crate::Error;
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 use crate::lint::walk::Walk;
 
 declare_rule! {
@@ -137,7 +137,7 @@ pub(crate) fn shortest_cycle(first: usize, edges: &[Vec<usize>]) -> Vec<usize> {
     vec![first, first]
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let cycles = find(&cx.walk);
     for cycle in &cycles {
         let (ns, name) = &cycle.members[0];

@@ -2,7 +2,7 @@
 
 use accord_schema_model::{ParamStructure, Pointer};
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 
 declare_rule! {
     /// ## What it does
@@ -30,7 +30,7 @@ declare_rule! {
     pub(crate) struct RequiredAfterOptional;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String)> = Vec::new();
     for m in &cx.walk.methods {
         if m.method.param_structure == Some(ParamStructure::ByName) {

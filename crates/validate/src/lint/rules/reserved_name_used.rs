@@ -2,7 +2,7 @@
 
 use accord_schema_model::{Pointer, Reserved, TypeKind};
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 
 declare_rule! {
     /// ## What it does
@@ -43,7 +43,7 @@ fn help(r: &Reserved) -> String {
     }
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String, String)> = Vec::new();
     for (ns_name, ns, ns_at) in cx.walk.namespaces() {
         let groups = [

@@ -2,7 +2,7 @@
 
 use accord_schema_model::Pointer;
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 
 declare_rule! {
     /// ## What it does
@@ -28,7 +28,7 @@ declare_rule! {
     pub(crate) struct UndeclaredSemantics;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let found: Vec<(Pointer, String)> = cx
         .walk
         .methods

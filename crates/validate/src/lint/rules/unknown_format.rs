@@ -3,7 +3,7 @@
 use accord_schema_model::{Pointer, TypeKind};
 
 use crate::Format;
-use crate::lint::{Ctx, did_you_mean};
+use crate::lint::{LintContext, did_you_mean};
 
 declare_rule! {
     /// ## What it does
@@ -29,7 +29,7 @@ declare_rule! {
     pub(crate) struct UnknownFormat;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String, String)> = Vec::new();
     let known: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
     for node in &cx.walk.nodes {

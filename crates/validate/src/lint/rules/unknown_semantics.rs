@@ -2,7 +2,7 @@
 
 use accord_schema_model::{Pointer, Semantics};
 
-use crate::lint::{Ctx, did_you_mean};
+use crate::lint::{LintContext, did_you_mean};
 
 declare_rule! {
     /// ## What it does
@@ -27,7 +27,7 @@ declare_rule! {
     pub(crate) struct UnknownSemantics;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String, String)> = Vec::new();
     for m in &cx.walk.methods {
         let Some(Semantics::Unknown(text)) = &m.method.semantics else { continue };

@@ -4,7 +4,7 @@
 use accord_schema_model::Pointer;
 
 use crate::budget::{Budget, Size, least_sizes};
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 use crate::{BudgetLimit, Target};
 
 declare_rule! {
@@ -36,7 +36,7 @@ declare_rule! {
     pub(crate) struct ValuePastBudget;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String, String)> = Vec::new();
     let budget = Budget::default();
     // Every target shares one program: its least sizes are worked out once, not per target

@@ -2,7 +2,7 @@
 
 use accord_schema_model::{Dialect, Document, ErrorKind};
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 
 declare_rule! {
     /// ## What it does
@@ -32,7 +32,7 @@ declare_rule! {
     pub(crate) struct WireUnresolved;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     // Without a `wire` section the dialect is accord's own; the one thing that can still fail
     // to resolve, two methods with one dotted wire name, is `dotted-name`'s finding.
     if !has_wire(cx.walk.doc) {

@@ -1,0 +1,262 @@
+//! Methods and params: semantics, the params list (order, presence, structure), results and
+//! declared errors.
+
+use std::collections::BTreeSet;
+
+use accord_schema_model::{Document, Method, ParamStructure, TypeKind, TypeNode};
+
+use super::{
+    At, Comparison, PositionKind, WitnessPlan, deprecated, present_optional, resolve,
+    same_field_shape,
+};
+use crate::rules::{self, Polarity};
+
+impl Comparison<'_> {
+    pub(super) fn method(&mut self, at: &At, name: &str, o: &Method, n: &Method) {
+        self.attr_deprecated(at, &o.deprecated, &n.deprecated, &format!("method `{}`", at.path));
+        if o.semantics != n.semantics {
+            let show = |s: &Option<accord_schema_model::Semantics>| {
+                s.as_ref().map_or("undeclared".to_owned(), |s| format!("`{}`", s.as_str()))
+            };
+            let mut here = at.down("", &[], &["semantics"]);
+            if n.semantics.is_none() {
+                here.new = at.new.clone();
+            }
+            self.emit(
+                &here,
+                &rules::SEMANTICS_CHANGED,
+                false,
+                format!(
+                    "semantics of `{}` changed from {} to {}",
+                    at.path,
+                    show(&o.semantics),
+                    show(&n.semantics)
+                ),
+            );
+        }
+        self.params(at, name, o, n);
+        let mut r = at.down(".result", &["result"], &["result"]);
+        r.position = PositionKind::Result;
+        r.polarity = Polarity::Output;
+        self.types(&r, &o.result, &n.result);
+        // Errors: output.
+        let mut e_at = at.clone();
+        e_at.polarity = Polarity::Output;
+        let oerr = o.errors.as_deref().unwrap_or(&[]);
+        let nerr = n.errors.as_deref().unwrap_or(&[]);
+        for (i, oe) in oerr.iter().enumerate() {
+            let code = oe.code.to_string();
+            match nerr.iter().enumerate().find(|(_, ne)| ne.code == oe.code) {
+                Some((j, ne)) => {
+                    let (is, js) = (i.to_string(), j.to_string());
+                    let mut d = e_at.down(
+                        &format!(".errors.{code}.data"),
+                        &["errors", &is, "data"],
+                        &["errors", &js, "data"],
+                    );
+                    d.position = PositionKind::ErrorData;
+                    match (&oe.data, &ne.data) {
+                        (Some(od), Some(nd)) => self.types(&d, od, nd),
+                        (None, Some(nd)) => self.types(&d, &TypeNode::new(TypeKind::Null), nd),
+                        (Some(od), None) => self.types(&d, od, &TypeNode::new(TypeKind::Null)),
+                        (None, None) => {}
+                    }
+                }
+                None => {
+                    let is = i.to_string();
+                    let here = e_at.down(&format!(".errors.{code}"), &["errors", &is], &[]);
+                    self.emit(
+                        &here,
+                        &rules::ERROR_CODE_REMOVED,
+                        true,
+                        format!("`{}` no longer declares error {code}", at.path),
+                    );
+                }
+            }
+        }
+        for (j, ne) in nerr.iter().enumerate() {
+            if !oerr.iter().any(|oe| oe.code == ne.code) {
+                let js = j.to_string();
+                let here = e_at.down(&format!(".errors.{}", ne.code), &[], &["errors", &js]);
+                self.emit(
+                    &here,
+                    &rules::ERROR_CODE_ADDED,
+                    false,
+                    format!("`{}` declares a new error {} ({})", at.path, ne.code, ne.message),
+                );
+            }
+        }
+    }
+
+    pub(super) fn params(&mut self, at: &At, method: &str, o: &Method, n: &Method) {
+        let mut p_at = at.down(".params", &[], &[]);
+        p_at.position = PositionKind::Params;
+        p_at.polarity = Polarity::Input;
+        let os = o.param_structure.unwrap_or(ParamStructure::Either);
+        let ns = n.param_structure.unwrap_or(ParamStructure::Either);
+        if os != ns {
+            let rule = match (os, ns) {
+                (_, ParamStructure::Either) => &rules::PARAM_STRUCTURE_WIDENED,
+                (ParamStructure::Either, _) => &rules::PARAM_STRUCTURE_NARROWED,
+                _ => &rules::PARAM_STRUCTURE_CHANGED,
+            };
+            let mut here = p_at.clone();
+            here.new.push_key("paramStructure");
+            if n.param_structure.is_none() {
+                here.new = at.new.clone();
+            }
+            self.emit(
+                &here,
+                rule,
+                false,
+                format!(
+                    "paramStructure of `{}` changed from `{}` to `{}`",
+                    at.path,
+                    os.as_str(),
+                    ns.as_str()
+                ),
+            );
+        }
+        let op = o.params.as_deref().unwrap_or(&[]);
+        let np = n.params.as_deref().unwrap_or(&[]);
+        let params_witness = Some(WitnessPlan::Params {
+            old_ns: at.old_ns.clone(),
+            new_ns: at.new_ns.clone(),
+            method: method.to_owned(),
+        });
+        let positional = os != ParamStructure::ByName || ns != ParamStructure::ByName;
+        let mut reordered = false;
+        let mut removed = Vec::new();
+        for (i, opar) in op.iter().enumerate() {
+            let is = i.to_string();
+            match np.iter().enumerate().find(|(_, p)| p.name == opar.name) {
+                Some((j, npar)) => {
+                    let js = j.to_string();
+                    let here =
+                        p_at.down(&format!(".{}", opar.name), &["params", &is], &["params", &js]);
+                    if i != j && positional && !reordered {
+                        reordered = true;
+                        self.emit(
+                            &here,
+                            &rules::PARAMS_REORDERED,
+                            false,
+                            format!("param `{}` moved from position {i} to {j}", opar.name),
+                        );
+                    }
+                    match (
+                        present_optional(&opar.field, here.polarity),
+                        present_optional(&npar.field, here.polarity),
+                    ) {
+                        (true, false) => self.emit_with(
+                            &here,
+                            &rules::PARAM_BECAME_REQUIRED,
+                            false,
+                            format!("param `{}` became required", here.path),
+                            params_witness.clone(),
+                        ),
+                        (false, true) => self.emit(
+                            &here,
+                            &rules::PARAM_BECAME_OPTIONAL,
+                            false,
+                            format!("param `{}` became optional", here.path),
+                        ),
+                        _ => {}
+                    }
+                    self.attr_deprecated(
+                        &here,
+                        &opar.field.deprecated,
+                        &npar.field.deprecated,
+                        &format!("param `{}`", here.path),
+                    );
+                    let t = here.down("", &["type"], &["type"]);
+                    self.types(&t, &opar.field.ty, &npar.field.ty);
+                }
+                None => {
+                    let here = p_at.down(&format!(".{}", opar.name), &["params", &is], &[]);
+                    self.emit(
+                        &here,
+                        &rules::PARAM_REMOVED,
+                        true,
+                        format!("param `{}` removed", here.path),
+                    );
+                    self.removal_lifecycle(
+                        &here,
+                        "param",
+                        deprecated(&opar.field.deprecated),
+                        true,
+                    );
+                    removed.push(opar);
+                }
+            }
+        }
+        let result_gains = self.result_gains_field(at, o, n);
+        for (j, npar) in np.iter().enumerate() {
+            if op.iter().any(|p| p.name == npar.name) {
+                continue;
+            }
+            let js = j.to_string();
+            let here = p_at.down(&format!(".{}", npar.name), &[], &["params", &js]);
+            if present_optional(&npar.field, here.polarity) {
+                self.emit(
+                    &here,
+                    &rules::PARAM_ADDED_OPTIONAL,
+                    false,
+                    format!("optional param `{}` added", here.path),
+                );
+                if !result_gains {
+                    self.emit(&here, &rules::REQUEST_OPTION_WITHOUT_ACK, false, format!("optional param `{}` added, but the result gains no field that only a plant implementing it produces", here.path));
+                }
+            } else {
+                self.emit_with(
+                    &here,
+                    &rules::PARAM_ADDED_REQUIRED,
+                    false,
+                    format!("required param `{}` added", here.path),
+                    params_witness.clone(),
+                );
+            }
+            if positional && j < op.len() && !reordered {
+                reordered = true;
+                self.emit(&here, &rules::PARAMS_REORDERED, false, format!("param `{}` inserted at position {j}, before params old callers send by position", npar.name));
+            }
+            for old in &removed {
+                if same_field_shape(&old.field, &npar.field) {
+                    self.emit(&here, &rules::PROBABLE_RENAME, false, format!("param `{}` was removed and `{}` added with the same type: probably a rename", old.name, npar.name));
+                }
+            }
+        }
+    }
+
+    /// Whether the new result (an object, possibly behind refs) has a field the old one lacks.
+    pub(super) fn result_gains_field(&self, at: &At, o: &Method, n: &Method) -> bool {
+        let of = self.object_fields(self.old, &at.old_ns, &o.result);
+        let nf = self.object_fields(self.new, &at.new_ns, &n.result);
+        nf.iter().any(|f| !of.contains(f))
+    }
+
+    pub(super) fn object_fields(
+        &self,
+        doc: &Document,
+        ns: &str,
+        node: &TypeNode,
+    ) -> BTreeSet<String> {
+        let mut node = node;
+        let mut ns = ns.to_owned();
+        for _ in 0..16 {
+            match &node.kind {
+                TypeKind::Ref(r) => match resolve(doc, &ns, r) {
+                    Some((tns, _, t)) => {
+                        ns = tns;
+                        node = t;
+                    }
+                    None => return BTreeSet::new(),
+                },
+                TypeKind::Object(obj) => {
+                    return obj.fields.iter().flat_map(|f| f.keys().cloned()).collect();
+                }
+                _ => return BTreeSet::new(),
+            }
+        }
+        BTreeSet::new()
+    }
+}

@@ -1,0 +1,81 @@
+//! Lifecycle rules: removal discipline (deprecate first, reserve afterwards, never reuse) and
+//! rename hints.
+
+use super::Level::{Breaking, Risky};
+use super::{Advice, Category, Story};
+
+rules! {
+    category: Category::Lifecycle;
+
+    REMOVED_WITHOUT_DEPRECATION {
+        id: "removed-without-deprecation",
+        subject: "field",
+        action: "remove",
+        input: Risky,
+        output: Risky,
+        dual: "",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::Fixed("restore it deprecated for at least one release, then remove it."),
+        purpose: "A method, event, param, field or type was removed without being deprecated first.",
+        doc: "Deprecate, stop writing, then remove in a later release.",
+    }
+
+    REMOVED_WITHOUT_RESERVING {
+        id: "removed-without-reserving",
+        subject: "field",
+        action: "remove",
+        input: Risky,
+        output: Risky,
+        dual: "",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::Fixed("add the name to `reserved` (with a note) so it is never reused."),
+        purpose: "A name was removed but not added to `reserved`.",
+        doc: "Reserve what you remove: old data and old callers still carry the name, and a new element wearing it would be read with the wrong meaning.",
+    }
+
+    RESERVED_NAME_REUSED {
+        id: "reserved-name-reused",
+        subject: "field",
+        action: "reuse",
+        input: Breaking,
+        output: Breaking,
+        dual: "",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::Fixed("needs a new name: pick one that was never used."),
+        purpose: "A field, enum value, method, event or type uses a reserved name.",
+        doc: "Archived data and old callers carry the name with its old meaning.",
+    }
+
+    RESERVED_NAME_REMOVED {
+        id: "reserved-name-removed",
+        subject: "reserved",
+        action: "remove",
+        input: Risky,
+        output: Risky,
+        dual: "",
+        witness: false,
+        story: Story::Fixed(
+            "Archived data, replayed messages and old callers may still carry the name with its old meaning; without the reservation nothing stops a later change from giving it a new one."
+        ),
+        advice: Advice::Fixed("keep the name in `reserved`: a reservation outlives every release that might still carry the old meaning."),
+        purpose: "A name was dropped from `reserved`.",
+        doc: "The reservation is what stops a later change from giving the name a new meaning while archived data and old callers still carry the old one.",
+    }
+
+    PROBABLE_RENAME {
+        id: "probable-rename",
+        subject: "field",
+        action: "rename",
+        input: Breaking,
+        output: Breaking,
+        dual: "",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::Fixed(super::NEW_NAME_ADVICE),
+        purpose: "A removal and an addition of the same shape: probably a rename.",
+        doc: "There is no atomic rename across deploy units: expand (add the new name), migrate (write both, switch readers), contract (remove the old name and reserve it).",
+    }
+}

@@ -1,0 +1,69 @@
+//! The registry as markdown: the text of docs/compat-rules.md.
+
+use super::RULES;
+
+/// The registry as markdown: the text of docs/compat-rules.md.
+pub fn rules_markdown() -> String {
+    let mut out = String::from(
+        "# Compatibility rules\n\n\
+         <!-- Generated from crates/compat-diff/src/rules.rs (`rules_markdown`); do not edit. -->\n\n\
+         `accord diff OLD NEW` compares two contracts. Every position has a writer and a reader:\n\
+         params are written by callers and read by the plant (**input**: safe when the new type\n\
+         admits everything the old one did); results, event payloads and error data are written by\n\
+         the plant and read by callers (**output**: safe when the new type admits nothing the old one\n\
+         did not). Nested positions inherit the polarity; a named type reached from both is checked\n\
+         under both.\n\n\
+         Two pairings exist during a rollout or a rollback and are judged apart: **old callers × new\n\
+         plant** (the level in the column of the position's polarity) and **new callers × old plant**\n\
+         (the level in the other column). The exit code follows the first pairing; the second is\n\
+         reported when it is risky or breaking, and decides the rollout advice.\n\n\
+         Contract-version policy, per namespace: a breaking change needs a major bump of `version`, an\n\
+         additive (safe or risky) one a minor bump. In 0.x a breaking change needs a minor bump and an\n\
+         additive one a patch bump. `version-not-bumped` states the least next version. The wire's\n\
+         plant-wide members (`describe`, `codes`) belong to no namespace and ask for no bump. A `schema`\n\
+         (format version) difference is reported apart and is never a contract change.\n\n\
+         | rule | category | subject | action | input | output | purpose |\n\
+         | --- | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for r in RULES {
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} | {} |\n",
+            r.id,
+            r.category.as_str(),
+            r.subject,
+            r.action,
+            r.input,
+            r.output,
+            r.purpose
+        ));
+    }
+    out.push_str("\n## Rules\n");
+    for r in RULES {
+        out.push_str(&format!(
+            "\n### `{}`\n\n{}\n\nInput: {}. Output: {}. {}\n\nFixture: `fixtures/diff/{}/`.\n",
+            r.id, r.purpose, r.input, r.output, r.doc, r.id
+        ));
+    }
+    out.push_str(NOT_COVERED);
+    out
+}
+
+/// The reference table's rules (design/compat-rules.md) that have no id here, and why: either
+/// the format has nothing they could apply to, another rule covers them, or they are not done
+/// yet (and then they say so).
+const NOT_COVERED: &str = "
+## Reference rules without an id of their own
+
+| reference rule | why |
+| --- | --- |
+| `stability-decreased`, `unstable-scope` | does not apply: schema 1 has no stability attribute (a later additive member may add one) |
+| `deprecated-field-removed-before-sunset` | does not apply: schema 1 has no sunset date; `removed-without-deprecation` covers removal of what was never deprecated |
+| `idempotent-removed`, `readonly-removed` | covered by `semantics-changed`, which grades every move between read, idempotent, write, destructive and undeclared |
+| `method-renamed`, `event-renamed`, `field-renamed` | covered by `probable-rename` (a removal and an addition of the same shape); schema 1 has no `renamedFrom` to declare one |
+| `positional-optional-appended` / `positional-required-appended` | covered by `param-added-optional` and `param-added-required` (params are positional and named at once) |
+| `exclusivity-changed` | covered by `bound-tightened` / `bound-loosened`: a bound that moved between `min` and `exclusiveMin` (or `max` and `exclusiveMax`) is one graded finding (`fixtures/diff/bound-tightened.exclusive/`), not a bound removed plus a bound added |
+| `unique-items-added` / `unique-items-removed` | covered by `bound-added` / `bound-removed`: `uniqueItems` is a constraint set or unset |
+| `map-key-type-changed` | key types are compared with the map's polarity by the structural comparison, under the rules of their kind (bounds, patterns, formats) |
+| `ref-renamed-same-shape`, `ref-retargeted` | refs are resolved and compared structurally: a renamed type with the same shape is no wire change |
+| `description/title/examples-changed` | level none: not reported |
+";

@@ -1,0 +1,303 @@
+//! Surface rules: namespaces, methods, events, errors and params lists appearing and
+//! disappearing.
+
+use super::Level::{Breaking, Risky, Safe};
+use super::{Advice, Category, Story};
+
+rules! {
+    category: Category::Surface;
+
+    NAMESPACE_REMOVED {
+        id: "namespace-removed",
+        subject: "namespace",
+        action: "remove",
+        input: Breaking,
+        output: Safe,
+        dual: "namespace-added",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "A namespace was deleted.",
+        doc: "Old callers still call its methods; the new plant answers method-not-found.",
+    }
+
+    NAMESPACE_ADDED {
+        id: "namespace-added",
+        subject: "namespace",
+        action: "add",
+        input: Safe,
+        output: Breaking,
+        dual: "namespace-removed",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "A namespace was added.",
+        doc: "Safe for old callers; new callers that use it against an old plant get method-not-found, so deploy the plant first.",
+    }
+
+    METHOD_REMOVED {
+        id: "method-removed",
+        subject: "method",
+        action: "remove",
+        input: Breaking,
+        output: Safe,
+        dual: "method-added",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "A method was deleted.",
+        doc: "Old callers still call it. Deprecate it, wait until no caller uses it, then remove it and reserve its name.",
+    }
+
+    METHOD_ADDED {
+        id: "method-added",
+        subject: "method",
+        action: "add",
+        input: Safe,
+        output: Breaking,
+        dual: "method-removed",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "A method was added.",
+        doc: "Safe for old callers; new callers calling it on an old plant get method-not-found: deploy the plant first.",
+    }
+
+    EVENT_REMOVED {
+        id: "event-removed",
+        subject: "event",
+        action: "remove",
+        input: Safe,
+        output: Breaking,
+        dual: "event-added",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "An event was deleted.",
+        doc: "Old subscribers wait for notifications that never come (event payloads are output: the plant writes).",
+    }
+
+    EVENT_ADDED {
+        id: "event-added",
+        subject: "event",
+        action: "add",
+        input: Risky,
+        output: Safe,
+        dual: "event-removed",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "An event was added.",
+        doc: "Old subscribers never ask for it; new subscribers of an old plant wait for it in vain.",
+    }
+
+    SEMANTICS_CHANGED {
+        id: "semantics-changed",
+        subject: "method",
+        action: "change",
+        input: Breaking,
+        output: Breaking,
+        dual: "semantics-changed",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::Fixed(super::NEW_NAME_ADVICE),
+        purpose: "A method's declared semantics changed (read became write, …).",
+        doc: "What calling a method does is part of its meaning: callers that treat a read as free to repeat, or ask before a destructive call, act on the declared value. A new meaning needs a new method name.",
+    }
+
+    DEPRECATED_ADDED {
+        id: "deprecated-added",
+        subject: "attribute",
+        action: "set",
+        input: Safe,
+        output: Safe,
+        dual: "deprecated-removed",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "An element became deprecated.",
+        doc: "Information for callers; nothing on the wire changes.",
+    }
+
+    DEPRECATED_REMOVED {
+        id: "deprecated-removed",
+        subject: "attribute",
+        action: "unset",
+        input: Safe,
+        output: Safe,
+        dual: "deprecated-added",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "An element is no longer deprecated.",
+        doc: "Information for callers; nothing on the wire changes.",
+    }
+
+    ERROR_CODE_ADDED {
+        id: "error-code-added",
+        subject: "error",
+        action: "add",
+        input: Safe,
+        output: Risky,
+        dual: "error-code-removed",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "A method declares a new error code.",
+        doc: "Old callers may not handle the new code (error data is output: the plant writes).",
+    }
+
+    ERROR_CODE_REMOVED {
+        id: "error-code-removed",
+        subject: "error",
+        action: "remove",
+        input: Risky,
+        output: Safe,
+        dual: "error-code-added",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "A method no longer declares an error code.",
+        doc: "Old callers' handling of it becomes dead code; new callers of an old plant may meet it unhandled.",
+    }
+
+    PARAM_STRUCTURE_NARROWED {
+        id: "param-structure-narrowed",
+        subject: "method",
+        action: "narrow",
+        input: Breaking,
+        output: Safe,
+        dual: "param-structure-widened",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "`paramStructure` became `by-name` or `by-position` where it was `either`.",
+        doc: "Old callers sending the other form are refused.",
+    }
+
+    PARAM_STRUCTURE_WIDENED {
+        id: "param-structure-widened",
+        subject: "method",
+        action: "widen",
+        input: Safe,
+        output: Breaking,
+        dual: "param-structure-narrowed",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "`paramStructure` became `either`.",
+        doc: "The new plant accepts both forms; new callers using the new form against an old plant are refused.",
+    }
+
+    PARAM_STRUCTURE_CHANGED {
+        id: "param-structure-changed",
+        subject: "method",
+        action: "change",
+        input: Breaking,
+        output: Breaking,
+        dual: "param-structure-changed",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "`paramStructure` switched between `by-name` and `by-position`.",
+        doc: "Every caller's form is refused by the other side.",
+    }
+
+    PARAM_ADDED_REQUIRED {
+        id: "param-added-required",
+        subject: "param",
+        action: "add",
+        input: Breaking,
+        output: Safe,
+        dual: "param-removed",
+        witness: true,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "A required param was added.",
+        doc: "Old callers never send it, so the new plant refuses every call they make. Add it optional with a defined absent case.",
+    }
+
+    PARAM_ADDED_OPTIONAL {
+        id: "param-added-optional",
+        subject: "param",
+        action: "add",
+        input: Safe,
+        output: Risky,
+        dual: "param-removed",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "An optional param was added.",
+        doc: "Old callers do not send it; new callers sending it to an old plant are ignored (by name) or refused (by position).",
+    }
+
+    REQUEST_OPTION_WITHOUT_ACK {
+        id: "request-option-without-ack",
+        subject: "param",
+        action: "add",
+        input: Risky,
+        output: Risky,
+        dual: "request-option-without-ack",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::Fixed("deploy the plant first, and add a result field only a plant implementing the option produces, so callers can tell done from ignored."),
+        purpose: "An optional param was added and the result gains no field that only a plant implementing it produces.",
+        doc: "An old plant ignores the option and answers the ordinary success: the caller cannot tell done from ignored. Add a result field derived from the outcome.",
+    }
+
+    PARAM_REMOVED {
+        id: "param-removed",
+        subject: "param",
+        action: "remove",
+        input: Breaking,
+        output: Safe,
+        dual: "param-added-required",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "A param was deleted.",
+        doc: "Old callers still send it: by position their array is now too long and refused, by name the value is silently ignored.",
+    }
+
+    PARAM_BECAME_REQUIRED {
+        id: "param-became-required",
+        subject: "param",
+        action: "narrow",
+        input: Breaking,
+        output: Safe,
+        dual: "param-became-optional",
+        witness: true,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "An optional param became required.",
+        doc: "Old callers that leave it out are refused.",
+    }
+
+    PARAM_BECAME_OPTIONAL {
+        id: "param-became-optional",
+        subject: "param",
+        action: "widen",
+        input: Safe,
+        output: Breaking,
+        dual: "param-became-required",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "A required param became optional.",
+        doc: "Old callers always send it; new callers that leave it out are refused by an old plant.",
+    }
+
+    PARAMS_REORDERED {
+        id: "params-reordered",
+        subject: "param",
+        action: "change",
+        input: Breaking,
+        output: Breaking,
+        dual: "params-reordered",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "A param moved to another position (reordered, or inserted before others).",
+        doc: "By-position callers put their values at the old positions: each lands on the wrong param.",
+    }
+}

@@ -1,0 +1,601 @@
+//! The lexing half of the bytes path: JSON read in place (whitespace, literals, strings and
+//! their escapes, numbers, objects' members and arrays' elements, values skipped or captured),
+//! with its syntax, UTF-8, depth and duplicate-key errors. `super` checks what it reads.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::{ByteCheck, Fatal, Res, Str};
+use crate::checks;
+use crate::number::Num;
+use crate::report::{Seg, ValidationError, ValidationRule, found};
+
+impl<'b> ByteCheck<'_, 'b> {
+    pub(super) fn ws(&mut self) {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    pub(super) fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    pub(super) fn eat(&mut self, b: u8, expected: &str) -> Res<()> {
+        self.ws();
+        if self.peek() == Some(b) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.syntax(expected))
+        }
+    }
+
+    pub(super) fn word(&mut self, word: &'static [u8]) -> Res<()> {
+        if self.bytes[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(self.syntax("`true`, `false` or `null`"))
+        }
+    }
+
+    /// A string token at `pos` (which holds `"`).
+    pub(super) fn string(&mut self) -> Res<Str<'b>> {
+        let bytes = self.bytes;
+        let start = self.pos + 1;
+        let mut i = start;
+        let mut escaped = false;
+        let mut high = 0u8;
+        loop {
+            // The common case: plain bytes, eight at a time.
+            let (after, any_high) = skip_plain(bytes, i);
+            high |= u8::from(any_high) << 7;
+            i = after;
+            while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0..=0x1f) {
+                high |= bytes[i];
+                i += 1;
+            }
+
+            match bytes.get(i) {
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    i = self.escape(i)?;
+                }
+                Some(_) => {
+                    self.pos = i;
+                    return Err(self.syntax("no control characters inside a string (escape them)"));
+                }
+                None => {
+                    self.pos = i;
+                    return Err(self.syntax("the closing `\"` of a string"));
+                }
+            }
+        }
+        let raw = &bytes[start..i];
+        // ASCII is UTF-8: only a string with a byte past 0x7f needs the check.
+        if high & 0x80 != 0
+            && let Err(e) = std::str::from_utf8(raw)
+        {
+            self.pos = start + e.valid_up_to();
+            return Err(self.syntax("UTF-8 text"));
+        }
+        self.pos = i + 1;
+        Ok(Str { raw, escaped })
+    }
+
+    /// Checks the escape at `at` (a backslash); returns the index after it.
+    pub(super) fn escape(&mut self, at: usize) -> Res<usize> {
+        let bytes = self.bytes;
+        match bytes.get(at + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
+            Some(b'u') => {
+                let unit = |i: usize| -> Option<u16> {
+                    let hex = bytes.get(i..i + 4)?;
+                    u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+                };
+                let Some(first) = unit(at + 2) else {
+                    self.pos = at;
+                    return Err(self.syntax("four hexadecimal digits after `\\u`"));
+                };
+                match first {
+                    0xD800..=0xDBFF => {
+                        // A high surrogate must be followed by an escaped low one.
+                        let low = (bytes.get(at + 6..at + 8) == Some(b"\\u"))
+                            .then(|| unit(at + 8))
+                            .flatten();
+                        match low {
+                            Some(0xDC00..=0xDFFF) => Ok(at + 12),
+                            _ => {
+                                self.pos = at;
+                                Err(self.syntax("a low surrogate escape after a high one"))
+                            }
+                        }
+                    }
+                    0xDC00..=0xDFFF => {
+                        self.pos = at;
+                        Err(self.syntax("no lone low surrogate escape"))
+                    }
+                    _ => Ok(at + 6),
+                }
+            }
+            _ => {
+                self.pos = at;
+                Err(self.syntax("a valid escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"))
+            }
+        }
+    }
+
+    /// A number token at `pos`, checked against JSON's number grammar.
+    pub(super) fn number(&mut self) -> Res<&'b str> {
+        let bytes = self.bytes;
+        let start = self.pos;
+        let mut i = start;
+        let digits = |i: &mut usize| {
+            let from = *i;
+            while *i < bytes.len() && bytes[*i].is_ascii_digit() {
+                *i += 1;
+            }
+            *i > from
+        };
+        if bytes.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match bytes.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                digits(&mut i);
+            }
+            _ => {
+                self.pos = i;
+                return Err(self.syntax("a digit"));
+            }
+        }
+        if bytes.get(i) == Some(&b'.') {
+            i += 1;
+            if !digits(&mut i) {
+                self.pos = i;
+                return Err(self.syntax("a digit after the decimal point"));
+            }
+        }
+        let exponent = matches!(bytes.get(i), Some(b'e' | b'E'));
+        if exponent {
+            i += 1;
+
+            if matches!(bytes.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !digits(&mut i) {
+                self.pos = i;
+                return Err(self.syntax("a digit in the exponent"));
+            }
+        }
+        // The token is ASCII by construction.
+        let token = std::str::from_utf8(&bytes[start..i]).unwrap_or_default();
+        // Past the range of a double (`1e400`) is not a number serde_json reads; only an
+        // exponent or a long mantissa can get there.
+        if (exponent || i - start > 300) && !token.parse::<f64>().is_ok_and(f64::is_finite) {
+            self.pos = start;
+            return Err(self.syntax("a number within the range of a double"));
+        }
+        self.pos = i;
+        Ok(token)
+    }
+
+    // ----- decoding (only where a rule needs the text) -----
+
+    pub(super) fn decode(s: Str<'b>) -> Cow<'b, str> {
+        if !s.escaped {
+            return Cow::Borrowed(s.text());
+        }
+        Cow::Owned(unescape(s.text()))
+    }
+
+    /// Consumes the scalar or container at `pos` and describes it as errors do.
+    pub(super) fn describe_and_skip(&mut self) -> Res<String> {
+        match self.peek() {
+            Some(b'"') => {
+                let s = self.string()?;
+                Ok(found::string(&Self::decode(s)))
+            }
+            Some(b'-' | b'0'..=b'9') => Ok(found::number(Num::parse(self.number()?))),
+            Some(b't') => self.word(b"true").map(|()| found::boolean(true)),
+            Some(b'f') => self.word(b"false").map(|()| found::boolean(false)),
+            Some(b'n') => self.word(b"null").map(|()| found::null()),
+            // The value is already wrong: its insides are not reported (nor on the value path).
+            Some(b'{') => self.skip_quietly().map(|()| found::object()),
+            Some(b'[') => self.skip_quietly().map(|()| found::array()),
+            _ => Err(self.syntax("a value")),
+        }
+    }
+
+    /// Consumes one value of any type, checking its syntax and depth. Ok(false) when it nests
+    /// past the limit (reported, and the rest of it skipped).
+    pub(super) fn skip(&mut self) -> Res<bool> {
+        self.ws();
+        match self.peek() {
+            Some(b'{') => {
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                // Skipping consumes the whole value whatever it finds: a depth error inside is
+                // remembered, not a reason to stop reading (which `members` does for failures
+                // when errors are not wanted).
+                let mut within = true;
+                self.members(|this, key| {
+                    if this.detailed {
+                        this.inner.push(Seg::Key(Self::decode(key)));
+                    }
+                    let skipped = this.skip();
+                    if this.detailed {
+                        this.inner.pop();
+                    }
+                    within &= skipped?;
+                    Ok(true)
+                })?;
+                self.depth -= 1;
+                Ok(within)
+            }
+            Some(b'[') => {
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let mut within = true;
+                self.elements(|this, i| {
+                    if this.detailed {
+                        this.inner.push(Seg::Index(i));
+                    }
+                    let skipped = this.skip();
+                    if this.detailed {
+                        this.inner.pop();
+                    }
+                    within &= skipped?;
+                    Ok(true)
+                })?;
+                self.depth -= 1;
+                Ok(within)
+            }
+            _ => self.skip_scalar().map(|()| true),
+        }
+    }
+
+    /// Consumes one scalar, checking its syntax and nothing else (no text decoded, no number
+    /// read: skipping is on the hot path of every unknown member and every `any`).
+    pub(super) fn skip_scalar(&mut self) -> Res<()> {
+        match self.peek() {
+            Some(b'"') => self.string().map(|_| ()),
+            Some(b'-' | b'0'..=b'9') => self.number().map(|_| ()),
+            Some(b't') => self.word(b"true"),
+            Some(b'f') => self.word(b"false"),
+            Some(b'n') => self.word(b"null"),
+            _ => Err(self.syntax("a value")),
+        }
+    }
+
+    /// Whether one more level of nesting is allowed; reports when it is not.
+    pub(super) fn enter(&mut self) -> bool {
+        if self.depth >= self.limit {
+            let limit = self.limit;
+            let found = if self.peek() == Some(b'{') { found::object() } else { found::array() };
+            self.fail(ValidationRule::Depth, checks::depth_expected(limit), found);
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// Past the depth limit: consumes the container without recursion, checking strings and
+    /// bracket balance (the verdict is already "invalid").
+    pub(super) fn skip_too_deep(&mut self) -> Res<bool> {
+        let mut open: Vec<u8> = Vec::new();
+        loop {
+            self.ws();
+            match self.peek() {
+                Some(b @ (b'{' | b'[')) => {
+                    open.push(if b == b'{' { b'}' } else { b']' });
+                    self.pos += 1;
+                }
+                Some(b @ (b'}' | b']')) => {
+                    if open.pop() != Some(b) {
+                        return Err(self.syntax("matching brackets"));
+                    }
+                    self.pos += 1;
+                    if open.is_empty() {
+                        return Ok(false);
+                    }
+                }
+                Some(b'"') => {
+                    self.string()?;
+                }
+                Some(b',' | b':') => self.pos += 1,
+                Some(b'-' | b'0'..=b'9') => {
+                    self.number()?;
+                }
+                Some(b't') => self.word(b"true")?,
+                Some(b'f') => self.word(b"false")?,
+                Some(b'n') => self.word(b"null")?,
+                _ => return Err(self.syntax("a value")),
+            }
+        }
+    }
+
+    /// Iterates an object's members: `each(self, key)` consumes the member's value. A key
+    /// named twice is counted and reported (`duplicate-key`, at the second one) but does not
+    /// stop the iteration: a JSON reader keeps one of the two, and which is the ambiguity.
+    pub(super) fn members(
+        &mut self,
+        mut each: impl FnMut(&mut Self, Str<'b>) -> Res<bool>,
+    ) -> Res<bool> {
+        // At `{`.
+        self.pos += 1;
+        self.ws();
+        let mut ok = true;
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(true);
+        }
+        let mut keys = Keys::default();
+        loop {
+            self.ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.syntax("a member name in double quotes"));
+            }
+            let key = self.string()?;
+            self.eat(b':', "`:` after a member name")?;
+            if !keys.insert(key) {
+                self.duplicates += 1;
+                if self.detailed {
+                    let name = Self::decode(key);
+                    let found = format!("`{name}` named twice");
+                    let len = self.path.len();
+                    for seg in self.inner.clone() {
+                        self.path.push(seg);
+                    }
+                    self.path.push(Seg::Key(name));
+                    self.fail(ValidationRule::DuplicateKey, DUPLICATE_EXPECTED, found);
+                    self.path.truncate(len);
+                }
+            }
+            ok &= each(self, key)?;
+            if !ok && !self.detailed {
+                return Ok(false);
+            }
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(ok);
+                }
+                _ => return Err(self.syntax("`,` or `}`")),
+            }
+        }
+    }
+
+    /// Iterates an array's elements: `each(self, index)` consumes the element. Returns the count.
+    pub(super) fn elements(
+        &mut self,
+        mut each: impl FnMut(&mut Self, usize) -> Res<bool>,
+    ) -> Res<(bool, usize)> {
+        // At `[`.
+        self.pos += 1;
+        self.ws();
+        let mut ok = true;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok((true, 0));
+        }
+        let mut n = 0;
+        loop {
+            ok &= each(self, n)?;
+            n += 1;
+            if !ok && !self.detailed {
+                return Ok((false, n));
+            }
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok((ok, n));
+                }
+                _ => return Err(self.syntax("`,` or `]`")),
+            }
+        }
+    }
+
+    /// The value at `pos` as a `Value` (for literals, unique items and discriminator tags).
+    pub(super) fn capture(&mut self) -> Res<Value> {
+        self.ws();
+        let start = self.pos;
+        self.skip_quietly()?;
+        // Past serde_json's own depth limit the value cannot be built; it then equals no
+        // literal, as on the value path (which never gets such a value from serde_json).
+        Ok(serde_json::from_slice(&self.bytes[start..self.pos]).unwrap_or(Value::Null))
+    }
+
+    /// Consumes one value, checking its syntax, reporting nothing but a syntax error: for
+    /// values whose verdict is already known (a type mismatch, an undeclared member of a closed
+    /// object, items past a tuple's end), whose insides the value path does not look at either.
+    pub(super) fn skip_quietly(&mut self) -> Res<()> {
+        let start = self.pos;
+        let depth = self.depth;
+        let detailed = std::mem::replace(&mut self.detailed, false);
+        let skipped = self.skip();
+        self.detailed = detailed;
+        match skipped {
+            Ok(_) => Ok(()),
+            Err(Fatal) => {
+                if detailed {
+                    // Read it again with errors wanted, to report the syntax error.
+                    self.pos = start;
+                    self.depth = depth;
+                    let detailed_errors = self.errors.len();
+                    let again = self.skip();
+                    // Keep only the syntax error, not depth errors met on the way.
+                    let syntax: Vec<ValidationError> = self
+                        .errors
+                        .drain(detailed_errors..)
+                        .filter(|e| e.rule == ValidationRule::Syntax)
+                        .collect();
+                    self.errors.extend(syntax);
+                    again?;
+                }
+                Err(Fatal)
+            }
+        }
+    }
+}
+
+/// What a `duplicate-key` error expects.
+pub(super) const DUPLICATE_EXPECTED: &str = "each key named once";
+
+/// The keys of one object read so far: compared in place while there are few (no allocation
+/// for a value without escapes), hashed once there are many (a hostile object of 100,000
+/// members costs one insertion each, not a comparison with every other).
+#[derive(Default)]
+struct Keys<'b> {
+    few: [Option<Str<'b>>; FEW_KEYS],
+    count: usize,
+    many: Option<std::collections::HashSet<Cow<'b, str>>>,
+}
+
+/// How many keys are compared in place before they are hashed (few: the array is on the stack
+/// of every object level, up to the depth limit).
+const FEW_KEYS: usize = 8;
+
+impl<'b> Keys<'b> {
+    /// Adds `key`; `false` when it was there already.
+    fn insert(&mut self, key: Str<'b>) -> bool {
+        if let Some(many) = &mut self.many {
+            return many.insert(ByteCheck::decode(key));
+        }
+        let same = |a: Str<'b>, b: Str<'b>| {
+            if a.escaped || b.escaped {
+                ByteCheck::decode(a) == ByteCheck::decode(b)
+            } else {
+                a.raw == b.raw
+            }
+        };
+        if self.few[..self.count].iter().flatten().any(|k| same(*k, key)) {
+            return false;
+        }
+        if self.count < FEW_KEYS {
+            self.few[self.count] = Some(key);
+            self.count += 1;
+        } else {
+            let mut many: std::collections::HashSet<Cow<'b, str>> =
+                self.few.iter().flatten().map(|k| ByteCheck::decode(*k)).collect();
+            many.insert(ByteCheck::decode(key));
+            self.many = Some(many);
+        }
+        true
+    }
+}
+
+/// Skips, eight bytes at a time, the bytes from `i` that need no attention inside a string
+/// (anything but `"`, `\` and control characters); stops at or before the first that does.
+/// SWAR: a word has a byte equal to `c` when `haszero(word ^ c…)`, and a byte below 0x20 when
+/// `(word - 0x20…) & !word & 0x80…` is set (exact as to whether, which is all this needs).
+fn skip_plain(bytes: &[u8], mut i: usize) -> (usize, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH;
+    let mut high = 0;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let special = has_zero(w ^ (ONES * u64::from(b'"')))
+            | has_zero(w ^ (ONES * u64::from(b'\\')))
+            | (w.wrapping_sub(ONES * 0x20) & !w & HIGH);
+        if special != 0 {
+            break;
+        }
+        high |= w & HIGH;
+        i += 8;
+    }
+    (i, high != 0)
+}
+
+/// The text of a string whose escapes the scanner checked (so every escape is well formed and
+/// surrogates come in pairs). One allocation, for the result.
+pub(super) fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    let hex = |chars: &mut std::str::Chars<'_>| -> u32 {
+        let digits: String = chars.by_ref().take(4).collect();
+        u32::from_str_radix(&digits, 16).unwrap_or(0xfffd)
+    };
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('u') => {
+                let unit = hex(&mut chars);
+                let code = if (0xd800..0xdc00).contains(&unit) {
+                    // `\uXXXX` of the low surrogate follows (the scanner made sure).
+                    chars.next();
+                    chars.next();
+                    let low = hex(&mut chars);
+                    0x10000 + ((unit - 0xd800) << 10) + (low.wrapping_sub(0xdc00) & 0x3ff)
+                } else {
+                    unit
+                };
+                out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skip_plain;
+
+    #[test]
+    fn skip_plain_stops_at_or_before_every_special_byte() {
+        for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for at in 0..40 {
+                let mut text = vec![b'a'; 48];
+                text[at] = special;
+                // Non-ASCII bytes are plain here (UTF-8 is checked over the whole string).
+                text[(at + 7) % 48] = 0xc3;
+                let (stop, _) = skip_plain(&text, 0);
+                assert!(stop <= at, "skipped past {special:#x} at {at}: stopped at {stop}");
+                assert!(at - stop < 8, "stopped too early for {special:#x} at {at}: {stop}");
+            }
+        }
+        assert_eq!(
+            skip_plain(&[b'x'; 20], 0),
+            (16, false),
+            "the tail shorter than a word is left to the byte loop"
+        );
+        assert_eq!(skip_plain("ééééé".as_bytes(), 0), (8, true), "a byte past 0x7f is seen");
+    }
+
+    #[test]
+    fn unescape_agrees_with_serde_json() {
+        for raw in
+            [r#"plain"#, r#"a\"b\\c\/d\b\f\n\r\t"#, r#"caf\u00e9 \ud83d\ude00 \u0000"#, "é\\u00e9"]
+        {
+            let want: String = serde_json::from_str(&format!("\"{raw}\"")).expect("JSON string");
+            assert_eq!(super::unescape(raw), want, "{raw}");
+        }
+    }
+}

@@ -1,0 +1,717 @@
+//! Validation of raw JSON bytes against a compiled program, while parsing: nothing is built
+//! for valid input (no `Value`, no allocation on the fast path). Syntax, UTF-8 and depth are
+//! checked as fully as a JSON parser checks them; every type rule as the value path checks it,
+//! through the same `checks` and the same wording.
+//!
+//! `lex.rs` reads the JSON itself (whitespace, strings, numbers, members, elements, skipping
+//! what need not be checked); this file checks what it reads against the program's nodes.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::checks;
+use crate::number::{Num, json_equal};
+use crate::program::{Members, Node, NodeId, Params, Program, Record, Seen};
+use crate::report::{
+    Path, Seg, ValidationError, ValidationRule, expected, found, map_key_error, member,
+};
+use crate::value::ValueCheck;
+
+mod lex;
+
+use lex::{DUPLICATE_EXPECTED, unescape};
+
+/// The input is not JSON; the syntax error, when errors are wanted, is in `errors`.
+#[derive(Debug)]
+pub(crate) struct Fatal;
+
+type Res<T> = Result<T, Fatal>;
+
+/// A string token: its raw bytes between the quotes (valid UTF-8: checked while scanning when
+/// any byte is not ASCII) and whether it has escapes.
+#[derive(Clone, Copy)]
+struct Str<'b> {
+    raw: &'b [u8],
+    escaped: bool,
+}
+
+impl<'b> Str<'b> {
+    /// The raw text. Scanning proved it UTF-8 (or ASCII), so this never falls back.
+    fn text(self) -> &'b str {
+        std::str::from_utf8(self.raw).unwrap_or_default()
+    }
+}
+
+/// A discriminator's tag as read: text in place (the usual case), anything else as a `Value`.
+enum Tag<'b> {
+    Text(Cow<'b, str>),
+    Other(Value),
+}
+
+/// One validation run over one byte slice.
+pub(crate) struct ByteCheck<'p, 'b> {
+    program: &'p Program,
+    bytes: &'b [u8],
+    pos: usize,
+    detailed: bool,
+    limit: usize,
+    depth: usize,
+    path: Path<'b>,
+    /// Keys named twice in one object, anywhere (however the object was read: checked, skipped
+    /// or captured); any makes the input invalid.
+    duplicates: usize,
+    /// Inside a value being skipped (with errors wanted): the path below `path`, kept apart
+    /// because the value path reports what a skip finds (depth) at the skipped value itself, and
+    /// only a key named twice is reported deeper, at its own place.
+    inner: Vec<Seg<'b>>,
+    pub(crate) errors: Vec<ValidationError>,
+}
+
+impl<'p, 'b> ByteCheck<'p, 'b> {
+    pub(crate) fn new(program: &'p Program, bytes: &'b [u8], detailed: bool, limit: usize) -> Self {
+        ByteCheck {
+            program,
+            bytes,
+            pos: 0,
+            detailed,
+            limit,
+            depth: 0,
+            path: Path::default(),
+            duplicates: 0,
+            inner: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Checks the whole input against `root`: one value, white space around it, nothing else.
+    pub(crate) fn run(&mut self, root: NodeId) -> bool {
+        let Ok(ok) = self.check(root) else { return false };
+        if !ok && !self.detailed {
+            return false;
+        }
+        self.ws();
+        if self.pos != self.bytes.len() {
+            let _ = self.syntax("the end of the input after the value");
+            return false;
+        }
+        if self.duplicates > 0
+            && self.detailed
+            && !self.errors.iter().any(|e| e.rule == ValidationRule::DuplicateKey)
+        {
+            // Met only where errors were not being kept (inside a value read for its verdict
+            // alone): still said, at the whole value.
+            self.errors.push(ValidationError {
+                pointer: String::new(),
+                rule: ValidationRule::DuplicateKey,
+                expected: DUPLICATE_EXPECTED.to_owned(),
+                found: "a key named twice inside the value".to_owned(),
+                nearest: Vec::new(),
+            });
+        }
+        ok && self.duplicates == 0
+    }
+
+    // ----- reporting -----
+
+    fn fail(&mut self, rule: ValidationRule, expected: impl Into<String>, found: String) {
+        if self.detailed {
+            let pointer = self.path.pointer();
+            self.errors.push(ValidationError {
+                pointer,
+                rule,
+                expected: expected.into(),
+                found,
+                nearest: Vec::new(),
+            });
+        }
+    }
+
+    fn syntax(&mut self, expected: &str) -> Fatal {
+        if self.detailed {
+            let found = match self.bytes.get(self.pos) {
+                None => "the end of the input".to_owned(),
+                Some(&b) if b.is_ascii_graphic() => {
+                    // The text from here up to a line break, a little of it.
+                    let rest = &self.bytes[self.pos..];
+                    let end = rest
+                        .iter()
+                        .take(16)
+                        .position(|&c| c == b'\n' || c == b'\r')
+                        .unwrap_or(rest.len().min(16));
+                    format!("`{}` at byte {}", String::from_utf8_lossy(&rest[..end]), self.pos)
+                }
+                Some(&b) => format!("byte 0x{b:02x} at byte {}", self.pos),
+            };
+
+            let pointer = self.path.pointer();
+            self.errors.push(ValidationError {
+                pointer,
+                rule: ValidationRule::Syntax,
+                expected: format!("JSON: {expected}"),
+                found,
+                nearest: Vec::new(),
+            });
+        }
+        Fatal
+    }
+
+    fn push(&mut self, seg: Seg<'b>) {
+        if self.detailed {
+            self.path.push(seg);
+        }
+    }
+
+    fn pop(&mut self) {
+        if self.detailed {
+            self.path.pop();
+        }
+    }
+}
+
+impl<'b> ByteCheck<'_, 'b> {
+    fn mismatch(&mut self, id: NodeId) -> Res<bool> {
+        if !self.detailed {
+            // The verdict is known and nothing reads on after a failure when errors are not
+            // wanted (a union arm rewinds): the value need not be consumed.
+            return Ok(false);
+        }
+        let found = self.describe_and_skip()?;
+        let noun = self.program.node(id).noun();
+        self.fail(ValidationRule::Type, noun, found);
+        Ok(false)
+    }
+
+    /// Whether the value at `pos` checks against node `id`; consumes it either way.
+    pub(crate) fn check(&mut self, id: NodeId) -> Res<bool> {
+        self.ws();
+        let program = self.program;
+        let Some(b) = self.peek() else { return Err(self.syntax("a value")) };
+        match program.node(id) {
+            Node::Any => self.skip(),
+            Node::Null => match b {
+                b'n' => self.word(b"null").map(|()| true),
+                _ => self.mismatch(id),
+            },
+            Node::Boolean => match b {
+                b't' => self.word(b"true").map(|()| true),
+                b'f' => self.word(b"false").map(|()| true),
+                _ => self.mismatch(id),
+            },
+            Node::Integer(rules) | Node::Number(rules) => {
+                if !matches!(b, b'-' | b'0'..=b'9') {
+                    return self.mismatch(id);
+                }
+                let start = self.pos;
+                let token = self.number()?;
+                let integer_only = matches!(program.node(id), Node::Integer(_));
+                let plain = !token.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
+                let no_rules = rules.is_unbounded();
+                // Fast: a short plain integer fits i64, so it is an integer without parsing.
+                if no_rules && (!integer_only || (plain && token.len() <= 18 && token != "-0")) {
+                    return Ok(true);
+                }
+                let n = Num::parse(token);
+                if integer_only && !n.is_integer() {
+                    self.pos = start;
+                    return self.mismatch(id);
+                }
+                let mut errs = Vec::new();
+                let ok = checks::numeric(rules, n, |r, e, f| errs.push((r, e, f)));
+                for (r, e, f) in errs {
+                    self.fail(r, e, f);
+                }
+                Ok(ok)
+            }
+            Node::String(rules) => {
+                if b != b'"' {
+                    return self.mismatch(id);
+                }
+                let s = self.string()?;
+                if rules.is_unbounded() {
+                    return Ok(true);
+                }
+                let text = Self::decode(s);
+                let mut errs = Vec::new();
+                let ok = checks::text(rules, &text, |r, e, f| errs.push((r, e, f)));
+                for (r, e, f) in errs {
+                    self.fail(r, e, f);
+                }
+                Ok(ok)
+            }
+            Node::Literal(lit @ Value::String(want)) if b == b'"' => {
+                // A string literal (a discriminator's tag, usually) is compared in place.
+                let s = self.string()?;
+                let text = Self::decode(s);
+                let ok = text == want.as_str();
+                if !ok {
+                    self.fail(
+                        ValidationRule::Literal,
+                        expected::exactly(lit),
+                        found::string(&text),
+                    );
+                }
+                Ok(ok)
+            }
+            Node::Literal(lit) => {
+                let value = self.capture()?;
+                let ok = json_equal(lit, &value);
+                if !ok {
+                    self.fail(
+                        ValidationRule::Literal,
+                        expected::exactly(lit),
+                        crate::value::describe(&value),
+                    );
+                }
+                Ok(ok)
+            }
+            Node::Enum(c) => {
+                let (ok, found) = match b {
+                    b'"' => {
+                        let s = self.string()?;
+                        let text = Self::decode(s);
+                        (checks::enum_has_string(c, &text), found::string(&text))
+                    }
+                    b'-' | b'0'..=b'9' => {
+                        let n = Num::parse(self.number()?);
+                        (checks::enum_has_number(c, n), found::number(n))
+                    }
+                    _ => (false, self.describe_and_skip()?),
+                };
+                if !ok {
+                    self.fail(ValidationRule::Enum, checks::enum_expected(c), found);
+                }
+                Ok(ok)
+            }
+            Node::Array(list) => {
+                if b != b'[' {
+                    return self.mismatch(id);
+                }
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let items = list.items;
+                let mut spans = Vec::new();
+                let (mut ok, n) = self.elements(|this, i| {
+                    this.push(Seg::Index(i));
+                    this.ws();
+                    let start = this.pos;
+                    let ok = this.check(items);
+                    this.pop();
+                    if list.unique_items {
+                        spans.push((start, this.pos));
+                    }
+                    ok
+                })?;
+                if ok || self.detailed {
+                    ok &= self.count(n, list.min_items, list.max_items);
+                }
+                if list.unique_items && (ok || self.detailed) {
+                    ok &= self.unique(&spans);
+                }
+                self.depth -= 1;
+                Ok(ok)
+            }
+            Node::Tuple(elements) => {
+                if b != b'[' {
+                    return self.mismatch(id);
+                }
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let (mut ok, n) = self.elements(|this, i| match elements.get(i) {
+                    Some(&element) => {
+                        this.push(Seg::Index(i));
+                        let ok = this.check(element);
+                        this.pop();
+                        ok
+                    }
+                    None => this.skip_quietly().map(|()| false),
+                })?;
+                if n != elements.len() && (ok || self.detailed) {
+                    ok = false;
+                    let want = elements.len();
+                    self.fail(
+                        ValidationRule::Length,
+                        expected::array_of_exactly(want),
+                        found::array_of(n),
+                    );
+                }
+                self.depth -= 1;
+                Ok(ok)
+            }
+            Node::Object(record) => {
+                if b != b'{' {
+                    return self.mismatch(id);
+                }
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let ok = self.record(record)?;
+                self.depth -= 1;
+                Ok(ok)
+            }
+            Node::Map(dict) => {
+                if b != b'{' {
+                    return self.mismatch(id);
+                }
+                if !self.enter() {
+                    return self.skip_too_deep();
+                }
+                let ok = self.members(|this, key| {
+                    let name = Self::decode(key);
+                    let key_ok = match dict.keys {
+                        Some(keys) => this.map_key(keys, &name),
+                        None => true,
+                    };
+                    this.push(Seg::Key(name));
+                    let ok = if key_ok || this.detailed {
+                        this.check(dict.values)?
+                    } else {
+                        this.skip()?
+                    };
+                    this.pop();
+                    Ok(key_ok && ok)
+                })?;
+                self.depth -= 1;
+                Ok(ok)
+            }
+            Node::Union(union) => {
+                if let Some(d) = &union.discriminator {
+                    if b != b'{' {
+                        return self.mismatch(id);
+                    }
+                    let start = self.pos;
+                    let path_len = self.path.len();
+                    let detailed = std::mem::replace(&mut self.detailed, false);
+                    let mut tag = None;
+                    let scanned = self.members(|this, key| {
+                        if tag.is_none() && Self::decode(key) == *d.member {
+                            this.ws();
+                            tag = Some(if this.peek() == Some(b'"') {
+                                let s = this.string()?;
+                                Tag::Text(Self::decode(s))
+                            } else {
+                                Tag::Other(this.capture()?)
+                            });
+                            // Stop at the tag (usually the first member): the arm reads the
+                            // object again from its start. Errors are off during the scan, so
+                            // a false ends it here.
+                            Ok(false)
+                        } else {
+                            this.skip()
+                        }
+                    });
+                    self.detailed = detailed;
+                    self.path.truncate(path_len);
+                    if scanned.is_err() {
+                        // Re-read with errors wanted, to report the syntax error.
+                        self.pos = start;
+                        return self.skip();
+                    }
+                    let Some(tag) = tag else {
+                        self.fail(
+                            ValidationRule::Discriminator,
+                            expected::discriminator(&d.member),
+                            found::object(),
+                        );
+                        return Ok(false);
+                    };
+                    let arm = match &tag {
+                        Tag::Text(text) => d.arm_for_str(text),
+                        Tag::Other(value) => d.arm_for(value),
+                    };
+                    match arm {
+                        Some(arm) => {
+                            self.pos = start;
+                            self.check(arm)
+                        }
+                        None => {
+                            let tags: Vec<String> =
+                                d.arms.iter().map(|(t, _)| t.to_string()).collect();
+                            self.push(Seg::Key(Cow::Owned(d.member.to_string())));
+                            self.fail(
+                                ValidationRule::Discriminator,
+                                expected::one_of_tags(&tags),
+                                match &tag {
+                                    Tag::Text(text) => found::string(text),
+                                    Tag::Other(value) => crate::value::describe(value),
+                                },
+                            );
+                            self.pop();
+                            // The scan stopped at the tag: consume the rest of the object.
+                            self.pos = start;
+                            self.skip_quietly()?;
+                            Ok(false)
+                        }
+                    }
+                } else {
+                    self.any_arm(id, &union.variants)
+                }
+            }
+            Node::Ref(target) => self.check(*target),
+            Node::Params(params) => match b {
+                b'{' if params.by_name => {
+                    if !self.enter() {
+                        return self.skip_too_deep();
+                    }
+                    let ok = self.declared_members(&params.members, false, "param")?;
+                    self.depth -= 1;
+                    Ok(ok)
+                }
+                b'[' if params.by_position => {
+                    if !self.enter() {
+                        return self.skip_too_deep();
+                    }
+                    let ok = self.positional(params)?;
+                    self.depth -= 1;
+                    Ok(ok)
+                }
+                _ => self.mismatch(id),
+            },
+        }
+    }
+
+    fn count(&mut self, len: usize, min: Option<u64>, max: Option<u64>) -> bool {
+        let mut errs = Vec::new();
+        let ok = checks::item_count(len, min, max, |r, e, f| errs.push((r, e, f)));
+        for (rule, expected, found) in errs {
+            self.fail(rule, expected, found);
+        }
+        ok
+    }
+
+    fn unique(&mut self, spans: &[(usize, usize)]) -> bool {
+        let values: Vec<Value> = spans
+            .iter()
+            .map(|&(a, b)| serde_json::from_slice(&self.bytes[a..b]).unwrap_or(Value::Null))
+            .collect();
+        self.unique_values(&values)
+    }
+
+    fn unique_values(&mut self, values: &[Value]) -> bool {
+        let mut errs = Vec::new();
+        let ok = checks::unique_items(values, |r, e, f| errs.push((r, e, f)));
+        for (rule, expected, found) in errs {
+            self.fail(rule, expected, found);
+        }
+        ok
+    }
+
+    fn record(&mut self, record: &Record) -> Res<bool> {
+        if record.closed {
+            let mut seen = Seen::new(record.members.len());
+            let mut hint = 0;
+            let ok = self.members(|this, key| {
+                let found = find_member(&record.members, key, hint);
+                if this.detailed {
+                    this.path.push(Seg::Key(Self::decode(key)));
+                }
+                let ok = match found {
+                    Some(i) => {
+                        hint = i + 1;
+                        seen.set(i);
+                        this.check(record.members.list[i].node)?
+                    }
+                    None => {
+                        let name = Self::decode(key);
+                        this.fail(ValidationRule::Closed, expected::closed(record), member(&name));
+                        this.skip_quietly()?;
+                        false
+                    }
+                };
+                this.pop();
+                Ok(ok)
+            })?;
+            Ok(self.required(&record.members, &seen, ok, "member"))
+        } else {
+            self.declared_members(&record.members, true, "member")
+        }
+    }
+
+    /// An open object or by-name params: declared members checked, others skipped.
+    fn declared_members(&mut self, members: &Members, _open: bool, what: &str) -> Res<bool> {
+        let mut seen = Seen::new(members.len());
+        let mut hint = 0;
+        let ok = self.members(|this, key| {
+            let found = find_member(members, key, hint);
+            if this.detailed {
+                this.path.push(Seg::Key(Self::decode(key)));
+            }
+            let ok = match found {
+                Some(i) => {
+                    hint = i + 1;
+                    seen.set(i);
+                    this.check(members.list[i].node)?
+                }
+                None => this.skip()?,
+            };
+            this.pop();
+            Ok(ok)
+        })?;
+        Ok(self.required(members, &seen, ok, what))
+    }
+
+    fn required(&mut self, members: &Members, seen: &Seen, mut ok: bool, what: &str) -> bool {
+        if !ok && !self.detailed {
+            return false;
+        }
+        for (i, m) in members.list.iter().enumerate() {
+            if m.required && !seen.has(i) {
+                ok = false;
+                if what == "param" {
+                    self.fail(
+                        ValidationRule::Required,
+                        expected::param(&m.name),
+                        found::params_without(&m.name),
+                    );
+                } else {
+                    self.fail(
+                        ValidationRule::Required,
+                        member(&m.name),
+                        found::object_without(&m.name),
+                    );
+                }
+                if !self.detailed {
+                    return false;
+                }
+            }
+        }
+        ok
+    }
+
+    fn positional(&mut self, params: &Params) -> Res<bool> {
+        let list = &params.members.list;
+        let (mut ok, n) = self.elements(|this, i| match list.get(i) {
+            Some(m) => {
+                this.push(Seg::Index(i));
+                let ok = this.check(m.node);
+                this.pop();
+                ok
+            }
+            None => this.skip_quietly().map(|()| false),
+        })?;
+        if !ok && !self.detailed {
+            return Ok(false);
+        }
+        for (i, m) in list.iter().enumerate().skip(n) {
+            if m.required {
+                ok = false;
+                self.fail(
+                    ValidationRule::Required,
+                    expected::param_at(&m.name, i),
+                    found::array_of(n),
+                );
+                if !self.detailed {
+                    return Ok(false);
+                }
+            }
+        }
+        if n > list.len() {
+            ok = false;
+            self.fail(
+                ValidationRule::Length,
+                expected::at_most_params(list.len()),
+                found::array_of(n),
+            );
+        }
+        Ok(ok)
+    }
+
+    /// A map key against the key type: the value path's check on the key as a string, so the
+    /// wording is the same by construction.
+    fn map_key(&mut self, keys: NodeId, key: &str) -> bool {
+        // The common key types are decided on the text itself, without building a `Value`.
+        let program = self.program;
+        let quick = match program.node(program.resolve(keys)) {
+            Node::Any => Some(true),
+            Node::String(rules) => Some(checks::text(rules, key, |_, _, _| {})),
+            Node::Enum(c) => Some(checks::enum_has_string(c, key)),
+            Node::Literal(Value::String(s)) => Some(s == key),
+            _ => None,
+        };
+        if quick == Some(true) {
+            return true;
+        }
+        let as_value = Value::String(key.to_owned());
+
+        let mut probe = ValueCheck::new(self.program, self.detailed, self.limit);
+        if probe.check(keys, &as_value) {
+            return true;
+        }
+        if self.detailed {
+            self.path.push(Seg::Key(Cow::Owned(key.to_owned())));
+            let pointer = self.path.pointer();
+            self.path.pop();
+            self.errors.push(map_key_error(pointer, key, probe.errors));
+        }
+        false
+    }
+
+    /// A union without a discriminator: the value matches when any arm does.
+    fn any_arm(&mut self, id: NodeId, arms: &[NodeId]) -> Res<bool> {
+        let start = self.pos;
+        for &arm in arms {
+            let mut probe = ByteCheck::new(self.program, self.bytes, false, self.limit);
+            probe.pos = start;
+            probe.depth = self.depth;
+            match probe.check(arm) {
+                Ok(true) => {
+                    self.pos = probe.pos;
+                    return Ok(true);
+                }
+                Ok(false) => {}
+                Err(Fatal) => {
+                    // Malformed whatever the arm: re-read with errors wanted, to report it.
+                    self.pos = start;
+                    return self.skip();
+                }
+            }
+        }
+        if !self.detailed {
+            return Ok(false);
+        }
+        // No arm: find the nearest, reporting its errors under the union's error.
+        let mut nearest: Option<Vec<ValidationError>> = None;
+        for &arm in arms {
+            let mut probe = ByteCheck::new(self.program, self.bytes, true, self.limit);
+            probe.pos = start;
+            probe.depth = self.depth;
+            let _ = probe.check(arm);
+            if nearest.as_ref().is_none_or(|b| probe.errors.len() < b.len()) {
+                nearest = Some(probe.errors);
+            }
+        }
+        let base = self.path.pointer();
+        let nearest = nearest
+            .unwrap_or_default()
+            .into_iter()
+            .map(|mut e| {
+                e.pointer = format!("{base}{}", e.pointer);
+                e
+            })
+            .collect();
+        self.pos = start;
+        let found = self.describe_and_skip()?;
+        let program = self.program;
+        let Node::Union(union) = program.node(id) else {
+            unreachable!("any_arm is called for unions")
+        };
+        let names: Vec<&str> =
+            union.variants.iter().map(|&a| program.node(program.resolve(a)).noun()).collect();
+        self.errors.push(ValidationError {
+            pointer: base,
+            rule: ValidationRule::Union,
+            expected: expected::union_arms(&names),
+            found,
+            nearest,
+        });
+        Ok(false)
+    }
+}
+
+/// The declared member a key names: compared as bytes when the key has no escapes (no text
+/// built), decoded first when it has.
+fn find_member(members: &Members, key: Str<'_>, hint: usize) -> Option<usize> {
+    if key.escaped { members.find(&unescape(key.text())) } else { members.find_from(key.raw, hint) }
+}
