@@ -2,9 +2,9 @@
 
 mod accord;
 mod bench_serve;
-mod crates;
-mod console_shots;
 mod bless;
+mod console_shots;
+mod crates;
 mod ensure;
 mod fixtures;
 mod floor;
@@ -251,11 +251,10 @@ fn main() -> ExitCode {
             release::run(&root, &options).map(|_| ())
         }
         Task::Crates { check } => crates::run(&root, check),
-        Task::Package => {
-            let names: Vec<String> =
-                workspace::publishable_packages(&root)?.into_iter().map(|(n, _)| n).collect();
+        Task::Package => workspace::publishable_packages(&root).and_then(|found| {
+            let names: Vec<String> = found.into_iter().map(|(name, _)| name).collect();
             workspace::package(&root, &workspace::target_dir(&root), &names)
-        }
+        }),
         Task::Layering => layering::run(&root),
         Task::ConsoleShots => console_shots::run(&root),
         Task::BenchServe => bench_serve::run(&root),

@@ -404,8 +404,8 @@ fn check_one(
     // `--config` alone re-extracts when the configuration names an `extract.source`, as its help
     // says (it used to be read only with `--source`, so `check --config` never found a stale
     // file); a configuration with only a `[lint]` table extracts nothing.
-    let extracts = args.source.is_some()
-        || args.config.as_deref().is_some_and(crate::extract::names_source);
+    let extracts =
+        args.source.is_some() || args.config.as_deref().is_some_and(crate::extract::names_source);
     if extracts {
         match crate::extract::up_to_date(
             args.config.as_deref(),

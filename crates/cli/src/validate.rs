@@ -4,7 +4,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use accord_schema_model::SourceMap;
-use accord_validate::{Rule, ValidationError};
+use accord_validate::{ValidationError, ValidationRule};
 use serde_json::{Value, json};
 
 use crate::output::plural;
@@ -60,7 +60,7 @@ fn check(args: &Args, validator: accord_validate::Validator<'_>) -> Outcome {
     // A single value that is not JSON at all (a binary file, a truncated download) is
     // unreadable input, not a value that breaks the contract: exit 2, as for any input error.
     // In `--jsonl`, lines are judged one by one and a line that is not JSON counts as invalid.
-    if !args.jsonl && results[0].1.iter().any(|e| e.rule == Rule::Syntax) {
+    if !args.jsonl && results[0].1.iter().any(|e| e.rule == ValidationRule::Syntax) {
         eprintln!("error: {} is not JSON: nothing was validated", shown(&args.file));
         return Outcome::InputError;
     }

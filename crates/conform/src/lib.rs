@@ -146,7 +146,9 @@ pub async fn run(
 /// Whether a check found that the plant wants a credential the run does not have.
 fn wants_credential(checks: &[Check]) -> bool {
     checks.iter().any(|c| match &c.outcome {
-        Outcome::Failed(problems) => problems.iter().any(|p| p.kind == FailureKind::CredentialMissing),
+        Outcome::Failed(problems) => {
+            problems.iter().any(|p| p.kind == FailureKind::CredentialMissing)
+        }
         _ => false,
     })
 }

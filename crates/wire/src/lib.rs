@@ -3,6 +3,7 @@
 pub mod codes;
 pub mod credential;
 pub mod describe;
+pub mod encode;
 pub mod envelope;
 mod error;
 pub mod event;
@@ -10,6 +11,7 @@ pub mod fake;
 pub mod limits;
 mod members;
 pub mod methods;
+pub mod protocol;
 
 pub use accord_schema_model::dialect::{
     self, Dialect, EventRoute, MethodRoute, Profile, ProtocolCodes, PubsubRoute,

@@ -3,7 +3,7 @@
 use accord_schema_model::members::{self, near_miss};
 use accord_schema_model::{Kind, Pointer, Reserved, Unknown, Wire};
 
-use crate::lint::Ctx;
+use crate::lint::LintContext;
 
 declare_rule! {
     /// ## What it does
@@ -32,7 +32,7 @@ declare_rule! {
     pub(crate) struct MisspeltMember;
 }
 
-pub(crate) fn check(cx: &mut Ctx<'_>) {
+pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String, &'static str, String)> = Vec::new();
     let mut look =
         |at: &Pointer, unknown: &Unknown, record: &str, known: &[&'static [&'static str]]| {
