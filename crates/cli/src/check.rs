@@ -180,8 +180,9 @@ pub(crate) fn run(args: &Args) -> Outcome {
             &args.contract,
             &loaded.document,
         ) {
-            Some(true) => {}
-            Some(false) | None => return Outcome::Problems,
+            Ok(true) => {}
+            Ok(false) => return Outcome::Problems,
+            Err(outcome) => return outcome,
         }
     }
     let entries = match &args.accept {

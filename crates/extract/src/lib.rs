@@ -49,6 +49,7 @@ mod error;
 mod lower;
 mod merge;
 mod modules;
+mod namespaces;
 mod resolve;
 mod rpc;
 mod tag;
@@ -83,6 +84,12 @@ pub struct Extraction {
 }
 
 impl Extraction {
+    /// Whether the source has no namespace trait at all (warning `no-rpc-traits`): the
+    /// contract would be empty.
+    pub fn found_nothing(&self) -> bool {
+        self.document.namespaces.is_none()
+    }
+
     /// Whether any diagnostic is an error: the contract is then incomplete.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.severity == Severity::Error)
@@ -92,13 +99,25 @@ impl Extraction {
 /// Extracts the contract of the crate whose root file is `root` (`src/lib.rs`).
 pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Extraction {
     let mut diags = diagnostic::Diagnostics::default();
+    diags.strict = config.strict;
     let krate = modules::load(loader, root, &mut diags);
     let mut lowerer = lower::Lowerer::new(&krate, config, &mut diags);
     let found = lowerer.namespaces();
+    lowerer.finish();
+    let nothing = found.is_empty();
     let mut types = std::mem::take(&mut lowerer.types);
     let type_sources = std::mem::take(&mut lowerer.type_sources);
     let field_sources = std::mem::take(&mut lowerer.field_sources);
     drop(lowerer);
+    if nothing {
+        diags.warn(
+            "no-rpc-traits",
+            Location { file: root.to_owned(), line: 1, column: 1 },
+            "no RPC trait found: no `#[rpc]` trait and no trait tagged `accord: namespace = \"…\"`"
+                .into(),
+            Some("point --source at the crate that declares the RPC traits".into()),
+        );
+    }
 
     // A jsonrpsee plant answers no describe method and sends jsonrpsee's codes: the whole
     // plant's members of the wire, recorded once any of its traits is jsonrpsee's.
@@ -110,36 +129,10 @@ pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Ex
         }),
         ..Default::default()
     });
-    let mut provenance = Vec::new();
-    let mut versions_given = Vec::new();
-    let mut namespaces = IndexMap::new();
-    for mut f in found {
-        if !f.version_given {
-            diags.warn(
-                "no-version",
-                f.at.clone(),
-                format!("namespace `{}` has no contract version", f.name),
-                Some(format!("add `accord: version = \"1.0.0\"` to the trait's doc, or `[namespaces.{}] version = …` to accord.toml", f.name)),
-            );
-        } else {
-            versions_given.push(f.name.clone());
-        }
-        if namespaces.contains_key(&f.name) {
-            diags.error(
-                "duplicate-namespace",
-                f.at.clone(),
-                format!("namespace `{}` is declared by two traits", f.name),
-                None,
-            );
-            continue;
-        }
-        let base = format!("/namespaces/{}", pointer_escape(&f.name));
-        provenance.push((base.clone(), f.at.clone()));
-        for ((section, name), at) in f.sources {
-            provenance.push((format!("{base}/{section}/{}", pointer_escape(&name)), at));
-        }
-        f.namespace.types = types.shift_remove(&f.name).filter(|t| !t.is_empty());
-        namespaces.insert(f.name, f.namespace);
+    let namespaces::Merged { mut namespaces, mut provenance, versions_given } =
+        namespaces::merge_traits(found, &mut diags);
+    for (name, ns) in namespaces.iter_mut() {
+        ns.types = types.shift_remove(name).filter(|t| !t.is_empty());
     }
     drop_unreached(&mut namespaces);
     for ((ns, name), at) in type_sources {
@@ -248,12 +241,16 @@ impl SourceLoader for FsLoader {
 ///
 /// # Errors
 ///
-/// [`Error::NoCrateRoot`] when the directory has neither file.
+/// [`Error::NoCrateRoot`] when the directory has neither file, [`Error::NoDirectory`] when it
+/// is not a directory.
 pub fn extract_dir(dir: &Path, config: &Config) -> Result<Extraction, Error> {
     let root = ["src/lib.rs", "src/main.rs"]
         .into_iter()
         .find(|r| dir.join(r).is_file())
-        .ok_or_else(|| Error::NoCrateRoot { dir: dir.display().to_string() })?;
+        .ok_or_else(|| match dir.is_dir() {
+            true => Error::NoCrateRoot { dir: dir.display().to_string() },
+            false => Error::NoDirectory { dir: dir.display().to_string() },
+        })?;
     let mut loader = FsLoader::new(dir);
     Ok(extract(&mut loader, root, config))
 }

@@ -21,6 +21,8 @@ use crate::{
 /// What one namespace trait gave, before the types are attached.
 pub(crate) struct Found {
     pub(crate) name: String,
+    /// The trait's name, for diagnostics naming where a member comes from.
+    pub(crate) trait_name: String,
     pub(crate) namespace: Namespace,
     /// Whether the version came from the source or the configuration (else the merge keeps
     /// the committed one).
@@ -147,6 +149,7 @@ impl Lowerer<'_> {
                 .or_else(|| configured.and_then(|c| c.version.clone()));
             let mut found = Found {
                 name: ns_name.clone(),
+                trait_name: t.ident.to_string(),
                 namespace: Namespace {
                     version: version.clone().unwrap_or_else(|| "0.0.0".into()),
                     description: docs.description.clone(),
