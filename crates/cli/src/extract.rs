@@ -26,6 +26,10 @@ pub(crate) struct Args {
     /// any value, with one warning per type).
     #[arg(long)]
     strict: bool,
+    /// Find the dependencies' sources with `cargo metadata --offline` (extract follows types
+    /// into the dependencies whose source is on disk; it never fetches).
+    #[arg(long)]
+    offline: bool,
 }
 
 /// The configuration, its directory, and the crate directory and contract it names.
@@ -126,6 +130,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
         return Outcome::InputError;
     };
     setup.config.strict |= args.strict;
+    setup.config.offline |= args.offline;
     let x = match run_extraction(&setup) {
         Ok(x) => x,
         Err(outcome) => return outcome,

@@ -50,6 +50,8 @@ pub struct Config {
     /// An undescribable type (unresolved, opaque to serde) is an error and no contract is
     /// written; without it such a type reads as any value with one warning per type.
     pub strict: bool,
+    /// `cargo metadata --offline` when finding the dependencies' sources (`--offline`).
+    pub offline: bool,
 }
 
 /// `extract.wire`: which wire a jsonrpsee plant's contract describes (docs/extract.md).
@@ -204,7 +206,7 @@ fn known_keys(table: &Value, prefix: &str, known: &[&str], hint: &str) -> Result
 }
 
 /// `*` matches any run of characters, `::` included.
-fn glob_matches(pattern: &str, text: &str) -> bool {
+pub(crate) fn glob_matches(pattern: &str, text: &str) -> bool {
     let mut parts = pattern.split('*');
     let first = parts.next().unwrap_or("");
     let Some(mut rest) = text.strip_prefix(first) else { return false };

@@ -42,6 +42,7 @@
 
 mod attrs;
 mod builtin;
+mod cargo;
 mod case;
 mod config;
 mod diagnostic;
@@ -64,7 +65,7 @@ pub use crate::{
     diagnostic::{Diagnostic, Location, Severity},
     error::Error,
     merge::merge,
-    modules::SourceLoader,
+    modules::{Dependency, SourceLoader},
 };
 
 /// What one extraction produced.
@@ -98,9 +99,21 @@ impl Extraction {
 
 /// Extracts the contract of the crate whose root file is `root` (`src/lib.rs`).
 pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Extraction {
+    extract_with_dependencies(loader, root, config, &[])
+}
+
+/// [`extract`], following types into `deps` (each read once, when the code names it).
+pub fn extract_with_dependencies(
+    loader: &mut dyn SourceLoader,
+    root: &str,
+    config: &Config,
+    deps: &[Dependency],
+) -> Extraction {
     let mut diags = diagnostic::Diagnostics::default();
     diags.strict = config.strict;
-    let krate = modules::load(loader, root, &mut diags);
+    let mut krate = modules::load(loader, root, &mut diags);
+    krate.overrides = config.types.keys().cloned().collect();
+    krate.follow_dependencies(loader, deps);
     let mut lowerer = lower::Lowerer::new(&krate, config, &mut diags);
     let found = lowerer.namespaces();
     lowerer.finish();
@@ -252,5 +265,16 @@ pub fn extract_dir(dir: &Path, config: &Config) -> Result<Extraction, Error> {
             false => Error::NoDirectory { dir: dir.display().to_string() },
         })?;
     let mut loader = FsLoader::new(dir);
-    Ok(extract(&mut loader, root, config))
+    let (deps, note) = cargo::dependencies(dir, config.offline);
+    let mut x = extract_with_dependencies(&mut loader, root, config, &deps);
+    if let Some(note) = note {
+        x.diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            code: "dependencies",
+            message: note,
+            location: Location { file: "Cargo.toml".into(), line: 1, column: 1 },
+            help: Some("types of other crates read as any value unless the built-in table or [types] describes them".into()),
+        });
+    }
+    Ok(x)
 }

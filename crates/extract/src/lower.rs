@@ -499,7 +499,10 @@ impl<'a> Lowerer<'a> {
             joined.clone(),
             scope,
             span,
-            format!("`{joined}` is an external type extract does not know and whose source it could not read"),
+            match self.krate.externs.contains_key(&path[0]) {
+                true => format!("`{joined}` is not declared in the source of `{}` (a type made by a macro?)", path[0]),
+                false => format!("`{joined}` is an external type extract does not know and whose source it could not read"),
+            },
             Self::types_help(&joined, None),
         )
     }

@@ -91,6 +91,10 @@ impl Lowerer<'_> {
         let mut out = Vec::new();
         for def in &krate.items {
             let ItemKind::Trait(t) = &def.kind else { continue };
+            // Only the crate's own traits: a dependency's are not this plant's API.
+            if krate.modules[def.module].path[0] != "crate" {
+                continue;
+            }
             let flat = attrs::flatten(&t.attrs);
             let docs = attrs::docs(&flat);
             let rpc = flat.iter().find(|a| a.name == "rpc");

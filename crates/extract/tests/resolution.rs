@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use accord_extract::{Config, Severity, extract};
+use accord_extract::{Config, Dependency, Severity, extract, extract_with_dependencies};
 use accord_schema_model::{Dialect, EventRoute, Profile, TypeKind, TypeNode};
 
 fn sources(files: &[(&str, &str)]) -> BTreeMap<String, String> {
@@ -309,6 +309,37 @@ fn traits_sharing_a_namespace_merge_and_a_method_declared_twice_differently_name
         errors,
         [
             "src/lib.rs:9:8: error[duplicate-member]: method `eth.chainId` is declared by trait `EthApi` (src/lib.rs:4:8) and, differently, by trait `EthFilter`\n  help: rename one, or make the two declarations identical; the contract keeps the one in `EthApi`"
+        ]
+    );
+}
+
+#[test]
+fn types_are_followed_into_dependencies_through_reexports_and_globs_and_the_table_wins() {
+    let mut src = sources(&[
+        (
+            "src/lib.rs",
+            "use dep_b::nested::*;\n/// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api {\n    fn a(&self) -> dep_a::Thing;\n    fn b(&self) -> Other;\n    fn c(&self) -> gone::Lost;\n    fn d(&self) -> dep_a::Address;\n}\n",
+        ),
+        // dep_a re-exports a type of dep_b, and names alloy's Address, which the table knows.
+        ("deps/a/lib.rs", "pub use dep_b::Thing;\npub use alloy_primitives::Address;\n"),
+        (
+            "deps/b/lib.rs",
+            "pub mod nested { pub struct Other { pub x: u8 } }\npub struct Thing { pub inner: crate::nested::Other }\n",
+        ),
+    ]);
+    let deps = [
+        Dependency { name: "dep_a".into(), root: "deps/a/lib.rs".into() },
+        Dependency { name: "dep_b".into(), root: "deps/b/lib.rs".into() },
+        Dependency { name: "gone".into(), root: "/nowhere/src/lib.rs".into() },
+    ];
+    let x = extract_with_dependencies(&mut src, "src/lib.rs", &Config::default(), &deps);
+    assert_eq!(types(&x, "n"), ["Thing", "Other"]);
+    assert!(matches!(&result(&x, "n", "d").kind, TypeKind::String(r) if r.pattern.is_some()));
+    let lines: Vec<String> = x.diagnostics.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "src/lib.rs:6:26: warning[unresolved-type]: `gone::Lost` is an external type extract does not know and whose source it could not read (1 use); read as any value\n  help: describe it in accord.toml: [types.\"gone::Lost\"] with the type node of what its serde form writes (kind = \"object\", \"string\", …)"
         ]
     );
 }
