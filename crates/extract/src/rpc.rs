@@ -422,13 +422,29 @@ impl Lowerer<'_> {
         let unsubscribe = unsubscribe
             .or_else(|| subscribe.strip_prefix("subscribe").map(|s| format!("unsubscribe{s}")))
             .unwrap_or_else(|| format!("unsubscribe{subscribe}"));
+        // The subscribe call's own params (`fn subscribe_logs(&self, filter: Filter)`): the
+        // event wire's `arguments`, param records as a method's (docs/format.md §15).
+        let args = self.params(&f.sig, scope, ns, &scope.file.clone());
+        let mut unknown = Unknown::new();
+        if !args.is_empty() {
+            if self.config.wire == WireFrom::Source {
+                unknown.insert("arguments".into(), params_value(args));
+            } else {
+                self.diags.warn(
+                    "subscription-params",
+                    at.clone(),
+                    format!("subscription `{name}` takes params, which accord's own wire cannot pass (`rpc.subscribe` names the event only); they are not in the contract"),
+                    Some("record jsonrpsee's wire (`extract.wire = \"source\"`) to keep them".into()),
+                );
+            }
+        }
         let wire = EventWire {
             // One method per subscription: nothing selects the event but the method.
             params: Some(Vec::new()),
             subscribe: Some(names.of(&subscribe)),
             unsubscribe: Some(names.of(&unsubscribe)),
             notification: Some(names.of(&name)),
-            unknown: Unknown::new(),
+            unknown,
         };
         Some((
             name,
@@ -442,6 +458,29 @@ impl Lowerer<'_> {
             wire,
         ))
     }
+}
+
+/// Param records as the canonical writer writes a method's (the model's event wire has no typed
+/// member for them yet, so they travel as the written JSON).
+fn params_value(params: Vec<Param>) -> serde_json::Value {
+    let method = Method {
+        semantics: None,
+        description: None,
+        deprecated: None,
+        param_structure: None,
+        params: Some(params),
+        result: node(TypeKind::Null),
+        errors: None,
+        examples: None,
+        unknown: Unknown::new(),
+    };
+    let mut ns = Namespace::default();
+    ns.methods = Some(IndexMap::from([("m".to_owned(), method)]));
+    let doc = accord_schema_model::Document {
+        namespaces: Some(IndexMap::from([("n".to_owned(), ns)])),
+        ..Default::default()
+    };
+    doc.to_value().pointer("/namespaces/n/methods/m/params").cloned().unwrap_or_default()
 }
 
 /// The `wire` section of a jsonrpsee namespace: its separator (`""` when `#[rpc]` has no

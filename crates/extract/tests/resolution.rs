@@ -343,3 +343,26 @@ fn types_are_followed_into_dependencies_through_reexports_and_globs_and_the_tabl
         ]
     );
 }
+
+#[test]
+fn a_subscriptions_params_are_recorded_in_its_event_wire() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "pub struct Log { pub data: String }\npub struct Filter { pub address: String }\n#[rpc(server, namespace = \"eth\")]\npub trait EthPubSub {\n    #[subscription(name = \"subscribeLogs\" => \"logs\", item = Log)]\n    fn subscribe_logs(&self, filter: Filter, limit: Option<u32>) -> SubscriptionResult;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let doc = x.document.to_value();
+    let wire = &doc["namespaces"]["eth"]["wire"]["events"]["logs"];
+    assert_eq!(wire["subscribe"], "eth_subscribeLogs");
+    assert_eq!(wire["unsubscribe"], "eth_unsubscribeLogs");
+    assert_eq!(wire["notification"], "eth_logs");
+    assert_eq!(wire["arguments"][0]["name"], "filter");
+    assert_eq!(wire["arguments"][0]["type"]["kind"], "ref");
+    assert_eq!(wire["arguments"][1]["name"], "limit");
+    assert_eq!(wire["arguments"][1]["optional"], true);
+    assert_eq!(doc["namespaces"]["eth"]["events"]["logs"]["payload"]["name"], "Log");
+    // It reads back and writes the same (a member the model keeps as written).
+    let text = x.document.to_canonical_string();
+    let again = accord_schema_model::Document::parse(&text).unwrap();
+    assert_eq!(again.to_canonical_string(), text);
+}
