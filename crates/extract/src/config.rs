@@ -17,6 +17,9 @@
 //! kind = "string"
 //! format = "date-time"
 //!
+//! [generics.EthApi]                # a generic trait's type parameters, as Rust types
+//! T = "alloy_rpc_types::Transaction"
+//!
 //! [types."alloy_eips::*"]           # a glob: every path under alloy_eips (the longest match wins)
 //! kind = "any"
 //! ```
@@ -52,6 +55,9 @@ pub struct Config {
     pub strict: bool,
     /// `cargo metadata --offline` when finding the dependencies' sources (`--offline`).
     pub offline: bool,
+    /// `[generics.TRAIT]`: a generic trait's type parameters bound to Rust types (as written
+    /// in the trait's module): trait name → parameter → type.
+    pub generics: HashMap<String, HashMap<String, String>>,
 }
 
 /// `extract.wire`: which wire a jsonrpsee plant's contract describes (docs/extract.md).
@@ -101,7 +107,7 @@ impl Config {
             &value,
             "",
             SECTIONS,
-            "accord.toml has [extract], [namespaces.NAME] and [types.\"PATH\"]",
+            "accord.toml has [extract], [namespaces.NAME], [generics.TRAIT] and [types.\"PATH\"]",
         )
         .map_err(bad)?;
         if let Some(ex) = value.get("extract") {
@@ -149,6 +155,25 @@ impl Config {
                 config.namespaces.insert(name.clone(), nc);
             }
         }
+        if let Some(Value::Object(traits)) = value.get("generics") {
+            for (name, params) in traits {
+                let Value::Object(params) = params else {
+                    return Err(bad(format!(
+                        "`generics.{name}` must be a table of PARAM = \"Rust type\""
+                    )));
+                };
+                let mut bound = HashMap::new();
+                for (param, ty) in params {
+                    let Value::String(ty) = ty else {
+                        return Err(bad(format!(
+                            "`generics.{name}.{param}` must be a string (a Rust type)"
+                        )));
+                    };
+                    bound.insert(param.clone(), ty.clone());
+                }
+                config.generics.insert(name.clone(), bound);
+            }
+        }
         if let Some(Value::Object(types)) = value.get("types") {
             for (path, node) in types {
                 let node = type_node_from_value(node.clone())
@@ -173,7 +198,7 @@ impl Config {
     }
 }
 
-const SECTIONS: &[&str] = &["extract", "namespaces", "types"];
+const SECTIONS: &[&str] = &["extract", "namespaces", "types", "generics"];
 const EXTRACT_KEYS: &[&str] = &["source", "contract", "name", "description", "wire", "strict"];
 const NAMESPACE_KEYS: &[&str] = &["version", "semantics"];
 

@@ -46,14 +46,24 @@ impl Scope {
         Scope { module, file: file.to_owned(), generics: Rc::new(HashMap::new()) }
     }
 
-    /// A scope where each of `params` stands for `serde_json::Value` (a generic trait's
-    /// parameters, which no use site binds).
-    pub(crate) fn with_any(module: ModId, file: &str, params: &syn::Generics) -> Scope {
+    /// A scope where each of `params` stands for the type `bound` gives it (written in this
+    /// module), else for `serde_json::Value` (a generic trait's parameters, which no use site
+    /// binds).
+    pub(crate) fn with_bindings(
+        module: ModId,
+        file: &str,
+        params: &syn::Generics,
+        mut bound: HashMap<String, Type>,
+    ) -> Scope {
         let base = Scope::new(module, file);
         let any: Type = syn::parse_quote!(::serde_json::Value);
         let generics = params
             .type_params()
-            .map(|p| (p.ident.to_string(), Bound { ty: any.clone(), scope: base.clone() }))
+            .map(|p| {
+                let name = p.ident.to_string();
+                let ty = bound.remove(&name).unwrap_or_else(|| any.clone());
+                (name, Bound { ty, scope: base.clone() })
+            })
             .collect();
         Scope { generics: Rc::new(generics), ..base }
     }

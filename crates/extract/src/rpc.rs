@@ -169,10 +169,34 @@ impl Lowerer<'_> {
                 WireNames { namespace: rpc_namespace.clone(), separator: separator.clone() };
             let mut event_wires = IndexMap::new();
             let mut method_wires = IndexMap::new();
-            if !t.generics.params.is_empty() {
-                self.diags.warn("generic-trait", at.clone(), format!("trait `{}` is generic; its type parameters are read as any value (`serde_json::Value`)", t.ident), None);
+            // `[generics.TRAIT]` binds type parameters to Rust types, read in the trait's
+            // module; the others read as any value.
+            let trait_name = t.ident.to_string();
+            let mut bound = std::collections::HashMap::new();
+            let configured_generics = self.config.generics.get(&trait_name);
+            for p in t.generics.type_params() {
+                let param = p.ident.to_string();
+                match configured_generics.and_then(|g| g.get(&param)) {
+                    Some(text) => match syn::parse_str::<syn::Type>(text) {
+                        Ok(ty) => {
+                            bound.insert(param, ty);
+                        }
+                        Err(e) => self.diags.error(
+                            "generic-binding",
+                            at.clone(),
+                            format!("`[generics.{trait_name}] {param} = \"{text}\"` is not a Rust type: {e}"),
+                            None,
+                        ),
+                    },
+                    None => self.diags.warn(
+                        "generic-trait",
+                        at.clone(),
+                        format!("type parameter `{param}` of trait `{trait_name}` is read as any value (`serde_json::Value`)"),
+                        Some(format!("bind it in accord.toml: [generics.{trait_name}] {param} = \"path::To::Type\"")),
+                    ),
+                }
             }
-            let scope = Scope::with_any(def.module, &def.file, &t.generics);
+            let scope = Scope::with_bindings(def.module, &def.file, &t.generics, bound);
             let mut methods = IndexMap::new();
             let mut events = IndexMap::new();
             for item in &t.items {

@@ -230,17 +230,25 @@ fn on_accords_wire_a_jsonrpsee_trait_without_the_dot_separator_is_warned_about()
 }
 
 #[test]
-fn a_generic_trait_reads_its_parameters_as_any_value() {
+fn a_generic_trait_reads_its_parameters_as_any_value_unless_accord_toml_binds_them() {
     let mut src = sources(&[(
         "src/lib.rs",
-        "/// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api<T> {\n    fn get(&self, id: u8) -> Vec<T>;\n}\n",
+        "pub struct Block { pub n: u8 }\n/// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api<T, U> {\n    fn get(&self, id: u8) -> Vec<T>;\n    fn other(&self) -> U;\n}\n",
     )]);
     let x = extract(&mut src, "src/lib.rs", &Config::default());
     let codes: Vec<&str> = x.diagnostics.iter().map(|d| d.code).collect();
-    assert_eq!(codes, ["generic-trait"]);
+    assert_eq!(codes, ["generic-trait", "generic-trait"]);
     assert!(
         matches!(&result(&x, "n", "get").kind, TypeKind::Array(a) if a.items.kind == TypeKind::Any)
     );
+    let config = Config::parse("[generics.Api]\nT = \"crate::Block\"\n", "accord.toml").unwrap();
+    let x = extract(&mut src, "src/lib.rs", &config);
+    let codes: Vec<&str> = x.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["generic-trait"], "U is still unbound");
+    assert!(
+        matches!(&result(&x, "n", "get").kind, TypeKind::Array(a) if matches!(&a.items.kind, TypeKind::Ref(r) if r.name == "Block"))
+    );
+    assert_eq!(result(&x, "n", "other").kind, TypeKind::Any);
 }
 
 #[test]
