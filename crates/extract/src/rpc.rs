@@ -498,8 +498,10 @@ fn params_value(params: Vec<Param>) -> serde_json::Value {
         examples: None,
         unknown: Unknown::new(),
     };
-    let mut ns = Namespace::default();
-    ns.methods = Some(IndexMap::from([("m".to_owned(), method)]));
+    let ns = Namespace {
+        methods: Some(IndexMap::from([("m".to_owned(), method)])),
+        ..Namespace::default()
+    };
     let doc = accord_schema_model::Document {
         namespaces: Some(IndexMap::from([("n".to_owned(), ns)])),
         ..Default::default()
