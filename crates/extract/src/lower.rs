@@ -46,14 +46,14 @@ impl Scope {
         Scope { module, file: file.to_owned(), generics: Rc::new(HashMap::new()) }
     }
 
-    /// A scope where each of `params` stands for the type `bound` gives it (written in this
-    /// module), else for `serde_json::Value` (a generic trait's parameters, which no use site
+    /// A scope where each of `params` stands for the type `bound` gives it (written in the
+    /// scope given with it, else in this module), else for `serde_json::Value` (a generic trait's parameters, which no use site
     /// binds).
     pub(crate) fn with_bindings(
         module: ModId,
         file: &str,
         params: &syn::Generics,
-        mut bound: HashMap<String, Type>,
+        mut bound: HashMap<String, (Type, Option<Scope>)>,
     ) -> Scope {
         let base = Scope::new(module, file);
         let any: Type = syn::parse_quote!(::serde_json::Value);
@@ -61,8 +61,8 @@ impl Scope {
             .type_params()
             .map(|p| {
                 let name = p.ident.to_string();
-                let ty = bound.remove(&name).unwrap_or_else(|| any.clone());
-                (name, Bound { ty, scope: base.clone() })
+                let (ty, scope) = bound.remove(&name).unwrap_or_else(|| (any.clone(), None));
+                (name, Bound { ty, scope: scope.unwrap_or_else(|| base.clone()) })
             })
             .collect();
         Scope { generics: Rc::new(generics), ..base }

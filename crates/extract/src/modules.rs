@@ -102,8 +102,20 @@ pub(crate) struct ManualImpl {
     pub(crate) at: Location,
 }
 
+/// An `impl Trait<A, B> for X` of the crate: the type arguments that bind a generic trait.
+#[derive(Debug)]
+pub(crate) struct TraitImpl {
+    pub(crate) module: ModId,
+    pub(crate) file: String,
+    /// The trait's last segment (`EthApiServer`).
+    pub(crate) trait_name: String,
+    pub(crate) args: Vec<syn::Type>,
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct Crate {
+    /// The crate's own generic trait impls (`impl Api<Block> for Node`).
+    pub(crate) trait_impls: Vec<TraitImpl>,
     pub(crate) modules: Vec<Module>,
     pub(crate) items: Vec<ItemDef>,
     pub(crate) manual: Vec<ManualImpl>,
@@ -306,6 +318,26 @@ impl Walker<'_> {
                     self.krate.modules[module].uses.extend(out);
                 }
                 Item::Impl(i) => {
+                    if let Some((_, path, _)) = &i.trait_
+                        && let Some(last) = path.segments.last()
+                        && let syn::PathArguments::AngleBracketed(a) = &last.arguments
+                        && self.krate.modules[module].path[0] == "crate"
+                    {
+                        let args = a
+                            .args
+                            .iter()
+                            .filter_map(|g| match g {
+                                syn::GenericArgument::Type(t) => Some(t.clone()),
+                                _ => None,
+                            })
+                            .collect();
+                        self.krate.trait_impls.push(TraitImpl {
+                            module,
+                            file: file.to_owned(),
+                            trait_name: last.ident.to_string(),
+                            args,
+                        });
+                    }
                     if let Some((_, path, _)) = &i.trait_ {
                         let name = path.segments.last().map(|s| s.ident.to_string());
                         if let Some(name @ ("Serialize" | "Deserialize")) = name.as_deref() {

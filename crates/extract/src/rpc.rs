@@ -174,12 +174,34 @@ impl Lowerer<'_> {
             let trait_name = t.ident.to_string();
             let mut bound = std::collections::HashMap::new();
             let configured_generics = self.config.generics.get(&trait_name);
-            for p in t.generics.type_params() {
+            // The crate's own `impl Api<Block> for Node` (jsonrpsee's `impl ApiServer<Block>`
+            // of the generated server trait too), when there is exactly one.
+            let server = format!("{trait_name}Server");
+            let impls: Vec<&crate::modules::TraitImpl> = krate
+                .trait_impls
+                .iter()
+                .filter(|i| i.trait_name == trait_name || i.trait_name == server)
+                .collect();
+            let by_impl = match impls.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            };
+            for (index, p) in t.generics.type_params().enumerate() {
                 let param = p.ident.to_string();
+                let from_impl = by_impl.and_then(|i| {
+                    let ty = i.args.get(index)?.clone();
+                    Some((ty, Some(Scope::new(i.module, &i.file))))
+                });
+                if configured_generics.and_then(|g| g.get(&param)).is_none()
+                    && let Some(b) = from_impl
+                {
+                    bound.insert(param, b);
+                    continue;
+                }
                 match configured_generics.and_then(|g| g.get(&param)) {
                     Some(text) => match syn::parse_str::<syn::Type>(text) {
                         Ok(ty) => {
-                            bound.insert(param, ty);
+                            bound.insert(param, (ty, None));
                         }
                         Err(e) => self.diags.error(
                             "generic-binding",

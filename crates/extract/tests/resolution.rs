@@ -374,3 +374,14 @@ fn a_subscriptions_params_are_recorded_in_its_event_wire() {
     let again = accord_schema_model::Document::parse(&text).unwrap();
     assert_eq!(again.to_canonical_string(), text);
 }
+
+#[test]
+fn a_generic_trait_is_bound_by_the_crates_one_impl_of_its_server_trait() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "mod node { pub struct Block { pub n: u8 } pub struct Node; impl super::ApiServer<Block> for Node {} }\n#[rpc(server, namespace = \"n\")]\npub trait Api<T> {\n    #[method(name = \"get\")]\n    fn get(&self) -> T;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    assert!(!x.diagnostics.iter().any(|d| d.code == "generic-trait"), "{:?}", x.diagnostics);
+    assert!(matches!(&result(&x, "n", "get").kind, TypeKind::Ref(r) if r.name == "Block"));
+}
