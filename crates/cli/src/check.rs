@@ -413,8 +413,9 @@ fn check_one(
             path,
             &loaded.document,
         ) {
-            Some(true) => {}
-            Some(false) | None => return Err(Outcome::Problems),
+            Ok(true) => {}
+            Ok(false) => return Err(Outcome::Problems),
+            Err(outcome) => return Err(outcome),
         }
     }
     let mut lint = LintReport::of(&loaded.document);

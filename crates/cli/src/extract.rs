@@ -22,6 +22,14 @@ pub(crate) struct Args {
     /// `extract.contract`, else stdout).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// A type extract cannot describe is an error and nothing is written (default: it reads as
+    /// any value, with one warning per type).
+    #[arg(long)]
+    strict: bool,
+    /// Find the dependencies' sources with `cargo metadata --offline` (extract follows types
+    /// into the dependencies whose source is on disk; it never fetches).
+    #[arg(long)]
+    offline: bool,
 }
 
 /// The configuration, its directory, and the crate directory and contract it names.
@@ -69,44 +77,63 @@ pub(crate) fn setup(config: Option<&Path>, source: Option<&Path>) -> Option<Setu
 /// A source location as the user can open it: relative to the current directory.
 fn in_source(setup: &Setup, at: &accord_extract::Location) -> String {
     let prefix = setup.source.display().to_string();
-    if prefix == "." { at.to_string() } else { format!("{prefix}/{at}") }
+    // A dependency's file is named by its absolute path.
+    if prefix == "." || Path::new(&at.file).is_absolute() {
+        at.to_string()
+    } else {
+        format!("{prefix}/{at}")
+    }
 }
 
-/// Extracts and prints the diagnostics; `None` when the crate could not be read or extraction
-/// found errors (the contract would be incomplete).
-pub(crate) fn run_extraction(setup: &Setup) -> Option<Extraction> {
+/// Extracts and prints the diagnostics. `Err` with the exit to give when the crate could not be
+/// read (2), when extraction found errors (the contract would be incomplete) or no RPC trait at
+/// all (1).
+pub(crate) fn run_extraction(setup: &Setup) -> Result<Extraction, Outcome> {
     let x = match extract_dir(&setup.source, &setup.config) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("error: {e}");
-            return None;
+            return Err(Outcome::InputError);
         }
     };
-    let prefix = setup.source.display().to_string();
     for d in &x.diagnostics {
-        let place =
-            if prefix == "." { d.location.to_string() } else { format!("{prefix}/{}", d.location) };
-        eprintln!("{place}: {}[{}]: {}", d.severity.as_str(), d.code, d.message);
+        eprintln!(
+            "{}: {}[{}]: {}",
+            in_source(setup, &d.location),
+            d.severity.as_str(),
+            d.code,
+            d.message
+        );
         if let Some(help) = &d.help {
             eprintln!("  help: {help}");
         }
     }
     if x.has_errors() {
         let n = x.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-        eprintln!(
-            "extract: {n} error(s); no contract written (describe the types above in accord.toml's [types])"
-        );
-        return None;
+        let why = if setup.config.strict {
+            "without --strict, undescribable types read as any value"
+        } else {
+            "fix the source, or describe the types above in accord.toml's [types]"
+        };
+        eprintln!("extract: {n} error(s); no contract written ({why})");
+        return Err(Outcome::Problems);
     }
-    Some(x)
+    if x.found_nothing() {
+        eprintln!("extract: no contract written: {} has no RPC trait", setup.source.display());
+        return Err(Outcome::Problems);
+    }
+    Ok(x)
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
-    let Some(setup) = setup(args.config.as_deref(), args.source.as_deref()) else {
+    let Some(mut setup) = setup(args.config.as_deref(), args.source.as_deref()) else {
         return Outcome::InputError;
     };
-    let Some(x) = run_extraction(&setup) else {
-        return Outcome::Problems;
+    setup.config.strict |= args.strict;
+    setup.config.offline |= args.offline;
+    let x = match run_extraction(&setup) {
+        Ok(x) => x,
+        Err(outcome) => return outcome,
     };
     let out = args.out.clone().or_else(|| setup.contract.clone());
     let Some(out) = out else {
@@ -159,12 +186,12 @@ pub(crate) fn up_to_date(
     source: Option<&Path>,
     contract: &Path,
     committed: &Document,
-) -> Option<bool> {
-    let setup = setup(config, source)?;
+) -> Result<bool, Outcome> {
+    let setup = setup(config, source).ok_or(Outcome::InputError)?;
     let x = run_extraction(&setup)?;
     let merged = merge(&x, committed);
     if &merged == committed {
-        return Some(true);
+        return Ok(true);
     }
     let old = committed.to_canonical_string();
     let new = merged.to_canonical_string();
@@ -199,5 +226,5 @@ pub(crate) fn up_to_date(
         contract.display()
     ));
     output::print(&text);
-    Some(false)
+    Ok(false)
 }

@@ -78,12 +78,41 @@ fn extract_writes_the_canonical_document_and_the_merge_keeps_what_it_does_not_pr
 }
 
 #[test]
-fn extraction_errors_write_nothing_and_exit_1() {
+fn an_unresolved_type_is_a_warning_and_strict_makes_it_an_error_that_writes_nothing() {
     let dir = crate_copy("extract-errors", "unresolved");
     let run = accord_in(&dir, &["extract", "--out", "ids.types.json"]);
-    assert_eq!(run.status.code(), Some(1));
-    assert!(!dir.join("ids.types.json").exists());
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert!(dir.join("ids.types.json").exists());
     insta::assert_snapshot!("extract_unresolved_stderr", text(&run.stderr));
+    std::fs::remove_file(dir.join("ids.types.json")).unwrap();
+    let strict = accord_in(&dir, &["extract", "--strict", "--out", "ids.types.json"]);
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(!dir.join("ids.types.json").exists());
+    insta::assert_snapshot!("extract_unresolved_strict_stderr", text(&strict.stderr));
+}
+
+#[test]
+fn a_missing_source_is_exit_2_and_a_crate_without_rpc_traits_is_exit_1() {
+    let dir = crate_copy("extract-nothing", "struct-shapes");
+    let missing = accord_in(&dir, &["extract", "--source", "/nonexistent"]);
+    assert_eq!(missing.status.code(), Some(2), "{}", text(&missing.stderr));
+    assert_eq!(text(&missing.stderr), "error: /nonexistent: no such directory\n");
+    std::fs::write(dir.join("src/lib.rs"), "pub struct Lonely;\n").unwrap();
+    let nothing = accord_in(&dir, &["extract", "--out", "x.types.json"]);
+    assert_eq!(nothing.status.code(), Some(1));
+    assert!(!dir.join("x.types.json").exists());
+    insta::assert_snapshot!(text(&nothing.stderr), @r#"
+    src/lib.rs:1:1: warning[no-rpc-traits]: no RPC trait found: no `#[rpc]` trait and no trait tagged `accord: namespace = "…"`
+      help: point --source at the crate that declares the RPC traits
+    extract: no contract written: . has no RPC trait
+    "#);
+    std::fs::write(dir.join("accord.toml"), "[extract]\nsourc = \".\"\n").unwrap();
+    let typo = accord_in(&dir, &["extract"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert_eq!(
+        text(&typo.stderr),
+        "error: accord.toml: unknown key `extract.sourc`: did you mean `extract.source`?\n"
+    );
 }
 
 #[test]

@@ -18,6 +18,7 @@ macro_rules! fixture {
 
 fixture! {
     collections => "../../../fixtures/extract/collections/src/lib.rs",
+    deps_path => "../../../fixtures/extract/deps-path/types/src/lib.rs",
     docs_deprecated => "../../../fixtures/extract/docs-deprecated/src/lib.rs",
     enum_external => "../../../fixtures/extract/enum-external/src/lib.rs",
     generics_aliases => "../../../fixtures/extract/generics-aliases/src/lib.rs",
@@ -79,6 +80,15 @@ fn cases() -> Vec<Case> {
             dir: "collections",
             checks: checks!["Collections" => collections::Collections, "Axis" => collections::Axis],
             unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "deps-path",
+            checks: checks![
+                "Unit" => deps_path::Unit, "Reading" => deps_path::Reading,
+                "Alarm" => deps_path::alarms::Alarm,
+            ],
+            unknowable: vec!["Calibration"],
             known_wrong: vec![],
         },
         Case {

@@ -7,6 +7,7 @@
 //! name = "riverside-pumping-station"
 //! description = "…"
 //! wire = "source"                   # record the wire jsonrpsee serves (default), or "accord"
+//! strict = false                    # an undescribable type is an error, not `any` + a warning
 //!
 //! [namespaces.pump]
 //! version = "2.3.0"
@@ -15,6 +16,12 @@
 //! [types."chrono::DateTime"]        # a type node, overriding the built-in table
 //! kind = "string"
 //! format = "date-time"
+//!
+//! [generics.EthApi]                # a generic trait's type parameters, as Rust types
+//! T = "alloy_rpc_types::Transaction"
+//!
+//! [types."alloy_eips::*"]           # a glob: every path under alloy_eips (the longest match wins)
+//! kind = "any"
 //! ```
 
 use std::collections::HashMap;
@@ -43,6 +50,14 @@ pub struct Config {
     /// Type nodes by Rust path (`chrono::DateTime`, `crate::wire::Raw`), overriding the
     /// built-in table and the derived shape.
     pub types: HashMap<String, TypeNode>,
+    /// An undescribable type (unresolved, opaque to serde) is an error and no contract is
+    /// written; without it such a type reads as any value with one warning per type.
+    pub strict: bool,
+    /// `cargo metadata --offline` when finding the dependencies' sources (`--offline`).
+    pub offline: bool,
+    /// `[generics.TRAIT]`: a generic trait's type parameters bound to Rust types (as written
+    /// in the trait's module): trait name → parameter → type.
+    pub generics: HashMap<String, HashMap<String, String>>,
 }
 
 /// `extract.wire`: which wire a jsonrpsee plant's contract describes (docs/extract.md).
@@ -88,14 +103,20 @@ impl Config {
                 Some(_) => Err(bad(format!("`{what}.{key}` must be a string"))),
             }
         };
-        for key in value.as_object().into_iter().flat_map(|o| o.keys()) {
-            if !matches!(key.as_str(), "extract" | "namespaces" | "types") {
-                return Err(bad(format!(
-                    "unknown section `{key}` (accord.toml has [extract], [namespaces.NAME] and [types.\"PATH\"])"
-                )));
-            }
-        }
+        known_keys(
+            &value,
+            "",
+            SECTIONS,
+            "accord.toml has [extract], [namespaces.NAME], [generics.TRAIT] and [types.\"PATH\"]",
+        )
+        .map_err(bad)?;
         if let Some(ex) = value.get("extract") {
+            known_keys(ex, "extract.", EXTRACT_KEYS, "").map_err(bad)?;
+            config.strict = match ex.get("strict") {
+                None => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err(bad("`extract.strict` must be true or false".into())),
+            };
             config.source = str_at(ex, "source", "extract")?;
             config.contract = str_at(ex, "contract", "extract")?;
             config.name = str_at(ex, "name", "extract")?;
@@ -113,6 +134,7 @@ impl Config {
         if let Some(Value::Object(nss)) = value.get("namespaces") {
             for (name, ns) in nss {
                 let what = format!("namespaces.{name}");
+                known_keys(ns, &format!("{what}."), NAMESPACE_KEYS, "").map_err(bad)?;
                 let mut nc = NamespaceConfig {
                     version: str_at(ns, "version", &what)?,
                     ..Default::default()
@@ -133,6 +155,25 @@ impl Config {
                 config.namespaces.insert(name.clone(), nc);
             }
         }
+        if let Some(Value::Object(traits)) = value.get("generics") {
+            for (name, params) in traits {
+                let Value::Object(params) = params else {
+                    return Err(bad(format!(
+                        "`generics.{name}` must be a table of PARAM = \"Rust type\""
+                    )));
+                };
+                let mut bound = HashMap::new();
+                for (param, ty) in params {
+                    let Value::String(ty) = ty else {
+                        return Err(bad(format!(
+                            "`generics.{name}.{param}` must be a string (a Rust type)"
+                        )));
+                    };
+                    bound.insert(param.clone(), ty.clone());
+                }
+                config.generics.insert(name.clone(), bound);
+            }
+        }
         if let Some(Value::Object(types)) = value.get("types") {
             for (path, node) in types {
                 let node = type_node_from_value(node.clone())
@@ -142,6 +183,69 @@ impl Config {
         }
         Ok(config)
     }
+
+    /// The `[types]` entry for a Rust path: the exact path, else the longest glob that matches
+    /// (`alloy_eips::*`, `*::Withdrawal`).
+    pub fn type_override(&self, path: &str) -> Option<&TypeNode> {
+        if let Some(t) = self.types.get(path) {
+            return Some(t);
+        }
+        self.types
+            .iter()
+            .filter(|(pattern, _)| pattern.contains('*') && glob_matches(pattern, path))
+            .max_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| b.0.cmp(a.0)))
+            .map(|(_, t)| t)
+    }
+}
+
+const SECTIONS: &[&str] = &["extract", "namespaces", "types", "generics"];
+const EXTRACT_KEYS: &[&str] = &["source", "contract", "name", "description", "wire", "strict"];
+const NAMESPACE_KEYS: &[&str] = &["version", "semantics"];
+
+/// Refuses a key of `table` that is not in `known`, with the closest known key when it looks
+/// like a typo (`sourc` → `source`); `prefix` names the table in the message.
+fn known_keys(table: &Value, prefix: &str, known: &[&str], hint: &str) -> Result<(), String> {
+    for key in table.as_object().into_iter().flat_map(|o| o.keys()) {
+        if known.contains(&key.as_str()) {
+            continue;
+        }
+        let near = known
+            .iter()
+            .map(|k| (strsim::osa_distance(key, k), *k))
+            .filter(|&(d, _)| d <= (key.chars().count() / 3).clamp(1, 3))
+            .min_by_key(|&(d, _)| d)
+            .map(|(_, k)| k);
+        let what = if prefix.is_empty() { "section" } else { "key" };
+        let mut message = format!("unknown {what} `{prefix}{key}`");
+        match near {
+            Some(near) => message.push_str(&format!(": did you mean `{prefix}{near}`?")),
+            None if !hint.is_empty() => message.push_str(&format!(" ({hint})")),
+            None => message.push_str(&format!(
+                " (known: {})",
+                known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+            )),
+        }
+        return Err(message);
+    }
+    Ok(())
+}
+
+/// `*` matches any run of characters, `::` included.
+pub(crate) fn glob_matches(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = text.strip_prefix(first) else { return false };
+    let parts: Vec<&str> = parts.collect();
+    for (i, part) in parts.iter().enumerate() {
+        if i + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
 }
 
 /// A type node from its JSON form, read by the model's reader (wrapped in a document).

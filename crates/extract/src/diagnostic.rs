@@ -60,6 +60,8 @@ impl fmt::Display for Diagnostic {
 pub(crate) struct Diagnostics {
     pub(crate) all: Vec<Diagnostic>,
     seen: std::collections::HashSet<Diagnostic>,
+    /// `--strict`: what extract cannot describe (read as any value) is an error, not a warning.
+    pub(crate) strict: bool,
 }
 
 impl Diagnostics {
@@ -86,6 +88,22 @@ impl Diagnostics {
         help: Option<String>,
     ) {
         self.push(Severity::Error, code, at, message, help);
+    }
+
+    /// A type extract cannot describe and reads as any value: a warning, an error under
+    /// `--strict` (the contract is then not written).
+    pub(crate) fn undescribed(
+        &mut self,
+        code: &'static str,
+        at: Location,
+        message: String,
+        help: Option<String>,
+    ) {
+        if self.strict {
+            self.push(Severity::Error, code, at, message, help);
+        } else {
+            self.push(Severity::Warning, code, at, format!("{message}; read as any value"), help);
+        }
     }
 
     pub(crate) fn warn(

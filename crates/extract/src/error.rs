@@ -19,6 +19,12 @@ pub enum Error {
         /// The directory given.
         dir: String,
     },
+    /// The source directory does not exist (or is not a directory).
+    #[error("{dir}: no such directory")]
+    NoDirectory {
+        /// The directory given.
+        dir: String,
+    },
     /// A file of the crate could not be read.
     #[error("{path}: {source}")]
     Io {

@@ -2,6 +2,7 @@
 
 mod attrs;
 mod builtin;
+mod cargo;
 mod case;
 mod config;
 mod diagnostic;
@@ -9,6 +10,7 @@ mod error;
 mod lower;
 mod merge;
 mod modules;
+mod namespaces;
 mod resolve;
 mod rpc;
 mod tag;
@@ -23,7 +25,7 @@ pub use crate::{
     diagnostic::{Diagnostic, Location, Severity},
     error::Error,
     merge::merge,
-    modules::SourceLoader,
+    modules::{Dependency, SourceLoader},
 };
 
 /// What one extraction produced.
@@ -43,6 +45,12 @@ pub struct Extraction {
 }
 
 impl Extraction {
+    /// Whether the source has no namespace trait at all (warning `no-rpc-traits`): the
+    /// contract would be empty.
+    pub fn found_nothing(&self) -> bool {
+        self.document.namespaces.is_none()
+    }
+
     /// Whether any diagnostic is an error: the contract is then incomplete.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.severity == Severity::Error)
@@ -51,14 +59,38 @@ impl Extraction {
 
 /// Extracts the contract of the crate whose root file is `root` (`src/lib.rs`).
 pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Extraction {
+    extract_with_dependencies(loader, root, config, &[])
+}
+
+/// [`extract`], following types into `deps` (each read once, when the code names it).
+pub fn extract_with_dependencies(
+    loader: &mut dyn SourceLoader,
+    root: &str,
+    config: &Config,
+    deps: &[Dependency],
+) -> Extraction {
     let mut diags = diagnostic::Diagnostics::default();
-    let krate = modules::load(loader, root, &mut diags);
+    diags.strict = config.strict;
+    let mut krate = modules::load(loader, root, &mut diags);
+    krate.overrides = config.types.keys().cloned().collect();
+    krate.follow_dependencies(loader, deps);
     let mut lowerer = lower::Lowerer::new(&krate, config, &mut diags);
     let found = lowerer.namespaces();
+    lowerer.finish();
+    let nothing = found.is_empty();
     let mut types = std::mem::take(&mut lowerer.types);
     let type_sources = std::mem::take(&mut lowerer.type_sources);
     let field_sources = std::mem::take(&mut lowerer.field_sources);
     drop(lowerer);
+    if nothing {
+        diags.warn(
+            "no-rpc-traits",
+            Location { file: root.to_owned(), line: 1, column: 1 },
+            "no RPC trait found: no `#[rpc]` trait and no trait tagged `accord: namespace = \"…\"`"
+                .into(),
+            Some("point --source at the crate that declares the RPC traits".into()),
+        );
+    }
 
     // A jsonrpsee plant answers no describe method and sends jsonrpsee's codes: the whole
     // plant's members of the wire, recorded once any of its traits is jsonrpsee's.
@@ -70,38 +102,21 @@ pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Ex
         }),
         ..Default::default()
     });
-    let mut provenance = Vec::new();
-    let mut versions_given = Vec::new();
-    let mut namespaces = IndexMap::new();
-    for mut f in found {
-        if !f.version_given {
-            diags.warn(
-                "no-version",
-                f.at.clone(),
-                format!("namespace `{}` has no contract version", f.name),
-                Some(format!("add `accord: version = \"1.0.0\"` to the trait's doc, or `[namespaces.{}] version = …` to accord.toml", f.name)),
-            );
-        } else {
-            versions_given.push(f.name.clone());
-        }
-        if namespaces.contains_key(&f.name) {
-            diags.error(
-                "duplicate-namespace",
-                f.at.clone(),
-                format!("namespace `{}` is declared by two traits", f.name),
-                None,
-            );
-            continue;
-        }
-        let base = format!("/namespaces/{}", pointer_escape(&f.name));
-        provenance.push((base.clone(), f.at.clone()));
-        for ((section, name), at) in f.sources {
-            provenance.push((format!("{base}/{section}/{}", pointer_escape(&name)), at));
-        }
-        f.namespace.types = types.shift_remove(&f.name).filter(|t| !t.is_empty());
-        namespaces.insert(f.name, f.namespace);
+    let namespaces::Merged { mut namespaces, mut provenance, versions_given } =
+        namespaces::merge_traits(found, &mut diags);
+    for (name, ns) in namespaces.iter_mut() {
+        ns.types = types.shift_remove(name).filter(|t| !t.is_empty());
     }
     drop_unreached(&mut namespaces);
+    // The fields' places by their type's pointer (one pass, not one scan per type: a plant of
+    // thousands of types would otherwise spend seconds here).
+    let mut fields_of: std::collections::HashMap<&str, Vec<&(String, Location)>> =
+        std::collections::HashMap::new();
+    for f in &field_sources {
+        if let Some(at) = f.0.rfind("/fields/") {
+            fields_of.entry(&f.0[..at]).or_default().push(f);
+        }
+    }
     for ((ns, name), at) in type_sources {
         let kept = namespaces
             .get(&ns)
@@ -112,10 +127,8 @@ pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Ex
         }
         let base = format!("/namespaces/{}/types/{}", pointer_escape(&ns), pointer_escape(&name));
         provenance.push((base.clone(), at));
-        let fields = field_sources
-            .iter()
-            .filter(|(p, _)| p.strip_prefix(&base).is_some_and(|r| r.starts_with("/fields/")));
-        provenance.extend(fields.cloned());
+        let fields = fields_of.get(base.as_str()).into_iter().flatten();
+        provenance.extend(fields.map(|f| (*f).clone()));
     }
     let document = Document {
         name: config.name.clone(),
@@ -198,12 +211,27 @@ impl SourceLoader for FsLoader {
 ///
 /// # Errors
 ///
-/// [`Error::NoCrateRoot`] when the directory has neither file.
+/// [`Error::NoCrateRoot`] when the directory has neither file, [`Error::NoDirectory`] when it
+/// is not a directory.
 pub fn extract_dir(dir: &Path, config: &Config) -> Result<Extraction, Error> {
     let root = ["src/lib.rs", "src/main.rs"]
         .into_iter()
         .find(|r| dir.join(r).is_file())
-        .ok_or_else(|| Error::NoCrateRoot { dir: dir.display().to_string() })?;
+        .ok_or_else(|| match dir.is_dir() {
+            true => Error::NoCrateRoot { dir: dir.display().to_string() },
+            false => Error::NoDirectory { dir: dir.display().to_string() },
+        })?;
     let mut loader = FsLoader::new(dir);
-    Ok(extract(&mut loader, root, config))
+    let (deps, note) = cargo::dependencies(dir, config.offline);
+    let mut x = extract_with_dependencies(&mut loader, root, config, &deps);
+    if let Some(note) = note {
+        x.diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            code: "dependencies",
+            message: note,
+            location: Location { file: "Cargo.toml".into(), line: 1, column: 1 },
+            help: Some("types of other crates read as any value unless the built-in table or [types] describes them".into()),
+        });
+    }
+    Ok(x)
 }

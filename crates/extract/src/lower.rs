@@ -46,14 +46,24 @@ impl Scope {
         Scope { module, file: file.to_owned(), generics: Rc::new(HashMap::new()) }
     }
 
-    /// A scope where each of `params` stands for `serde_json::Value` (a generic trait's
-    /// parameters, which no use site binds).
-    pub(crate) fn with_any(module: ModId, file: &str, params: &syn::Generics) -> Scope {
+    /// A scope where each of `params` stands for the type `bound` gives it (written in the
+    /// scope given with it, else in this module), else for `serde_json::Value` (a generic trait's parameters, which no use site
+    /// binds).
+    pub(crate) fn with_bindings(
+        module: ModId,
+        file: &str,
+        params: &syn::Generics,
+        mut bound: HashMap<String, (Type, Option<Scope>)>,
+    ) -> Scope {
         let base = Scope::new(module, file);
         let any: Type = syn::parse_quote!(::serde_json::Value);
         let generics = params
             .type_params()
-            .map(|p| (p.ident.to_string(), Bound { ty: any.clone(), scope: base.clone() }))
+            .map(|p| {
+                let name = p.ident.to_string();
+                let (ty, scope) = bound.remove(&name).unwrap_or_else(|| (any.clone(), None));
+                (name, Bound { ty, scope: scope.unwrap_or_else(|| base.clone()) })
+            })
             .collect();
         Scope { generics: Rc::new(generics), ..base }
     }
@@ -78,6 +88,17 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) field_sources: Vec<(String, Location)>,
     /// The pointer of the named type whose body is being lowered, taken by its object.
     field_pointer: Option<String>,
+    /// Types extract could not describe, read as any value: one warning per type at the end,
+    /// by the path a `[types]` entry names it with.
+    unresolved: IndexMap<String, Pending>,
+}
+
+/// An undescribable type and where it is used.
+struct Pending {
+    first: Location,
+    uses: usize,
+    message: String,
+    help: String,
 }
 
 /// Whether a field may be absent in input and in output.
@@ -163,6 +184,7 @@ impl<'a> Lowerer<'a> {
             int_keys: HashSet::new(),
             field_sources: Vec::new(),
             field_pointer: None,
+            unresolved: IndexMap::new(),
         };
         for imp in &krate.manual {
             if let Type::Path(tp) = &imp.self_ty {
@@ -175,15 +197,52 @@ impl<'a> Lowerer<'a> {
         l
     }
 
+    /// A type extract cannot describe: any value here, one warning per `key` (the path a
+    /// `[types]` entry takes) counting its uses, reported by [`Self::finish`].
     fn unresolved(
         &mut self,
+        key: String,
         scope: &Scope,
         span: proc_macro2::Span,
         what: String,
         help: String,
     ) -> TypeNode {
-        self.diags.error("unresolved-type", locate(&scope.file, span), what, Some(help));
+        let at = locate(&scope.file, span);
+        self.unresolved.entry(key).and_modify(|p| p.uses += 1).or_insert(Pending {
+            first: at,
+            uses: 1,
+            message: what,
+            help,
+        });
         node(TypeKind::Any)
+    }
+
+    /// Reports each type [`Self::unresolved`] collected, once, at its first use.
+    pub(crate) fn finish(&mut self) {
+        for (_, p) in std::mem::take(&mut self.unresolved) {
+            let uses = match p.uses {
+                1 => "1 use".to_owned(),
+                n => format!("{n} uses"),
+            };
+            self.diags.undescribed(
+                "unresolved-type",
+                p.first,
+                format!("{} ({uses})", p.message),
+                Some(p.help),
+            );
+        }
+    }
+
+    /// The `[types]` help for `path`, suggesting `kind` when something is known of its shape.
+    fn types_help(path: &str, kind: Option<&str>) -> String {
+        match kind {
+            Some(k) => format!(
+                "describe it in accord.toml: [types.\"{path}\"] kind = \"{k}\" (with the rules its serde form has)"
+            ),
+            None => format!(
+                "describe it in accord.toml: [types.\"{path}\"] with the type node of what its serde form writes (kind = \"object\", \"string\", …)"
+            ),
+        }
     }
 
     /// The node for `ty` written in `scope`, named types registered in namespace `ns`.
@@ -218,11 +277,16 @@ impl<'a> Lowerer<'a> {
             Type::Path(tp) if tp.qself.is_none() => self.path(&tp.path, scope, ns),
             other => {
                 let span = syn::spanned::Spanned::span(other);
+                let text = quote::ToTokens::to_token_stream(other).to_string();
+                if let Some(over) = self.config.type_override(&text) {
+                    return over.clone();
+                }
                 self.unresolved(
+                    text.clone(),
                     scope,
                     span,
-                    "this type has no wire shape extract can read (a trait object, a function, a macro or a qualified path)".into(),
-                    "give it a concrete serde type, or describe it in accord.toml's [types]".into(),
+                    format!("`{text}` has no wire shape extract can read (a trait object, a function, a macro or a qualified path)"),
+                    format!("give it a concrete serde type, or {}", Self::types_help(&text, None)),
                 )
             }
         }
@@ -257,24 +321,81 @@ impl<'a> Lowerer<'a> {
         let span = last.ident.span();
         let Some(res) = self.krate.resolve(scope.module, &segs, path.leading_colon.is_some())
         else {
-            return self.unresolved(
-                scope,
-                span,
-                format!("cannot resolve type `{}` in module `{}`", segs.join("::"), self.krate.modules[scope.module].path.join("::")),
-                "import it with `use`, or, for a type made by a macro, describe it in accord.toml's [types]".into(),
-            );
+            return self.unresolvable_path(&segs, scope, span);
         };
         let args = type_args(&last.arguments);
         match res {
             Res::Item(id) => self.item(id, &args, scope, ns, span),
             Res::External(p) => self.external(&p, &args, scope, ns, span),
             Res::Module(_) => self.unresolved(
+                segs.join("::"),
                 scope,
                 span,
                 format!("`{}` is a module, not a type", segs.join("::")),
                 "name a type".into(),
             ),
         }
+    }
+
+    /// A path that names nothing extract can see: an associated type of a type parameter
+    /// (`Engine::PayloadAttributes`), a name a glob import of another crate may bring, or a
+    /// type made by a macro. `[types]` can still describe it by the path reported.
+    fn unresolvable_path(
+        &mut self,
+        segs: &[String],
+        scope: &Scope,
+        span: proc_macro2::Span,
+    ) -> TypeNode {
+        let module = &self.krate.modules[scope.module];
+        if segs.len() == 2 && scope.generics.contains_key(&segs[0]) {
+            let key = segs.join("::");
+            if let Some(over) = self.config.type_override(&key) {
+                return over.clone();
+            }
+            return self.unresolved(
+                key.clone(),
+                scope,
+                span,
+                format!(
+                    "`{key}` is an associated type of the type parameter `{}`, which nothing binds",
+                    segs[0]
+                ),
+                format!(
+                    "bind `{}` in accord.toml's [generics], or {}",
+                    segs[0],
+                    Self::types_help(&key, None)
+                ),
+            );
+        }
+        let key = format!("{}::{}", module.path.join("::"), segs.join("::"));
+        if let Some(over) = self.config.type_override(&key) {
+            return over.clone();
+        }
+        let globs: Vec<String> =
+            module.uses.iter().filter(|u| u.name.is_none()).map(|u| u.path.join("::")).collect();
+        let help = if globs.is_empty() {
+            format!(
+                "a type made by a macro (or not in scope) cannot be read: {}",
+                Self::types_help(&key, None)
+            )
+        } else {
+            format!(
+                "it may come from a glob import (`use {}::*`) whose source extract could not read: {}",
+                globs.join("::*`, `use "),
+                Self::types_help(&key, None)
+            )
+        };
+        self.unresolved(
+            key,
+            scope,
+            span,
+            format!(
+                "cannot resolve type `{}` in module `{}`",
+                segs.join("::"),
+                module.path.join("::")
+            ),
+            help,
+        )
     }
 
     fn external(
@@ -286,7 +407,7 @@ impl<'a> Lowerer<'a> {
         span: proc_macro2::Span,
     ) -> TypeNode {
         let joined = path.join("::");
-        if let Some(over) = self.config.types.get(&joined) {
+        if let Some(over) = self.config.type_override(&joined) {
             return over.clone();
         }
         if path.first().is_some_and(|f| f == "std") {
@@ -347,6 +468,7 @@ impl<'a> Lowerer<'a> {
             let first = lowered.next();
             let Some(first) = first else {
                 return self.unresolved(
+                    joined.clone(),
                     scope,
                     span,
                     format!("`{joined}` without its type argument"),
@@ -384,12 +506,14 @@ impl<'a> Lowerer<'a> {
                 .expect("the built-in table holds valid type nodes");
         }
         self.unresolved(
+            joined.clone(),
             scope,
             span,
-            format!("`{joined}` is an external type extract does not know"),
-            format!(
-                "describe it in accord.toml: [types.\"{joined}\"] kind = \"string\" (any type node)"
-            ),
+            match self.krate.externs.contains_key(&path[0]) {
+                true => format!("`{joined}` is not declared in the source of `{}` (a type made by a macro?)", path[0]),
+                false => format!("`{joined}` is an external type extract does not know and whose source it could not read"),
+            },
+            Self::types_help(&joined, None),
         )
     }
 
@@ -643,7 +767,7 @@ impl<'a> Lowerer<'a> {
         let def: &ItemDef = &krate.items[id];
         let item_scope = Scope::new(def.module, &def.file);
         let full = format!("{}::{}", krate.modules[def.module].path.join("::"), def.name);
-        if let Some(over) = self.config.types.get(&full) {
+        if let Some(over) = self.config.type_override(&full) {
             return over.clone();
         }
         match &def.kind {
@@ -652,6 +776,7 @@ impl<'a> Lowerer<'a> {
                 self.lower(&a.ty, &scope, ns)
             }
             ItemKind::Trait(_) => self.unresolved(
+                full.clone(),
                 use_scope,
                 span,
                 format!("`{}` is a trait, not a type", def.name),
@@ -743,22 +868,23 @@ impl<'a> Lowerer<'a> {
         self.report_unknown(&serde, &def.file);
         let mut out = if let Some(impls) = self.manual.get(&id).cloned() {
             let full = format!("{}::{}", krate.modules[def.module].path.join("::"), def.name);
+            let help = Self::types_help(&full, shape_hint(def));
             for (trait_name, at) in impls {
-                self.diags.error(
+                self.diags.undescribed(
                     "opaque-serde",
                     at,
                     format!("`{}` has a hand-written `impl {trait_name}`: its wire shape is not the derived one", def.name),
-                    Some(format!("describe it in accord.toml: [types.\"{full}\"] (any type node)")),
+                    Some(help.clone()),
                 );
             }
             node(TypeKind::Any)
         } else if let Some(opaque) = serde.opaque.first() {
             let full = format!("{}::{}", krate.modules[def.module].path.join("::"), def.name);
-            self.diags.error(
+            self.diags.undescribed(
                 "opaque-serde",
                 def.location(),
                 format!("`{}` is serialised through `#[serde({opaque})]`: its wire shape is not the derived one", def.name),
-                Some(format!("describe it in accord.toml: [types.\"{full}\"] (any type node)")),
+                Some(Self::types_help(&full, None)),
             );
             node(TypeKind::Any)
         } else {
@@ -860,7 +986,7 @@ impl<'a> Lowerer<'a> {
         if let Some(opaque) = serde.opaque.first() {
             let span =
                 f.ident.as_ref().map_or_else(|| syn::spanned::Spanned::span(&f.ty), |i| i.span());
-            self.diags.error(
+            self.diags.undescribed(
                 "opaque-serde",
                 locate(file, span),
                 format!("this field is serialised through `#[serde({opaque})]`: its wire shape is not its type's"),
@@ -1186,7 +1312,7 @@ impl<'a> Lowerer<'a> {
             };
             let content = |l: &mut Self| -> TypeNode {
                 if let Some(opaque) = vs.opaque.first() {
-                    l.diags.error(
+                    l.diags.undescribed(
                         "opaque-serde",
                         at.clone(),
                         format!("variant `{name}` is serialised through `#[serde({opaque})]`"),
@@ -1280,6 +1406,35 @@ impl<'a> Lowerer<'a> {
             .flatten();
         arms.extend(untagged_arms);
         node(TypeKind::Union(UnionType { variants: arms, discriminator }))
+    }
+}
+
+/// What the declaration of a type with a hand-written serde impl says of its wire shape, for
+/// the `[types]` help: a struct with named fields is most likely an object, a newtype of a
+/// string or number that scalar, a unit-only enum a string.
+fn shape_hint(def: &ItemDef) -> Option<&'static str> {
+    match &def.kind {
+        ItemKind::Struct(s) => match &s.fields {
+            syn::Fields::Named(_) => Some("object"),
+            syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => {
+                let Type::Path(tp) = &u.unnamed[0].ty else { return None };
+                let last = tp.path.segments.last()?.ident.to_string();
+                match last.as_str() {
+                    "String" | "str" => Some("string"),
+                    "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32"
+                    | "i64" | "i128" | "isize" => Some("integer"),
+                    "f32" | "f64" => Some("number"),
+                    "bool" => Some("boolean"),
+                    _ => None,
+                }
+            }
+            syn::Fields::Unnamed(_) => Some("tuple"),
+            syn::Fields::Unit => None,
+        },
+        ItemKind::Enum(e) if e.variants.iter().all(|v| matches!(v.fields, syn::Fields::Unit)) => {
+            Some("string")
+        }
+        _ => None,
     }
 }
 

@@ -36,8 +36,10 @@ pub(crate) type ItemId = usize;
 
 #[derive(Debug)]
 pub(crate) struct Module {
-    /// `["crate", "a", "b"]`.
+    /// `["crate", "a", "b"]`; in a dependency, its crate name first (`["alloy_eips", "eip1898"]`).
     pub(crate) path: Vec<String>,
+    /// The root module of the crate this module belongs to (what `crate::` names).
+    pub(crate) root: ModId,
     pub(crate) parent: Option<ModId>,
     pub(crate) children: HashMap<String, ModId>,
     pub(crate) items: HashMap<String, ItemId>,
@@ -100,15 +102,33 @@ pub(crate) struct ManualImpl {
     pub(crate) at: Location,
 }
 
+/// An `impl Trait<A, B> for X` of the crate: the type arguments that bind a generic trait.
+#[derive(Debug)]
+pub(crate) struct TraitImpl {
+    pub(crate) module: ModId,
+    pub(crate) file: String,
+    /// The trait's last segment (`EthApiServer`).
+    pub(crate) trait_name: String,
+    pub(crate) args: Vec<syn::Type>,
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct Crate {
+    /// The crate's own generic trait impls (`impl Api<Block> for Node`).
+    pub(crate) trait_impls: Vec<TraitImpl>,
     pub(crate) modules: Vec<Module>,
     pub(crate) items: Vec<ItemDef>,
     pub(crate) manual: Vec<ManualImpl>,
     /// The crate-level doc (`//!` of the root file).
     pub(crate) doc: Option<String>,
-    /// Lines of source read, for the benchmark's rate.
+    /// Lines of source read (dependencies' included), for the benchmark's rate.
     pub(crate) lines: usize,
+    /// Dependencies read, by the name the code uses (`alloy_eips`): their root modules.
+    pub(crate) externs: HashMap<String, ModId>,
+    /// `[types]` keys: an external path one names is not followed into its crate.
+    pub(crate) overrides: Vec<String>,
+    /// Identifiers followed by `::` in the files read: the dependencies worth reading.
+    pub(crate) mentioned: std::collections::HashSet<String>,
 }
 
 pub(crate) const ROOT: ModId = 0;
@@ -118,6 +138,7 @@ pub(crate) fn load(loader: &mut dyn SourceLoader, root: &str, diags: &mut Diagno
     let mut krate = Crate::default();
     krate.modules.push(Module {
         path: vec!["crate".into()],
+        root: ROOT,
         parent: None,
         children: HashMap::new(),
         items: HashMap::new(),
@@ -135,12 +156,113 @@ pub(crate) fn load(loader: &mut dyn SourceLoader, root: &str, diags: &mut Diagno
     let dir = parent_dir(root);
     if let Some(file) = parse(root, &text, diags) {
         krate.lines += text.lines().count();
+        mentions(&text, &mut krate.mentioned);
         let all = attrs::flatten(&file.attrs);
         krate.doc = attrs::docs(&all).description;
         let mut walker = Walker { loader, diags, krate: &mut krate };
         walker.items(ROOT, root, &dir, true, file.items);
     }
     krate
+}
+
+/// A dependency that may be followed: the name the code uses and its root file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dependency {
+    /// The name code uses for it (`alloy_eips`: dashes as underscores, renames applied).
+    pub name: String,
+    /// Its `src/lib.rs` (any path the loader reads; an absolute one for a registry crate).
+    pub root: String,
+}
+
+/// Crates that hold no wire type to follow, or whose types the built-in table knows: never
+/// read, which keeps a run from parsing serde, tokio or jsonrpsee themselves.
+const NOT_FOLLOWED: &[&str] = &[
+    "serde",
+    "serde_json",
+    "serde_derive",
+    "serde_with",
+    "jsonrpsee",
+    "jsonrpsee_core",
+    "jsonrpsee_types",
+    "jsonrpsee_server",
+    "jsonrpsee_proc_macros",
+    "tokio",
+    "futures",
+    "async_trait",
+    "thiserror",
+    "anyhow",
+    "tracing",
+    "log",
+    "chrono",
+    "uuid",
+    "url",
+    "bytes",
+    "time",
+    "rust_decimal",
+    "smallvec",
+    "indexmap",
+];
+
+impl Crate {
+    /// Reads the dependencies the loaded code names (`name::` anywhere in a file read),
+    /// again for what those name, until nothing new is named. Each crate is read once per
+    /// run. A dependency's unreadable files are skipped silently: only the types reached
+    /// through them are reported, where they are used.
+    pub(crate) fn follow_dependencies(
+        &mut self,
+        loader: &mut dyn SourceLoader,
+        deps: &[Dependency],
+    ) {
+        let mut quiet = Diagnostics::default();
+        let mut tried = std::collections::HashSet::new();
+        loop {
+            let next = deps.iter().find(|d| {
+                !tried.contains(&d.name)
+                    && !NOT_FOLLOWED.contains(&d.name.as_str())
+                    && self.mentioned.contains(&d.name)
+            });
+            let Some(dep) = next else { break };
+            tried.insert(dep.name.clone());
+            // Not on disk (a registry crate never downloaded): its types stay unresolved.
+            let Some(text) = loader.read(&dep.root) else { continue };
+            let root = self.modules.len();
+            self.externs.insert(dep.name.clone(), root);
+            self.modules.push(Module {
+                path: vec![dep.name.clone()],
+                root,
+                parent: None,
+                children: HashMap::new(),
+                items: HashMap::new(),
+                uses: Vec::new(),
+            });
+            let Some(file) = parse(&dep.root, &text, &mut quiet) else { continue };
+            self.lines += text.lines().count();
+            mentions(&text, &mut self.mentioned);
+            let dir = parent_dir(&dep.root);
+            let mut walker = Walker { loader, diags: &mut quiet, krate: self };
+            walker.items(root, &dep.root, &dir, true, file.items);
+        }
+    }
+}
+
+/// Every identifier followed by `::` in `text`: the crates a file may name.
+fn mentions(text: &str, out: &mut std::collections::HashSet<String>) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(at) = text[i..].find("::") {
+        let end = i + at;
+        let mut start = end;
+        while start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+            start -= 1;
+        }
+        if start < end && (start == 0 || bytes[start - 1] != b':') {
+            let ident = &text[start..end];
+            if !out.contains(ident) {
+                out.insert(ident.to_owned());
+            }
+        }
+        i = end + 2;
+    }
 }
 
 fn parse(path: &str, text: &str, diags: &mut Diagnostics) -> Option<syn::File> {
@@ -196,6 +318,26 @@ impl Walker<'_> {
                     self.krate.modules[module].uses.extend(out);
                 }
                 Item::Impl(i) => {
+                    if let Some((_, path, _)) = &i.trait_
+                        && let Some(last) = path.segments.last()
+                        && let syn::PathArguments::AngleBracketed(a) = &last.arguments
+                        && self.krate.modules[module].path[0] == "crate"
+                    {
+                        let args = a
+                            .args
+                            .iter()
+                            .filter_map(|g| match g {
+                                syn::GenericArgument::Type(t) => Some(t.clone()),
+                                _ => None,
+                            })
+                            .collect();
+                        self.krate.trait_impls.push(TraitImpl {
+                            module,
+                            file: file.to_owned(),
+                            trait_name: last.ident.to_string(),
+                            args,
+                        });
+                    }
                     if let Some((_, path, _)) = &i.trait_ {
                         let name = path.segments.last().map(|s| s.ident.to_string());
                         if let Some(name @ ("Serialize" | "Deserialize")) = name.as_deref() {
@@ -226,8 +368,10 @@ impl Walker<'_> {
         let mut path = self.krate.modules[parent].path.clone();
         path.push(name.clone());
         let id = self.krate.modules.len();
+        let root = self.krate.modules[parent].root;
         self.krate.modules.push(Module {
             path,
+            root,
             parent: Some(parent),
             children: HashMap::new(),
             items: HashMap::new(),
@@ -257,6 +401,7 @@ impl Walker<'_> {
             if let Some(text) = self.loader.read(candidate) {
                 let Some(parsed) = parse(candidate, &text, self.diags) else { return };
                 self.krate.lines += text.lines().count();
+                mentions(&text, &mut self.krate.mentioned);
                 let is_mod_rs = explicit.is_some() || candidate.ends_with("/mod.rs");
                 let child_dir = if is_mod_rs { parent_dir(candidate) } else { base.clone() };
                 self.items(id, candidate, &child_dir, is_mod_rs, parsed.items);

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use crate::modules::{Crate, ItemId, ModId, ROOT};
+use crate::modules::{Crate, ItemId, ModId};
 
 /// What a path names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +36,35 @@ impl Crate {
         let mut seen = HashSet::new();
         let (first, rest) = segments.split_first()?;
         let start = self.start(module, first, &mut seen, true)?;
-        self.walk(start, rest, &mut seen)
+        let found = self.walk(start, rest, &mut seen)?;
+        Some(self.follow(found, &mut seen))
+    }
+
+    /// An external path into a dependency that was read: what it names there (through the
+    /// dependency's modules, `use` and re-exports). Paths the built-in table or a `[types]`
+    /// entry describes are kept as written, so the table wins over the dependency's source.
+    fn follow(&self, res: Res, seen: &mut HashSet<(ModId, String)>) -> Res {
+        let Res::External(path) = &res else { return res };
+        let Some(&root) = path.first().and_then(|f| self.externs.get(f)) else { return res };
+        if self.is_known(path) {
+            return res;
+        }
+        match self.walk(Res::Module(root), &path[1..], seen) {
+            Some(found @ (Res::Item(_) | Res::Module(_))) => found,
+            Some(Res::External(other)) if other != *path => self.follow(Res::External(other), seen),
+            _ => res,
+        }
+    }
+
+    /// Whether an external path is described without reading its crate.
+    pub(crate) fn is_known(&self, path: &[String]) -> bool {
+        let joined = path.join("::");
+        path.first().is_some_and(|f| f == "std")
+            || crate::builtin::well_known(&joined).is_some()
+            || crate::builtin::generic(&joined).is_some()
+            || self.overrides.iter().any(|o| {
+                *o == joined || (o.contains('*') && crate::config::glob_matches(o, &joined))
+            })
     }
 
     fn start(
@@ -47,7 +75,7 @@ impl Crate {
         prelude: bool,
     ) -> Option<Res> {
         match first {
-            "crate" => Some(Res::Module(ROOT)),
+            "crate" => Some(Res::Module(self.modules[module].root)),
             "self" => Some(Res::Module(module)),
             "super" => self.modules[module].parent.map(Res::Module),
             "Self" => None,
@@ -92,9 +120,23 @@ impl Crate {
         name: &str,
         seen: &mut HashSet<(ModId, String)>,
     ) -> Option<Res> {
-        if !seen.insert((module, name.to_owned())) {
+        // `seen` guards the lookups in progress (a `use` cycle), not every lookup ever made: a
+        // glob may ask for a name another branch asked for and gave up on.
+        let key = (module, name.to_owned());
+        if !seen.insert(key.clone()) {
             return None;
         }
+        let found = self.lookup_in(module, name, seen);
+        seen.remove(&key);
+        found
+    }
+
+    fn lookup_in(
+        &self,
+        module: ModId,
+        name: &str,
+        seen: &mut HashSet<(ModId, String)>,
+    ) -> Option<Res> {
         let m = &self.modules[module];
         if let Some(&id) = m.items.get(name) {
             return Some(Res::Item(id));
@@ -128,7 +170,8 @@ impl Crate {
             // `use Foo;` of an uppercase extern name is rare; read it as an extern path.
             Some(Res::External(canonical(vec![first.clone()])))
         })?;
-        self.walk(start, rest, seen)
+        let found = self.walk(start, rest, seen)?;
+        Some(self.follow(found, seen))
     }
 }
 

@@ -21,6 +21,8 @@ use crate::{
 /// What one namespace trait gave, before the types are attached.
 pub(crate) struct Found {
     pub(crate) name: String,
+    /// The trait's name, for diagnostics naming where a member comes from.
+    pub(crate) trait_name: String,
     pub(crate) namespace: Namespace,
     /// Whether the version came from the source or the configuration (else the merge keeps
     /// the committed one).
@@ -89,6 +91,10 @@ impl Lowerer<'_> {
         let mut out = Vec::new();
         for def in &krate.items {
             let ItemKind::Trait(t) = &def.kind else { continue };
+            // Only the crate's own traits: a dependency's are not this plant's API.
+            if krate.modules[def.module].path[0] != "crate" {
+                continue;
+            }
             let flat = attrs::flatten(&t.attrs);
             let docs = attrs::docs(&flat);
             let rpc = flat.iter().find(|a| a.name == "rpc");
@@ -147,6 +153,7 @@ impl Lowerer<'_> {
                 .or_else(|| configured.and_then(|c| c.version.clone()));
             let mut found = Found {
                 name: ns_name.clone(),
+                trait_name: t.ident.to_string(),
                 namespace: Namespace {
                     version: version.clone().unwrap_or_else(|| "0.0.0".into()),
                     description: docs.description.clone(),
@@ -162,10 +169,56 @@ impl Lowerer<'_> {
                 WireNames { namespace: rpc_namespace.clone(), separator: separator.clone() };
             let mut event_wires = IndexMap::new();
             let mut method_wires = IndexMap::new();
-            if !t.generics.params.is_empty() {
-                self.diags.warn("generic-trait", at.clone(), format!("trait `{}` is generic; its type parameters are read as any value (`serde_json::Value`)", t.ident), None);
+            // `[generics.TRAIT]` binds type parameters to Rust types, read in the trait's
+            // module; the others read as any value.
+            let trait_name = t.ident.to_string();
+            let mut bound = std::collections::HashMap::new();
+            let configured_generics = self.config.generics.get(&trait_name);
+            // The crate's own `impl Api<Block> for Node` (jsonrpsee's `impl ApiServer<Block>`
+            // of the generated server trait too), when there is exactly one.
+            let server = format!("{trait_name}Server");
+            let impls: Vec<&crate::modules::TraitImpl> = krate
+                .trait_impls
+                .iter()
+                .filter(|i| i.trait_name == trait_name || i.trait_name == server)
+                .collect();
+            let by_impl = match impls.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            };
+            for (index, p) in t.generics.type_params().enumerate() {
+                let param = p.ident.to_string();
+                let from_impl = by_impl.and_then(|i| {
+                    let ty = i.args.get(index)?.clone();
+                    Some((ty, Some(Scope::new(i.module, &i.file))))
+                });
+                if configured_generics.and_then(|g| g.get(&param)).is_none()
+                    && let Some(b) = from_impl
+                {
+                    bound.insert(param, b);
+                    continue;
+                }
+                match configured_generics.and_then(|g| g.get(&param)) {
+                    Some(text) => match syn::parse_str::<syn::Type>(text) {
+                        Ok(ty) => {
+                            bound.insert(param, (ty, None));
+                        }
+                        Err(e) => self.diags.error(
+                            "generic-binding",
+                            at.clone(),
+                            format!("`[generics.{trait_name}] {param} = \"{text}\"` is not a Rust type: {e}"),
+                            None,
+                        ),
+                    },
+                    None => self.diags.warn(
+                        "generic-trait",
+                        at.clone(),
+                        format!("type parameter `{param}` of trait `{trait_name}` is read as any value (`serde_json::Value`)"),
+                        Some(format!("bind it in accord.toml: [generics.{trait_name}] {param} = \"path::To::Type\"")),
+                    ),
+                }
             }
-            let scope = Scope::with_any(def.module, &def.file, &t.generics);
+            let scope = Scope::with_bindings(def.module, &def.file, &t.generics, bound);
             let mut methods = IndexMap::new();
             let mut events = IndexMap::new();
             for item in &t.items {
@@ -415,13 +468,29 @@ impl Lowerer<'_> {
         let unsubscribe = unsubscribe
             .or_else(|| subscribe.strip_prefix("subscribe").map(|s| format!("unsubscribe{s}")))
             .unwrap_or_else(|| format!("unsubscribe{subscribe}"));
+        // The subscribe call's own params (`fn subscribe_logs(&self, filter: Filter)`): the
+        // event wire's `arguments`, param records as a method's (docs/format.md §15).
+        let args = self.params(&f.sig, scope, ns, &scope.file.clone());
+        let mut unknown = Unknown::new();
+        if !args.is_empty() {
+            if self.config.wire == WireFrom::Source {
+                unknown.insert("arguments".into(), params_value(args));
+            } else {
+                self.diags.warn(
+                    "subscription-params",
+                    at.clone(),
+                    format!("subscription `{name}` takes params, which accord's own wire cannot pass (`rpc.subscribe` names the event only); they are not in the contract"),
+                    Some("record jsonrpsee's wire (`extract.wire = \"source\"`) to keep them".into()),
+                );
+            }
+        }
         let wire = EventWire {
             // One method per subscription: nothing selects the event but the method.
             params: Some(Vec::new()),
             subscribe: Some(names.of(&subscribe)),
             unsubscribe: Some(names.of(&unsubscribe)),
             notification: Some(names.of(&name)),
-            unknown: Unknown::new(),
+            unknown,
         };
         Some((
             name,
@@ -435,6 +504,31 @@ impl Lowerer<'_> {
             wire,
         ))
     }
+}
+
+/// Param records as the canonical writer writes a method's (the model's event wire has no typed
+/// member for them yet, so they travel as the written JSON).
+fn params_value(params: Vec<Param>) -> serde_json::Value {
+    let method = Method {
+        semantics: None,
+        description: None,
+        deprecated: None,
+        param_structure: None,
+        params: Some(params),
+        result: node(TypeKind::Null),
+        errors: None,
+        examples: None,
+        unknown: Unknown::new(),
+    };
+    let ns = Namespace {
+        methods: Some(IndexMap::from([("m".to_owned(), method)])),
+        ..Namespace::default()
+    };
+    let doc = accord_schema_model::Document {
+        namespaces: Some(IndexMap::from([("n".to_owned(), ns)])),
+        ..Default::default()
+    };
+    doc.to_value().pointer("/namespaces/n/methods/m/params").cloned().unwrap_or_default()
 }
 
 /// The `wire` section of a jsonrpsee namespace: its separator (`""` when `#[rpc]` has no
