@@ -89,9 +89,10 @@ impl Config {
             }
         };
         for key in value.as_object().into_iter().flat_map(|o| o.keys()) {
-            if !matches!(key.as_str(), "extract" | "namespaces" | "types") {
+            // `[import]` is accord import's (crates/import): read there, not here.
+            if !matches!(key.as_str(), "extract" | "namespaces" | "types" | "import") {
                 return Err(bad(format!(
-                    "unknown section `{key}` (accord.toml has [extract], [namespaces.NAME] and [types.\"PATH\"])"
+                    "unknown section `{key}` (accord.toml has [extract], [namespaces.NAME], [types.\"PATH\"] and [import])"
                 )));
             }
         }
