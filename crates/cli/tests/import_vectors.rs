@@ -332,3 +332,20 @@ fn accord_import_jsonschema_names_the_root_and_its_defs() {
     assert_eq!(strict.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn accord_export_openrpc_then_import_gives_the_contract_back() {
+    let dir = std::env::temp_dir().join(format!("accord-export-openrpc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let contract = "fixtures/contracts/pump-plant.types.json";
+    let out = accord(&["export", "openrpc", contract]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let exported = dir.join("pump.openrpc.json");
+    std::fs::write(&exported, stdout(&out)).unwrap();
+    let back = accord(&["import", "openrpc", exported.to_str().unwrap(), "--strict"]);
+    assert_eq!(back.status.code(), Some(0), "{}", stderr(&back));
+    let original =
+        Document::parse(&std::fs::read_to_string(root().join(contract)).unwrap()).unwrap();
+    assert_eq!(stdout(&back), original.to_canonical_string());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -39,6 +39,7 @@
 //! ```
 
 mod error;
+mod export;
 mod jsonschema;
 mod merge;
 mod node;
@@ -52,6 +53,7 @@ use serde_json::Value;
 
 pub use crate::{
     error::Error,
+    export::{OPENRPC_VERSION, export_openrpc},
     options::{Options, SemanticsRule},
     report::{Accepts, Loss, Report},
 };

@@ -272,7 +272,7 @@ fn method(
         _ => {}
     }
     let structure = m.get("paramStructure").and_then(Value::as_str);
-    if let Some(s) = m.get("x-accord-param-structure").or_else(|| m.get("paramStructure")) {
+    if let Some(s) = m.get("paramStructure") {
         out.insert("paramStructure".to_owned(), s.clone());
     }
     let mut names = Vec::new();
@@ -361,8 +361,14 @@ fn method(
         }
         errors.push(Value::Object(error));
     }
-    if m.get("errors").is_some() {
-        out.insert("errors".to_owned(), Value::Array(errors));
+    match m.get("x-accord-errors") {
+        Some(exact) => {
+            out.insert("errors".to_owned(), exact.clone());
+        }
+        None if m.get("errors").is_some() => {
+            out.insert("errors".to_owned(), Value::Array(errors));
+        }
+        None => {}
     }
     let mut examples = Vec::new();
     for (i, x) in m.get("examples").and_then(Value::as_array).into_iter().flatten().enumerate() {
@@ -405,8 +411,14 @@ fn method(
         example.extend(kept(x, &["name", "description", "params", "result"]));
         examples.push(Value::Object(example));
     }
-    if m.get("examples").is_some() {
-        out.insert("examples".to_owned(), Value::Array(examples));
+    match m.get("x-accord-examples") {
+        Some(exact) => {
+            out.insert("examples".to_owned(), exact.clone());
+        }
+        None if m.get("examples").is_some() => {
+            out.insert("examples".to_owned(), Value::Array(examples));
+        }
+        None => {}
     }
     out.extend(kept(
         m,

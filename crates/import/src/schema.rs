@@ -329,6 +329,11 @@ impl<'s> Converter<'s> {
             if values.is_empty() {
                 return never();
             }
+            // `enum` is the format's enum even for one value; `const` is a literal.
+            let enumerable = |v: &Value| v.is_string() || v.is_i64() || v.is_u64();
+            if m.contains_key("enum") && values.iter().all(enumerable) {
+                return json!({"kind": "enum", "values": values});
+            }
             return values_node(values);
         }
         let combinator = ["oneOf", "anyOf"].into_iter().find(|k| m.contains_key(*k));

@@ -60,7 +60,7 @@ pub use crate::{
         ArmPreference, Budget, BudgetLimit, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH,
         DEFAULT_MAX_ITEMS, DEFAULT_MAX_NODES, Generator, Mutant,
     },
-    json_schema::{JSON_SCHEMA_DIALECT, json_schema, json_schema_of_contract},
+    json_schema::{JSON_SCHEMA_DIALECT, SchemaWriter, json_schema, json_schema_of_contract},
     lint::{
         Diagnostic, LintReport, LintRule, Severity, did_you_mean, lint,
         rules_markdown as lint_rules_markdown,
