@@ -38,7 +38,7 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn source(what: impl Into<String>, pointer: &str) -> Error {
+    pub(crate) fn at(what: impl Into<String>, pointer: &str) -> Error {
         Error::Source { what: what.into(), pointer: display_pointer(pointer) }
     }
 }

@@ -14,7 +14,7 @@ pub(crate) fn import(
     name: Option<&str>,
 ) -> Result<Import, Error> {
     if !(source.is_object() || source.is_boolean()) {
-        return Err(Error::source("a JSON Schema is an object or a boolean", ""));
+        return Err(Error::at("a JSON Schema is an object or a boolean", ""));
     }
     let mut conv = Converter::new(source, Draft::of(source));
     if let Some(name) = name {
@@ -25,7 +25,7 @@ pub(crate) fn import(
         conv.register(pointer, namespace, def);
     }
     if name.is_none() && defs.is_empty() {
-        return Err(Error::source(
+        return Err(Error::at(
             "the schema has no `$defs`: give the root schema a type name (--name)",
             "",
         ));

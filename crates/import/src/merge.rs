@@ -112,12 +112,11 @@ fn merge_inner(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
             out["elements"] = Value::Array(elements);
             out
         }
-        (x, y)
-            if node::class_of(&a).is_some()
-                && node::class_of(&b).is_some()
-                && node::class_of(&a) != node::class_of(&b) =>
+        // Values of different JSON types: none is both.
+        _ if node::class_of(&a).is_some()
+            && node::class_of(&b).is_some()
+            && node::class_of(&a) != node::class_of(&b) =>
         {
-            let _ = (x, y);
             return never();
         }
         _ => {

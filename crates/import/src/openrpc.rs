@@ -20,20 +20,19 @@ struct Placed {
 }
 
 pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error> {
-    let root = source
-        .as_object()
-        .ok_or_else(|| Error::source("an OpenRPC document is a JSON object", ""))?;
+    let root =
+        source.as_object().ok_or_else(|| Error::at("an OpenRPC document is a JSON object", ""))?;
     match root.get("openrpc").and_then(Value::as_str) {
         Some(v) if v.starts_with("1.") => {}
         Some(v) => {
-            return Err(Error::source(format!("OpenRPC version `{v}` is not 1.x"), "/openrpc"));
+            return Err(Error::at(format!("OpenRPC version `{v}` is not 1.x"), "/openrpc"));
         }
-        None => return Err(Error::source("no `openrpc` version string", "")),
+        None => return Err(Error::at("no `openrpc` version string", "")),
     }
     let methods = root
         .get("methods")
         .and_then(Value::as_array)
-        .ok_or_else(|| Error::source("`methods` must be an array", "/methods"))?;
+        .ok_or_else(|| Error::at("`methods` must be an array", "/methods"))?;
     let accord = root.get("x-accord-document").and_then(Value::as_object);
     let accord_namespaces = root.get("x-accord-namespaces").and_then(Value::as_object);
 
@@ -46,10 +45,10 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
         let wire_name = m
             .get("name")
             .and_then(Value::as_str)
-            .ok_or_else(|| Error::source("a method has no `name`", &at))?
+            .ok_or_else(|| Error::at("a method has no `name`", &at))?
             .to_owned();
         if !seen.insert(wire_name.clone()) {
-            return Err(Error::source(
+            return Err(Error::at(
                 format!("method `{wire_name}` is named twice"),
                 &format!("{at}/name"),
             ));
@@ -97,7 +96,6 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     let mut conv = Converter::new(source, Draft::Draft2020);
     // Named types: accord's export keys them `ns.Name`; any other document's go to one namespace.
     let schemas = root.get("components").and_then(|c| c.get("schemas")).and_then(Value::as_object);
-    let mut type_order: Vec<(String, String)> = Vec::new();
     for key in schemas.into_iter().flat_map(|s| s.keys()) {
         let (ns, name) = match (accord.is_some(), key.split_once('.')) {
             (true, Some((ns, name))) => (ns.to_owned(), name.to_owned()),
@@ -107,7 +105,6 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
         if !order.contains(&ns) {
             order.push(ns.clone());
         }
-        type_order.push((ns, name));
     }
 
     let mut namespaces: IndexMap<String, Map<String, Value>> = IndexMap::new();
@@ -160,7 +157,6 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
         let types = record.entry("types").or_insert_with(|| json!({}));
         types[type_name.name.as_str()] = node;
     }
-    let _ = type_order;
 
     let mut doc = Map::new();
     doc.insert("schema".to_owned(), json!(accord_schema_model::SCHEMA_VERSION));
@@ -283,7 +279,7 @@ fn method(
         let name = cd
             .get("name")
             .and_then(Value::as_str)
-            .ok_or_else(|| Error::source("a param has no `name`", &cd_at))?;
+            .ok_or_else(|| Error::at("a param has no `name`", &cd_at))?;
         names.push(name.to_owned());
         let schema = cd.get("schema").unwrap_or(&Value::Bool(true));
         let ty = conv.convert(schema, &format!("{cd_at}/schema"), &p.ns);
@@ -342,7 +338,7 @@ fn method(
         let e_at = format!("{at}/errors/{i}");
         let e = deref(source, e, &e_at)?;
         let code = e.get("code").filter(|c| c.is_i64()).ok_or_else(|| {
-            Error::source("an error `code` must be an integer", &format!("{e_at}/code"))
+            Error::at("an error `code` must be an integer", &format!("{e_at}/code"))
         })?;
         let message = e.get("message").and_then(Value::as_str).unwrap_or_default();
         let mut error = Map::new();

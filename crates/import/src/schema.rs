@@ -275,7 +275,7 @@ impl<'s> Converter<'s> {
                 let rest = self.object(&assertions, at, true);
                 merge::merge(self, target, rest, at)
             };
-            self.annotate(&mut out, &annotations, at);
+            self.annotate(&mut out, &annotations);
             return out;
         }
         if let Some(all) = m.remove("allOf") {
@@ -295,12 +295,12 @@ impl<'s> Converter<'s> {
                 let part = self.schema(arm, &format!("{at}/allOf/{i}"), true);
                 acc = merge::merge(self, acc, part, &format!("{at}/allOf"));
             }
-            self.annotate(&mut acc, &annotations, at);
+            self.annotate(&mut acc, &annotations);
             return acc;
         }
         let mut out = self.base(&m, at, in_conjunction);
         let (_, annotations) = split_annotations(&m);
-        self.annotate(&mut out, &annotations, at);
+        self.annotate(&mut out, &annotations);
         self.unsupported(&m, at);
         out
     }
@@ -643,7 +643,7 @@ impl<'s> Converter<'s> {
                 return Value::Object(n);
             }
         }
-        if let Some(p) = patterns {
+        if patterns.is_some() {
             let detail = if additional == Some(&Value::Bool(false)) {
                 "`patternProperties` beside named members: the matching members are refused"
             } else {
@@ -654,7 +654,6 @@ impl<'s> Converter<'s> {
             } else {
                 Accepts::Wider
             };
-            let _ = p;
             self.loss(
                 &format!("{at}/patternProperties"),
                 "pattern-properties",
@@ -821,7 +820,7 @@ impl<'s> Converter<'s> {
 
     /// Puts a schema's annotations on its node: description, default, examples, deprecated;
     /// `title`, `x-` extensions and other non-assertion keywords as unknown members.
-    fn annotate(&mut self, out: &mut Value, annotations: &Map<String, Value>, at: &str) {
+    fn annotate(&mut self, out: &mut Value, annotations: &Map<String, Value>) {
         let Some(n) = out.as_object_mut() else { return };
         for (k, v) in annotations {
             match k.as_str() {
@@ -866,7 +865,6 @@ impl<'s> Converter<'s> {
                 }
             }
         }
-        let _ = at;
     }
 }
 
