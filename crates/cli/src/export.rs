@@ -16,6 +16,16 @@ pub(crate) struct Args {
 enum To {
     /// JSON Schema 2020-12: of one target, or of the whole contract (every part a `$defs` entry).
     Jsonschema(JsonSchemaArgs),
+    /// OpenRPC 1.3: every method under its wire name, named types as components, and
+    /// `x-accord-*` extensions for what OpenRPC lacks (`accord import openrpc` reads it back).
+    Openrpc(OpenrpcArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct OpenrpcArgs {
+    /// The contract.
+    #[arg(value_name = "CONTRACT")]
+    contract: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -28,7 +38,10 @@ struct JsonSchemaArgs {
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
-    let To::Jsonschema(args) = &args.to;
+    let args = match &args.to {
+        To::Jsonschema(args) => args,
+        To::Openrpc(args) => return openrpc(args),
+    };
     let Some(loaded) = input::load(&args.contract) else {
         return Outcome::InputError;
     };
@@ -51,6 +64,23 @@ pub(crate) fn run(args: &Args) -> Outcome {
         }
         Err(err) => {
             eprintln!("error: {}", crate::validate::located(&args.contract, &loaded.text, &err));
+            Outcome::InputError
+        }
+    }
+}
+
+fn openrpc(args: &OpenrpcArgs) -> Outcome {
+    let Some(loaded) = input::load(&args.contract) else {
+        return Outcome::InputError;
+    };
+    match accord_import::export_openrpc(&loaded.document) {
+        Ok(document) => {
+            // Serializing a Value cannot fail.
+            let text = serde_json::to_string_pretty(&document).unwrap_or_default() + "\n";
+            if output::print(&text) { Outcome::Success } else { Outcome::InputError }
+        }
+        Err(err) => {
+            eprintln!("error: {}: {err}", args.contract.display());
             Outcome::InputError
         }
     }

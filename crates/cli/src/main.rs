@@ -31,6 +31,7 @@ mod diff;
 mod export;
 mod extract;
 mod fmt;
+mod import;
 mod input;
 mod inspect;
 mod junit;
@@ -82,6 +83,9 @@ enum Command {
     Validate(validate::Args),
     /// Write a contract (or one of its types) in another schema language.
     Export(export::Args),
+    /// Make a contract from an OpenRPC document or a JSON Schema, reporting every construct it
+    /// cannot hold exactly (--strict: exit 1 on any).
+    Import(import::Args),
     /// Print generated values of a contract's types, one JSON value per line.
     Sample(sample::Args),
     /// Serve a fake plant from a contract: JSON-RPC 2.0 over HTTP and WebSocket (docs/serve.md).
@@ -139,6 +143,7 @@ fn main() -> ExitCode {
         Command::Inspect(args) => inspect::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Export(args) => export::run(&args),
+        Command::Import(args) => import::run(&args),
         Command::Sample(args) => sample::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Conform(args) => conform::run(&args),

@@ -107,7 +107,7 @@ impl Config {
             &value,
             "",
             SECTIONS,
-            "accord.toml has [extract], [namespaces.NAME], [generics.TRAIT] and [types.\"PATH\"]",
+            "accord.toml has [extract], [namespaces.NAME], [generics.TRAIT], [types.\"PATH\"], [import] and [lint]",
         )
         .map_err(bad)?;
         if let Some(ex) = value.get("extract") {
@@ -198,7 +198,9 @@ impl Config {
     }
 }
 
-const SECTIONS: &[&str] = &["extract", "namespaces", "types", "generics"];
+// `[import]` is accord import's (crates/import) and `[lint]` the cli's lint configuration:
+// read there, not here, but not unknown.
+const SECTIONS: &[&str] = &["extract", "namespaces", "types", "generics", "import", "lint"];
 const EXTRACT_KEYS: &[&str] = &["source", "contract", "name", "description", "wire", "strict"];
 const NAMESPACE_KEYS: &[&str] = &["version", "semantics"];
 

@@ -11,7 +11,7 @@ use crate::compile::{Reading, reads_by_direction};
 use std::collections::BTreeSet;
 
 use accord_schema_model::{
-    Document, Method, NumberRules, ParamStructure, StringRules, TypeKind, TypeNode,
+    Deprecated, Document, Method, NumberRules, ParamStructure, StringRules, TypeKind, TypeNode,
 };
 use serde_json::{Map, Value, json};
 
@@ -147,6 +147,12 @@ struct Export<'d> {
     /// says presence per direction): then the input and output readings get `$defs` of their own,
     /// `ns.Name.input` and `ns.Name.output`.
     directional: bool,
+    /// Whether every member JSON Schema has no keyword for is written as an `x-accord-*`
+    /// extension, so that accord's import reads the node back exactly ([`SchemaWriter`]).
+    lossless: bool,
+    /// What a `$ref` to a named type starts with: `#/$defs/`, or OpenRPC's
+    /// `#/components/schemas/`.
+    ref_base: &'static str,
 }
 
 impl<'d> Export<'d> {
@@ -158,6 +164,8 @@ impl<'d> Export<'d> {
             done: BTreeSet::new(),
             reading: Reading::Plain,
             directional: reads_by_direction(doc),
+            lossless: false,
+            ref_base: "#/$defs/",
         }
     }
 
@@ -215,7 +223,7 @@ impl<'d> Export<'d> {
             self.pending.push(key);
         }
         let def = self.def_key(namespace, name, self.reading);
-        Ok(json!({"$ref": format!("#/$defs/{}", pointer_escape(&def))}))
+        Ok(json!({"$ref": format!("{}{}", self.ref_base, pointer_escape(&def))}))
     }
 
     fn node(&mut self, ns: &str, t: &TypeNode) -> Result<Value, Error> {
@@ -253,13 +261,22 @@ impl<'d> Export<'d> {
                     Some((_, Some(Format::Hex))) => {
                         let hex = json!({"pattern": "^(0x)?[0-9a-fA-F]+$"});
                         s.insert("allOf".to_owned(), json!([hex]));
+                        if self.lossless {
+                            put(&mut s, "x-accord-format", Some(json!("hex")));
+                        }
                     }
                     Some((f, _)) => put(&mut s, "format", Some(json!(f))),
                     None => {}
                 }
             }
             TypeKind::Literal { value } => put(&mut s, "const", Some(value.clone())),
-            TypeKind::Enum(e) => put(&mut s, "enum", Some(Value::Array(e.values.clone()))),
+            TypeKind::Enum(e) => {
+                put(&mut s, "enum", Some(Value::Array(e.values.clone())));
+                if self.lossless {
+                    put(&mut s, "x-accord-open", e.open.map(Value::Bool));
+                    put(&mut s, "x-accord-reserved", e.reserved.as_deref().map(reserved_json));
+                }
+            }
             TypeKind::Array(a) => {
                 put(&mut s, "type", Some(json!("array")));
                 let items = self.node(ns, &a.items)?;
@@ -278,6 +295,9 @@ impl<'d> Export<'d> {
                 if n == 0 {
                     // `prefixItems` must not be empty: the empty tuple is the empty array.
                     put(&mut s, "maxItems", Some(json!(0)));
+                    if self.lossless {
+                        put(&mut s, "x-accord-kind", Some(json!("tuple")));
+                    }
                 } else {
                     put(&mut s, "prefixItems", Some(Value::Array(prefix)));
                     put(&mut s, "items", Some(json!(false)));
@@ -290,22 +310,38 @@ impl<'d> Export<'d> {
                 let mut required = Vec::new();
                 for (name, field) in o.fields.iter().flatten() {
                     let mut schema = self.node(ns, &field.ty)?;
-                    annotate(
-                        &mut schema,
-                        field.description.as_deref(),
-                        field.deprecated.as_ref().is_some_and(|d| d.is_deprecated()),
-                    );
+                    if self.lossless {
+                        // The field's own members beside its type's, which keep theirs.
+                        let exact = field_members(field);
+                        if !exact.is_empty() {
+                            schema["x-accord-field"] = Value::Object(exact);
+                        }
+                    } else {
+                        annotate(
+                            &mut schema,
+                            field.description.as_deref(),
+                            field.deprecated.as_ref().is_some_and(|d| d.is_deprecated()),
+                        );
+                    }
                     properties.insert(name.clone(), schema);
                     if self.reading.required(field) {
                         required.push(json!(name));
                     }
                 }
-                put(&mut s, "properties", Some(Value::Object(properties)));
+                if !self.lossless || o.fields.is_some() {
+                    put(&mut s, "properties", Some(Value::Object(properties)));
+                }
                 if !required.is_empty() {
                     put(&mut s, "required", Some(Value::Array(required)));
                 }
                 if o.closed == Some(true) {
                     put(&mut s, "additionalProperties", Some(json!(false)));
+                }
+                if self.lossless {
+                    if o.closed == Some(false) {
+                        put(&mut s, "x-accord-closed", Some(json!(false)));
+                    }
+                    put(&mut s, "x-accord-reserved", o.reserved.as_deref().map(reserved_json));
                 }
             }
             TypeKind::Map(m) => {
@@ -325,12 +361,22 @@ impl<'d> Export<'d> {
                 // Tags are distinct literals, so at most one arm can admit a tagged value:
                 // `anyOf` then admits exactly what picking the arm by its tag admits.
                 put(&mut s, "anyOf", Some(Value::Array(arms)));
+                if self.lossless {
+                    put(
+                        &mut s,
+                        "x-accord-discriminator",
+                        u.discriminator.clone().map(Value::String),
+                    );
+                }
             }
             TypeKind::Ref(r) => {
                 let target_ns = r.namespace.as_deref().unwrap_or(ns);
                 let reference = self.reference(target_ns, &r.name)?;
                 if let Value::Object(m) = reference {
                     s.extend(m);
+                }
+                if self.lossless {
+                    put(&mut s, "x-accord-namespace", r.namespace.clone().map(Value::String));
                 }
             }
         }
@@ -346,6 +392,16 @@ impl<'d> Export<'d> {
             }
             if let Some(x) = &t.examples {
                 s.insert("examples".to_owned(), Value::Array(x.clone()));
+            }
+            if self.lossless {
+                if let Some(d) =
+                    t.deprecated.as_ref().filter(|d| !matches!(d, Deprecated::Flag(true)))
+                {
+                    s.insert("x-accord-deprecated".to_owned(), deprecated_json(d));
+                }
+                if !t.unknown.is_empty() {
+                    s.insert("x-accord-unknown".to_owned(), Value::Object(t.unknown.clone()));
+                }
             }
         }
         Ok(out)
@@ -391,6 +447,80 @@ impl<'d> Export<'d> {
         }
         Ok(if arms.len() == 1 { arms.remove(0) } else { json!({"anyOf": arms}) })
     }
+}
+
+/// A lossless JSON Schema writer for one node at a time, for documents that hold a contract's
+/// types in a schema language of their own (the OpenRPC export). Named types are referenced as
+/// `{ref_base}ns.Name` and read plainly (`optional`, format.md §14). What JSON Schema has no
+/// keyword for is written as an `x-accord-*` extension: `x-accord-unit`, `x-accord-format`
+/// (`hex`, beside its pattern), `x-accord-open`, `x-accord-reserved`, `x-accord-discriminator`,
+/// `x-accord-namespace` (a ref's explicit namespace), `x-accord-deprecated` (a note or `false`),
+/// `x-accord-closed` (a written `false`), `x-accord-kind` (the empty tuple), `x-accord-field` (a
+/// field's own members) and `x-accord-unknown` (members this build has no name for).
+pub struct SchemaWriter<'d> {
+    export: Export<'d>,
+}
+
+impl<'d> SchemaWriter<'d> {
+    /// A writer over `doc` whose refs start with `ref_base` (`#/components/schemas/`).
+    pub fn lossless(doc: &'d Document, ref_base: &'static str) -> SchemaWriter<'d> {
+        let mut export = Export::new(doc);
+        export.lossless = true;
+        export.ref_base = ref_base;
+        export.directional = false;
+        export.reading = Reading::Plain;
+        SchemaWriter { export }
+    }
+
+    /// The schema of `node`, standing in namespace `namespace`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DanglingRef`] for a ref to a type that does not exist.
+    pub fn node(&mut self, namespace: &str, node: &TypeNode) -> Result<Value, Error> {
+        self.export.node(namespace, node)
+    }
+}
+
+/// A field's members other than its type, as the format writes them.
+fn field_members(field: &accord_schema_model::Field) -> Map<String, Value> {
+    let mut m = Map::new();
+    let flag = |m: &mut Map<String, Value>, k: &str, v: Option<bool>| {
+        if let Some(v) = v {
+            m.insert(k.to_owned(), Value::Bool(v));
+        }
+    };
+    flag(&mut m, "optional", field.optional);
+    flag(&mut m, "inputOptional", field.input_optional);
+    flag(&mut m, "outputOptional", field.output_optional);
+    if let Some(d) = &field.description {
+        m.insert("description".to_owned(), json!(d));
+    }
+    if let Some(d) = &field.deprecated {
+        m.insert("deprecated".to_owned(), deprecated_json(d));
+    }
+    m.extend(field.unknown.clone());
+    m
+}
+
+fn deprecated_json(d: &Deprecated) -> Value {
+    match d {
+        Deprecated::Flag(b) => Value::Bool(*b),
+        Deprecated::Note(n) => json!(n),
+    }
+}
+
+fn reserved_json(reserved: &[accord_schema_model::Reserved]) -> Value {
+    let entries = reserved.iter().map(|r| {
+        let mut m = Map::new();
+        m.insert("name".to_owned(), json!(r.name));
+        if let Some(n) = &r.note {
+            m.insert("note".to_owned(), json!(n));
+        }
+        m.extend(r.unknown.clone());
+        Value::Object(m)
+    });
+    Value::Array(entries.collect())
 }
 
 fn annotate(schema: &mut Value, description: Option<&str>, deprecated: bool) {

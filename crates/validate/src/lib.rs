@@ -34,7 +34,9 @@ pub use crate::{
 pub use crate::generate::{ArmPreference, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS, Generator, Mutant};
 
 #[cfg(feature = "json-schema")]
-pub use crate::json_schema::{JSON_SCHEMA_DIALECT, json_schema, json_schema_of_contract};
+pub use crate::json_schema::{
+    JSON_SCHEMA_DIALECT, SchemaWriter, json_schema, json_schema_of_contract,
+};
 
 #[cfg(feature = "lint")]
 pub use crate::lint::{

@@ -1,0 +1,119 @@
+//! Other schema languages to accord contracts and back: OpenRPC documents and JSON Schemas
+//! (drafts 2020-12 and 07) are imported into a [`Document`], and a contract is exported as an
+//! OpenRPC 1.3 document. Every construct of a source that the format cannot hold exactly is a
+//! [`Loss`] in the [`Report`], with its JSON Pointer in the source and whether the contract
+//! accepts more or fewer values there. Semantics are never guessed from method names: they come
+//! from the [`Options`] (a `--semantics` mapping, accord.toml) or from an extension in the
+//! source.
+//!
+//! This layer sits on `accord-schema-model` (whose one reader checks every document an import
+//! builds) and `accord-validate` (whose JSON Schema export writes the OpenRPC export's
+//! schemas). It must never depend on serve, conform, compat-diff or the cli, and it does no IO:
+//! it takes parsed JSON and returns values.
+//!
+//! # Overview
+//!
+//! - `schema.rs` turns JSON Schema into type nodes (`$ref`s, recursion, the losses), `merge.rs`
+//!   merges `allOf` parts where that is exact, `node.rs` builds and reads type-node JSON;
+//! - `openrpc.rs` imports an OpenRPC document, `jsonschema.rs` a JSON Schema;
+//! - `export.rs` writes a contract as OpenRPC with `x-accord-*` extensions for what OpenRPC
+//!   lacks, so that importing the export gives the contract back;
+//! - `options.rs` holds what the user says (semantics by pattern, wire options, accord.toml).
+//!
+//! # Example
+//!
+//! ```
+//! use accord_import::{Options, SemanticsRule, import_openrpc};
+//! use serde_json::json;
+//!
+//! let source = json!({"openrpc": "1.3.2", "info": {"title": "node", "version": "1.0.0"},
+//!   "methods": [{"name": "eth_blockNumber", "params": [],
+//!                "result": {"name": "n", "schema": {"type": "string", "pattern": "^0x[0-9a-f]+$"}}}]});
+//! let mut options = Options::default();
+//! options.semantics.push(SemanticsRule::parse("read=eth_block*")?);
+//! let import = import_openrpc(&source, &options)?;
+//! let eth = &import.document.namespaces.as_ref().unwrap()["eth"];
+//! assert!(eth.methods.as_ref().unwrap().contains_key("blockNumber"));
+//! assert!(import.report.losses.is_empty());
+//! # Ok::<(), accord_import::Error>(())
+//! ```
+
+mod error;
+mod export;
+mod jsonschema;
+mod merge;
+mod node;
+mod openrpc;
+mod options;
+mod report;
+mod schema;
+
+use accord_schema_model::Document;
+use serde_json::Value;
+
+pub use crate::{
+    error::Error,
+    export::{OPENRPC_VERSION, export_openrpc},
+    options::{Options, SemanticsRule},
+    report::{Accepts, Loss, Report},
+};
+
+/// The JSON Schema dialect a source is read under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Draft {
+    /// 2020-12 (and OpenRPC's schemas): keywords beside `$ref` apply.
+    Draft2020,
+    /// Draft 07: keywords beside `$ref` are ignored.
+    Draft07,
+}
+
+impl Draft {
+    /// The draft a schema's `$schema` names; 2020-12 when it names none or another.
+    pub fn of(schema: &Value) -> Draft {
+        match schema.get("$schema").and_then(Value::as_str) {
+            Some(s)
+                if s.contains("draft-07") || s.contains("draft-06") || s.contains("draft-04") =>
+            {
+                Draft::Draft07
+            }
+            _ => Draft::Draft2020,
+        }
+    }
+}
+
+/// What an import made: the contract and what it could not carry over exactly.
+#[derive(Debug, Clone)]
+pub struct Import {
+    /// The contract, as the model's reader read it.
+    pub document: Document,
+    /// One loss per construct the contract cannot hold exactly.
+    pub report: Report,
+}
+
+/// Imports an OpenRPC 1.x document.
+///
+/// # Errors
+///
+/// [`Error::Source`] for a document without the shape OpenRPC requires (no `methods`, a method
+/// without a name, a name given twice, an error code that is not an integer);
+/// [`Error::Reference`] for a reference object that cannot be followed; [`Error::Model`] when
+/// the contract built does not read (a bug, reported rather than written).
+pub fn import_openrpc(source: &Value, options: &Options) -> Result<Import, Error> {
+    openrpc::import(source, options)
+}
+
+/// Imports a JSON Schema: its `$defs` (or draft 07's `definitions`) become named types of
+/// `namespace`, and the root schema too when `name` is given.
+///
+/// # Errors
+///
+/// [`Error::Source`] for a namespace version that is not semver or a source that is not a
+/// schema; [`Error::Model`] as for [`import_openrpc`].
+pub fn import_json_schema(
+    source: &Value,
+    namespace: &str,
+    version: &str,
+    name: Option<&str>,
+) -> Result<Import, Error> {
+    jsonschema::import(source, namespace, version, name)
+}

@@ -1,0 +1,436 @@
+//! OpenRPC (1.x) to a contract: method names split into namespaces by the wire separator,
+//! content descriptors into params and results, `components/schemas` into named types,
+//! errors, example pairings, descriptions; summaries, tags, external docs and `x-` extensions
+//! kept as unknown members. A document written by accord's own export (it carries
+//! `x-accord-document`) comes back exactly as the contract it was written from.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+use crate::report::{Accepts, Report};
+use crate::schema::{Converter, escape, fragment_pointer};
+use crate::{Draft, Error, Import, Options};
+
+/// One method of the source, placed.
+struct Placed {
+    index: usize,
+    ns: String,
+    name: String,
+    wire_name: String,
+}
+
+pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error> {
+    let root =
+        source.as_object().ok_or_else(|| Error::at("an OpenRPC document is a JSON object", ""))?;
+    match root.get("openrpc").and_then(Value::as_str) {
+        Some(v) if v.starts_with("1.") => {}
+        Some(v) => {
+            return Err(Error::at(format!("OpenRPC version `{v}` is not 1.x"), "/openrpc"));
+        }
+        None => return Err(Error::at("no `openrpc` version string", "")),
+    }
+    let methods = root
+        .get("methods")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error::at("`methods` must be an array", "/methods"))?;
+    let accord = root.get("x-accord-document").and_then(Value::as_object);
+    let accord_namespaces = root.get("x-accord-namespaces").and_then(Value::as_object);
+
+    // Where each method goes.
+    let mut placed = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (index, m) in methods.iter().enumerate() {
+        let at = format!("/methods/{index}");
+        let m = deref(source, m, &at)?;
+        let wire_name = m
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| Error::at("a method has no `name`", &at))?
+            .to_owned();
+        if !seen.insert(wire_name.clone()) {
+            return Err(Error::at(
+                format!("method `{wire_name}` is named twice"),
+                &format!("{at}/name"),
+            ));
+        }
+        let (ns, name) = match (
+            m.get("x-accord-namespace").and_then(Value::as_str),
+            m.get("x-accord-method").and_then(Value::as_str),
+        ) {
+            (Some(ns), Some(name)) => (ns.to_owned(), name.to_owned()),
+            _ => match wire_name.split_once(options.separator.as_str()) {
+                Some((ns, name))
+                    if !options.separator.is_empty() && !ns.is_empty() && !name.is_empty() =>
+                {
+                    (ns.to_owned(), name.to_owned())
+                }
+                _ => (options.default_namespace.clone(), wire_name.clone()),
+            },
+        };
+        placed.push(Placed { index, ns, name, wire_name });
+    }
+
+    // Namespaces, in the order accord's export lists them, else of first use.
+    let mut order: Vec<String> =
+        accord_namespaces.map(|n| n.keys().cloned().collect()).unwrap_or_default();
+    for p in &placed {
+        if !order.contains(&p.ns) {
+            order.push(p.ns.clone());
+        }
+    }
+    let types_ns = match &options.types_namespace {
+        Some(ns) => ns.clone(),
+        None => {
+            let count = |ns: &String| placed.iter().filter(|p| &p.ns == ns).count();
+            let mut best =
+                order.first().cloned().unwrap_or_else(|| options.default_namespace.clone());
+            for ns in &order {
+                if count(ns) > count(&best) {
+                    best = ns.clone();
+                }
+            }
+            best
+        }
+    };
+
+    let mut conv = Converter::new(source, Draft::Draft2020);
+    // Named types: accord's export keys them `ns.Name`; any other document's go to one namespace.
+    let schemas = root.get("components").and_then(|c| c.get("schemas")).and_then(Value::as_object);
+    for key in schemas.into_iter().flat_map(|s| s.keys()) {
+        let (ns, name) = match (accord.is_some(), key.split_once('.')) {
+            (true, Some((ns, name))) => (ns.to_owned(), name.to_owned()),
+            _ => (types_ns.clone(), key.clone()),
+        };
+        conv.register(&format!("/components/schemas/{}", escape(key)), &ns, &name);
+        if !order.contains(&ns) {
+            order.push(ns.clone());
+        }
+    }
+
+    let mut namespaces: IndexMap<String, Map<String, Value>> = IndexMap::new();
+    for ns in &order {
+        let mut record = Map::new();
+        let version = match (accord_namespaces.and_then(|n| n.get(ns)), &options.version) {
+            (Some(_), _) => None,
+            (None, Some(v)) => Some(v.clone()),
+            (None, None) => root
+                .get("info")
+                .and_then(|i| i.get("version"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        };
+        if let Some(v) = version {
+            record.insert("version".to_owned(), json!(v));
+        }
+        if let Some(extra) = accord_namespaces.and_then(|n| n.get(ns)).and_then(Value::as_object) {
+            record.extend(extra.clone());
+        }
+        namespaces.insert(ns.clone(), record);
+    }
+
+    // Methods.
+    for p in &placed {
+        let at = format!("/methods/{}", p.index);
+        let m = deref(source, &methods[p.index], &at)?;
+        let method = method(&mut conv, source, m, &at, p, options)?;
+        let record = namespaces.entry(p.ns.clone()).or_default();
+        let methods = record.entry("methods").or_insert_with(|| json!({}));
+        methods[p.name.as_str()] = method;
+    }
+    // Names on the wire that the separator does not give.
+    if accord.is_none() {
+        for p in placed
+            .iter()
+            .filter(|p| format!("{}{}{}", p.ns, options.separator, p.name) != p.wire_name)
+        {
+            let record = namespaces.entry(p.ns.clone()).or_default();
+            let wire = record.entry("wire").or_insert_with(|| json!({}));
+            if wire.get("methods").is_none() {
+                wire["methods"] = json!({});
+            }
+            wire["methods"][p.name.as_str()] = json!(p.wire_name);
+        }
+    }
+
+    for (type_name, node) in conv.named_types()? {
+        let record = namespaces.entry(type_name.ns.clone()).or_default();
+        let types = record.entry("types").or_insert_with(|| json!({}));
+        types[type_name.name.as_str()] = node;
+    }
+
+    let mut doc = Map::new();
+    doc.insert("schema".to_owned(), json!(accord_schema_model::SCHEMA_VERSION));
+    match accord {
+        Some(exact) => doc.extend(exact.clone()),
+        None => {
+            let info = root.get("info").and_then(Value::as_object);
+            if let Some(t) = info.and_then(|i| i.get("title")) {
+                doc.insert("name".to_owned(), t.clone());
+            }
+            if let Some(d) = info.and_then(|i| i.get("description")) {
+                doc.insert("description".to_owned(), d.clone());
+            }
+            let mut wire = Map::new();
+            wire.insert("separator".to_owned(), json!(options.separator));
+            wire.insert(
+                "describe".to_owned(),
+                options.describe.as_ref().map_or(json!(false), |d| json!(d)),
+            );
+            if let Some(profile) = &options.profile {
+                wire.insert("codes".to_owned(), json!({"profile": profile}));
+            }
+            doc.insert("wire".to_owned(), Value::Object(wire));
+            // The rest of the OpenRPC document, for an export to give back.
+            let mut rest = Map::new();
+            for (k, v) in root {
+                if !matches!(k.as_str(), "methods" | "components") {
+                    rest.insert(k.clone(), v.clone());
+                }
+            }
+            if let Some(info) = rest.get_mut("info").and_then(Value::as_object_mut) {
+                info.remove("title");
+                info.remove("description");
+            }
+            doc.insert("x-openrpc".to_owned(), Value::Object(rest));
+        }
+    }
+    let namespaces: Map<String, Value> =
+        namespaces.into_iter().map(|(k, v)| (k, Value::Object(v))).collect();
+    doc.insert("namespaces".to_owned(), Value::Object(namespaces));
+    let mut doc = Value::Object(doc);
+    conv.settle_untyped(&mut doc);
+    let losses = conv.take_losses();
+    let document = accord_schema_model::Document::from_value(doc)?;
+    Ok(Import { document, report: Report::new(losses) })
+}
+
+/// An OpenRPC object that may be a reference object (`{"$ref": "#/components/…"}`).
+fn deref<'s>(source: &'s Value, v: &'s Value, at: &str) -> Result<&'s Value, Error> {
+    let mut v = v;
+    for _ in 0..32 {
+        let Some(r) = v.get("$ref").and_then(Value::as_str) else { return Ok(v) };
+        let pointer = fragment_pointer(r).ok_or_else(|| Error::Reference {
+            reference: r.to_owned(),
+            why: "not a local JSON Pointer".to_owned(),
+            pointer: at.to_owned(),
+        })?;
+        v = source.pointer(&pointer).ok_or_else(|| Error::Reference {
+            reference: r.to_owned(),
+            why: "nothing is there".to_owned(),
+            pointer: at.to_owned(),
+        })?;
+    }
+    Err(Error::Reference {
+        reference: String::new(),
+        why: "a cycle of references".into(),
+        pointer: at.to_owned(),
+    })
+}
+
+/// Members of an OpenRPC object kept as the record's unknown members: everything but `known`
+/// and accord's own extensions.
+fn kept(m: &Value, known: &[&str]) -> Map<String, Value> {
+    m.as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| !known.contains(&k.as_str()) && !k.starts_with("x-accord-"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+fn method(
+    conv: &mut Converter<'_>,
+    source: &Value,
+    m: &Value,
+    at: &str,
+    p: &Placed,
+    options: &Options,
+) -> Result<Value, Error> {
+    let mut out = Map::new();
+    let semantics = m
+        .get("x-accord-semantics")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| options.semantics_of(&p.wire_name).map(str::to_owned));
+    if let Some(s) = semantics {
+        out.insert("semantics".to_owned(), json!(s));
+    }
+    if let Some(d) = m.get("description").filter(|d| d.is_string()) {
+        out.insert("description".to_owned(), d.clone());
+    }
+    match (m.get("x-accord-deprecated"), m.get("deprecated")) {
+        (Some(exact), _) => {
+            out.insert("deprecated".to_owned(), exact.clone());
+        }
+        (None, Some(Value::Bool(true))) => {
+            out.insert("deprecated".to_owned(), json!(true));
+        }
+        _ => {}
+    }
+    let structure = m.get("paramStructure").and_then(Value::as_str);
+    if let Some(s) = m.get("paramStructure") {
+        out.insert("paramStructure".to_owned(), s.clone());
+    }
+    let mut names = Vec::new();
+    let mut params = Vec::new();
+    for (i, cd) in m.get("params").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let cd_at = format!("{at}/params/{i}");
+        let cd = deref(source, cd, &cd_at)?;
+        let name = cd
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| Error::at("a param has no `name`", &cd_at))?;
+        names.push(name.to_owned());
+        let schema = cd.get("schema").unwrap_or(&Value::Bool(true));
+        let ty = conv.convert(schema, &format!("{cd_at}/schema"), &p.ns);
+        let mut param = Map::new();
+        param.insert("name".to_owned(), json!(name));
+        param.insert("type".to_owned(), ty);
+        match cd.get("x-accord-param").and_then(Value::as_object) {
+            Some(exact) => param.extend(exact.clone()),
+            None => {
+                // OpenRPC: `required` is false when absent.
+                if cd.get("required") != Some(&json!(true)) {
+                    param.insert("optional".to_owned(), json!(true));
+                }
+                if let Some(d) = cd.get("description").filter(|d| d.is_string()) {
+                    param.insert("description".to_owned(), d.clone());
+                }
+                if cd.get("deprecated") == Some(&json!(true)) {
+                    param.insert("deprecated".to_owned(), json!(true));
+                }
+                param
+                    .extend(kept(cd, &["name", "schema", "required", "description", "deprecated"]));
+            }
+        }
+        params.push(Value::Object(param));
+    }
+    if m.get("params").is_some() && !(params.is_empty() && m.get("x-accord-no-params").is_some()) {
+        out.insert("params".to_owned(), Value::Array(params));
+    }
+    match m.get("result") {
+        Some(r) => {
+            let r_at = format!("{at}/result");
+            let r = deref(source, r, &r_at)?;
+            let schema = r.get("schema").unwrap_or(&Value::Bool(true));
+            let ty = conv.convert(schema, &format!("{r_at}/schema"), &p.ns);
+            out.insert("result".to_owned(), ty);
+            if m.get("x-accord-semantics").is_none() && m.get("x-accord-namespace").is_none() {
+                let descriptor = kept(r, &["schema"]);
+                if !descriptor.is_empty() {
+                    out.insert("x-openrpc-result".to_owned(), Value::Object(descriptor));
+                }
+            }
+        }
+        None => {
+            conv.loss(
+                at,
+                "notification",
+                Accepts::Narrower,
+                "a method without `result` is a notification; the contract's method answers `null`"
+                    .into(),
+            );
+            out.insert("result".to_owned(), json!({"kind": "null"}));
+        }
+    }
+    let mut errors = Vec::new();
+    for (i, e) in m.get("errors").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let e_at = format!("{at}/errors/{i}");
+        let e = deref(source, e, &e_at)?;
+        let code = e.get("code").filter(|c| c.is_i64()).ok_or_else(|| {
+            Error::at("an error `code` must be an integer", &format!("{e_at}/code"))
+        })?;
+        let message = e.get("message").and_then(Value::as_str).unwrap_or_default();
+        let mut error = Map::new();
+        error.insert("code".to_owned(), code.clone());
+        error.insert("message".to_owned(), json!(message));
+        match e.get("x-accord-error").and_then(Value::as_object) {
+            Some(exact) => error.extend(exact.clone()),
+            None => {
+                // OpenRPC's `data` is a value, the format's a type: the value is kept beside.
+                let mut rest = kept(e, &["code", "message"]);
+                if let Some(data) = rest.remove("data") {
+                    rest.insert("x-openrpc-data".to_owned(), data);
+                }
+                error.extend(rest);
+            }
+        }
+        errors.push(Value::Object(error));
+    }
+    match m.get("x-accord-errors") {
+        Some(exact) => {
+            out.insert("errors".to_owned(), exact.clone());
+        }
+        None if m.get("errors").is_some() => {
+            out.insert("errors".to_owned(), Value::Array(errors));
+        }
+        None => {}
+    }
+    let mut examples = Vec::new();
+    for (i, x) in m.get("examples").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let x_at = format!("{at}/examples/{i}");
+        let x = deref(source, x, &x_at)?;
+        if let Some(exact) = x.get("x-accord-example") {
+            examples.push(exact.clone());
+            continue;
+        }
+        let mut example = Map::new();
+        for k in ["name", "description"] {
+            if let Some(v) = x.get(k).filter(|v| v.is_string()) {
+                example.insert(k.to_owned(), v.clone());
+            }
+        }
+        let values: Vec<Value> = x
+            .get("params")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(j, v)| {
+                deref(source, v, &format!("{x_at}/params/{j}"))
+                    .map(|v| v.get("value").cloned().unwrap_or(Value::Null))
+            })
+            .collect::<Result<_, _>>()?;
+        let params = if structure == Some("by-name") {
+            let named: Map<String, Value> = names.iter().cloned().zip(values).collect();
+            Value::Object(named)
+        } else {
+            Value::Array(values)
+        };
+        example.insert("params".to_owned(), params);
+        if let Some(r) = x.get("result") {
+            let r = deref(source, r, &format!("{x_at}/result"))?;
+            if let Some(v) = r.get("value") {
+                example.insert("result".to_owned(), v.clone());
+            }
+        }
+        example.extend(kept(x, &["name", "description", "params", "result"]));
+        examples.push(Value::Object(example));
+    }
+    match m.get("x-accord-examples") {
+        Some(exact) => {
+            out.insert("examples".to_owned(), exact.clone());
+        }
+        None if m.get("examples").is_some() => {
+            out.insert("examples".to_owned(), Value::Array(examples));
+        }
+        None => {}
+    }
+    out.extend(kept(
+        m,
+        &[
+            "name",
+            "description",
+            "deprecated",
+            "paramStructure",
+            "params",
+            "result",
+            "errors",
+            "examples",
+        ],
+    ));
+    if let Some(unknown) = m.get("x-accord-unknown").and_then(Value::as_object) {
+        out.extend(unknown.clone());
+    }
+    Ok(Value::Object(out))
+}

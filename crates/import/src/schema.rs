@@ -1,0 +1,1051 @@
+//! JSON Schema (drafts 2020-12 and 07) to type nodes.
+//!
+//! One [`Converter`] walks a source document: named schemas (OpenRPC's `components/schemas`, a
+//! schema's `$defs`) become named types, `$ref`s to them become `ref` nodes, `$ref`s to any
+//! other JSON Pointer are followed and inlined (a pointer reached again while it is being
+//! inlined becomes a named type of its own, so recursion stays finite). Every construct the
+//! format cannot hold exactly is a [`Loss`] with its pointer in the source.
+
+use std::collections::{HashMap, HashSet};
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+use crate::merge;
+use crate::node::{self, any, kind, never, union, values_node};
+use crate::report::{Accepts, Loss};
+use crate::{Draft, Error};
+
+/// Where a named type lands: its namespace and name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct TypeName {
+    pub(crate) ns: String,
+    pub(crate) name: String,
+}
+
+/// The converter of one source document.
+pub(crate) struct Converter<'s> {
+    root: &'s Value,
+    draft: Draft,
+    /// Pointer (unescaped JSON Pointer text, `/components/schemas/X`) → named type.
+    names: IndexMap<String, TypeName>,
+    by_name: HashMap<TypeName, String>,
+    /// Converted named types, by pointer.
+    done: HashMap<String, Value>,
+    /// Named types being converted (a merge that reaches one cannot see it yet).
+    busy: HashSet<String>,
+    /// Deep pointers being inlined, innermost last.
+    inlining: Vec<String>,
+    losses: Vec<Loss>,
+    /// The namespace the node being built stands in (refs to other namespaces name theirs).
+    ns: String,
+}
+
+impl<'s> Converter<'s> {
+    pub(crate) fn new(root: &'s Value, draft: Draft) -> Converter<'s> {
+        Converter {
+            root,
+            draft,
+            names: IndexMap::new(),
+            by_name: HashMap::new(),
+            done: HashMap::new(),
+            busy: HashSet::new(),
+            inlining: Vec::new(),
+            losses: Vec::new(),
+            ns: String::new(),
+        }
+    }
+
+    /// Makes the schema at `pointer` the named type `ns.name`.
+    pub(crate) fn register(&mut self, pointer: &str, ns: &str, name: &str) {
+        let type_name = TypeName { ns: ns.to_owned(), name: name.to_owned() };
+        self.by_name.insert(type_name.clone(), pointer.to_owned());
+        self.names.insert(pointer.to_owned(), type_name);
+    }
+
+    /// Whether `ns.name` is taken.
+    fn taken(&self, ns: &str, name: &str) -> bool {
+        self.by_name.contains_key(&TypeName { ns: ns.to_owned(), name: name.to_owned() })
+    }
+
+    /// Converts the schema `s` found at `at`, for a node standing in namespace `ns`.
+    pub(crate) fn convert(&mut self, s: &Value, at: &str, ns: &str) -> Value {
+        let outer = std::mem::replace(&mut self.ns, ns.to_owned());
+        let out = self.schema(s, at, false);
+        self.ns = outer;
+        out
+    }
+
+    /// Every named type, converted, in the order registered (types made for recursive deep
+    /// pointers last).
+    pub(crate) fn named_types(&mut self) -> Result<Vec<(TypeName, Value)>, Error> {
+        let mut i = 0;
+        while i < self.names.len() {
+            let pointer = self.names.get_index(i).map(|(p, _)| p.clone()).unwrap_or_default();
+            self.named(&pointer)?;
+            i += 1;
+        }
+        Ok(self
+            .names
+            .iter()
+            .map(|(p, n)| (n.clone(), self.done.get(p).cloned().unwrap_or_else(any)))
+            .collect())
+    }
+
+    /// The losses found so far.
+    pub(crate) fn take_losses(&mut self) -> Vec<Loss> {
+        std::mem::take(&mut self.losses)
+    }
+
+    /// Takes the marks of untyped schemas out of `v` (a built document or node), reporting
+    /// each as a loss: no merge gave them a type.
+    pub(crate) fn settle_untyped(&mut self, v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                if let Some(mark) = m.remove(node::UNTYPED) {
+                    let at = mark["at"].as_str().unwrap_or_default().to_owned();
+                    let detail = format!(
+                        "no `type`: the schema also accepts values that are not {}; the contract accepts only those",
+                        mark["types"].as_str().unwrap_or_default()
+                    );
+                    self.loss(&at, "untyped", Accepts::Narrower, detail);
+                }
+                for (k, child) in m.iter_mut() {
+                    // Values written as read (examples, defaults, literal values) hold no marks.
+                    let written_as_read = matches!(k.as_str(), "examples" | "default" | "value")
+                        || (k == "values" && child.is_array());
+                    if !written_as_read {
+                        self.settle_untyped(child);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| self.settle_untyped(i)),
+            _ => {}
+        }
+    }
+
+    /// The named type at `pointer`, converted once.
+    fn named(&mut self, pointer: &str) -> Result<Option<Value>, Error> {
+        if let Some(done) = self.done.get(pointer) {
+            return Ok(Some(done.clone()));
+        }
+        if self.busy.contains(pointer) {
+            return Ok(None);
+        }
+        let Some(type_name) = self.names.get(pointer).cloned() else { return Ok(None) };
+        let schema = self.at(pointer).ok_or_else(|| Error::Reference {
+            reference: format!("#{pointer}"),
+            why: "nothing is there".to_owned(),
+            pointer: pointer.to_owned(),
+        })?;
+        self.busy.insert(pointer.to_owned());
+        let inlining = std::mem::take(&mut self.inlining);
+        let node = self.convert(schema, pointer, &type_name.ns);
+        self.inlining = inlining;
+        self.busy.remove(pointer);
+        self.done.insert(pointer.to_owned(), node.clone());
+        Ok(Some(node))
+    }
+
+    /// The named node a `ref` node names, converted, for a merge that must see inside it.
+    pub(crate) fn resolve_ref(&mut self, r: &Value) -> Option<Value> {
+        let name = r.get("name")?.as_str()?.to_owned();
+        let ns = r.get("namespace").and_then(Value::as_str).unwrap_or(&self.ns).to_owned();
+        let pointer = self.by_name.get(&TypeName { ns, name })?.clone();
+        self.named(&pointer).ok().flatten()
+    }
+
+    fn at(&self, pointer: &str) -> Option<&'s Value> {
+        self.root.pointer(pointer)
+    }
+
+    pub(crate) fn loss(&mut self, at: &str, kind: &'static str, accepts: Accepts, detail: String) {
+        self.losses.push(Loss { pointer: at.to_owned(), kind, accepts, detail });
+    }
+
+    /// A `ref` node to `name`, naming its namespace when it is not the one the node stands in.
+    fn ref_node(&self, name: &TypeName) -> Value {
+        let mut r = kind("ref");
+        r.insert("name".to_owned(), json!(name.name));
+        if name.ns != self.ns {
+            r.insert("namespace".to_owned(), json!(name.ns));
+        }
+        Value::Object(r)
+    }
+
+    /// What a `$ref` stands for: a `ref` node to a named type, or the inlined target.
+    fn reference(&mut self, r: &Value, at: &str) -> Value {
+        let Some(text) = r.as_str() else {
+            self.loss(
+                at,
+                "bad-ref",
+                Accepts::Wider,
+                "`$ref` is not a string; any value is accepted".into(),
+            );
+            return any();
+        };
+        let Some(pointer) = fragment_pointer(text) else {
+            let detail = format!("`{text}` is not a local JSON Pointer; any value is accepted");
+            self.loss(at, "external-ref", Accepts::Wider, detail);
+            return any();
+        };
+        if let Some(name) = self.names.get(&pointer) {
+            return self.ref_node(&name.clone());
+        }
+        let Some(target) = self.at(&pointer) else {
+            let detail = format!("`{text}` points at nothing; any value is accepted");
+            self.loss(at, "dangling-ref", Accepts::Wider, detail);
+            return any();
+        };
+        if self.inlining.contains(&pointer) {
+            // Recursion through a deep pointer: the target becomes a named type of its own.
+            let name = self.fresh_name(&pointer);
+            let type_name = TypeName { ns: self.ns.clone(), name };
+            self.register(&pointer, &type_name.ns.clone(), &type_name.name.clone());
+            return self.ref_node(&type_name);
+        }
+        self.schema(target, &pointer, false)
+    }
+
+    /// A type name for a recursive deep pointer: its last segments, made unique.
+    fn fresh_name(&self, pointer: &str) -> String {
+        let base: String = pointer
+            .rsplit('/')
+            .take(3)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+            .filter(|s| !matches!(s.as_str(), "properties" | "items" | "schemas" | "$defs"))
+            .collect::<Vec<_>>()
+            .join("_");
+        let base = if base.is_empty() { "Type".to_owned() } else { base };
+        let mut name = base.clone();
+        let mut n = 2;
+        while self.taken(&self.ns, &name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        name
+    }
+
+    /// Any schema value: `true`, `false` or an object.
+    fn schema(&mut self, s: &Value, at: &str, in_conjunction: bool) -> Value {
+        // Every schema being converted is on the path, so a `$ref` back into it is recursion.
+        self.inlining.push(at.to_owned());
+        let out = self.schema_inner(s, at, in_conjunction);
+        self.inlining.pop();
+        out
+    }
+
+    fn schema_inner(&mut self, s: &Value, at: &str, in_conjunction: bool) -> Value {
+        match s {
+            Value::Bool(true) => any(),
+            Value::Bool(false) => never(),
+            Value::Object(m) => self.object(m, at, in_conjunction),
+            _ => {
+                self.loss(
+                    at,
+                    "not-a-schema",
+                    Accepts::Wider,
+                    "not a JSON Schema; any value is accepted".into(),
+                );
+                any()
+            }
+        }
+    }
+
+    /// A schema object. `in_conjunction`: it is one part of an `allOf` (or the siblings of a
+    /// `$ref`), whose other parts may give the type it lacks.
+    fn object(&mut self, m: &Map<String, Value>, at: &str, in_conjunction: bool) -> Value {
+        let mut m = m.clone();
+        // accord's own export of the `hex` format: the format, not its pattern (lossless form).
+        if m.get("x-accord-format").and_then(Value::as_str) == Some("hex")
+            && m.get("allOf") == Some(&json!([{"pattern": HEX_PATTERN}]))
+        {
+            m.remove("allOf");
+        }
+        if let Some(r) = m.remove("$ref") {
+            let target = self.reference(&r, &format!("{at}/$ref"));
+            let (assertions, annotations) = split_annotations(&m);
+            let mut out = if assertions.is_empty() || self.draft == Draft::Draft07 {
+                // Draft 07 ignores every keyword beside `$ref`.
+                target
+            } else {
+                let rest = self.object(&assertions, at, true);
+                merge::merge(self, target, rest, at)
+            };
+            self.annotate(&mut out, &annotations);
+            return out;
+        }
+        if let Some(all) = m.remove("allOf") {
+            let Some(arms) = all.as_array() else {
+                self.loss(
+                    at,
+                    "not-a-schema",
+                    Accepts::Wider,
+                    "`allOf` is not an array; it is ignored".into(),
+                );
+                return self.object(&m, at, in_conjunction);
+            };
+            let (assertions, annotations) = split_annotations(&m);
+            let mut acc =
+                if assertions.is_empty() { any() } else { self.object(&assertions, at, true) };
+            for (i, arm) in arms.iter().enumerate() {
+                let part = self.schema(arm, &format!("{at}/allOf/{i}"), true);
+                acc = merge::merge(self, acc, part, &format!("{at}/allOf"));
+            }
+            self.annotate(&mut acc, &annotations);
+            return acc;
+        }
+        let mut out = self.base(&m, at, in_conjunction);
+        let (_, annotations) = split_annotations(&m);
+        self.annotate(&mut out, &annotations);
+        self.unsupported(&m, at);
+        out
+    }
+
+    /// A schema without `$ref` and `allOf`: its values, combinators and types.
+    fn base(&mut self, m: &Map<String, Value>, at: &str, in_conjunction: bool) -> Value {
+        let types = self.types(m, at);
+        // `const` and `enum` list the values; types and refinements can only narrow them.
+        let mut listed: Option<Vec<Value>> = m.get("enum").and_then(Value::as_array).cloned();
+        if let Some(c) = m.get("const") {
+            listed = Some(match listed {
+                Some(values) => values.into_iter().filter(|v| v == c).collect(),
+                None => vec![c.clone()],
+            });
+        }
+        if let Some(mut values) = listed {
+            if let Some(types) = &types {
+                values.retain(|v| types.iter().any(|t| admits_type(t, v)));
+            }
+            let refined =
+                REFINEMENTS.iter().filter(|k| **k != "type" && m.contains_key(**k)).count();
+            if refined > 0 {
+                let detail = "the listed values are kept; the refinements beside them are not checked against them".into();
+                self.loss(at, "enum-refined", Accepts::Wider, detail);
+            }
+            if values.is_empty() {
+                return never();
+            }
+            // `enum` is the format's enum even for one value; `const` is a literal.
+            let enumerable = |v: &Value| v.is_string() || v.is_i64() || v.is_u64();
+            if m.contains_key("enum") && values.iter().all(enumerable) {
+                return json!({"kind": "enum", "values": values});
+            }
+            return values_node(values);
+        }
+        let combinator = ["oneOf", "anyOf"].into_iter().find(|k| m.contains_key(*k));
+        let has_type_part = types.is_some() || REFINEMENTS.iter().any(|k| m.contains_key(*k));
+        let typed = if has_type_part || combinator.is_none() {
+            Some(self.typed(m, types, at, in_conjunction || combinator.is_some()))
+        } else {
+            None
+        };
+        let mut out = typed.unwrap_or_else(any);
+        for key in ["anyOf", "oneOf"] {
+            let Some(arms) = m.get(key) else { continue };
+            let Some(arms) = arms.as_array() else {
+                self.loss(
+                    at,
+                    "not-a-schema",
+                    Accepts::Wider,
+                    format!("`{key}` is not an array; it is ignored"),
+                );
+                continue;
+            };
+            let nodes: Vec<Value> = arms
+                .iter()
+                .enumerate()
+                .map(|(i, arm)| self.schema(arm, &format!("{at}/{key}/{i}"), false))
+                .collect();
+            if key == "oneOf" {
+                self.check_exclusive(&nodes, &format!("{at}/oneOf"));
+            }
+            let arms = union(nodes);
+            let arms = if node::is_never(&arms) { never() } else { arms };
+            out = merge::merge(self, out, arms, &format!("{at}/{key}"));
+        }
+        out
+    }
+
+    /// The `type` member: a name or a list of names.
+    fn types(&mut self, m: &Map<String, Value>, at: &str) -> Option<Vec<String>> {
+        match m.get("type")? {
+            Value::String(t) => Some(vec![t.clone()]),
+            Value::Array(ts) => {
+                Some(ts.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            }
+            _ => {
+                self.loss(
+                    at,
+                    "not-a-schema",
+                    Accepts::Wider,
+                    "`type` is neither a name nor a list; it is ignored".into(),
+                );
+                None
+            }
+        }
+    }
+
+    /// The node of the types listed (or, without `type`, of the types the keywords imply).
+    fn typed(
+        &mut self,
+        m: &Map<String, Value>,
+        types: Option<Vec<String>>,
+        at: &str,
+        in_conjunction: bool,
+    ) -> Value {
+        let types = match types {
+            Some(t) => t,
+            None => {
+                let implied: Vec<String> = [
+                    ("string", &STRING_KEYS[..]),
+                    ("number", &NUMBER_KEYS[..]),
+                    ("array", &ARRAY_KEYS[..]),
+                    ("object", &OBJECT_KEYS[..]),
+                ]
+                .into_iter()
+                .filter(|(_, keys)| keys.iter().any(|k| m.contains_key(*k)))
+                .map(|(t, _)| t.to_owned())
+                .collect();
+                if implied.is_empty() {
+                    return any();
+                }
+                let arms: Vec<Value> = implied.iter().map(|t| self.one_type(m, t, at)).collect();
+                let mut out = union(arms);
+                if !in_conjunction {
+                    // Reported at the end unless a merge with a typed part settles it.
+                    out[node::UNTYPED] = json!({"at": at, "types": implied.join(" or ")});
+                }
+                return out;
+            }
+        };
+        let arms: Vec<Value> = types.iter().map(|t| self.one_type(m, t, at)).collect();
+        union(arms)
+    }
+
+    fn one_type(&mut self, m: &Map<String, Value>, t: &str, at: &str) -> Value {
+        match t {
+            "null" | "boolean" => Value::Object(kind(t)),
+            "integer" | "number" => self.number(m, t, at),
+            "string" => self.string(m, at),
+            "array" => self.array(m, at),
+            "object" => self.object_type(m, at),
+            other => {
+                let detail =
+                    format!("`type` `{other}` is not a JSON Schema type; it admits nothing");
+                self.loss(at, "not-a-schema", Accepts::Narrower, detail);
+                never()
+            }
+        }
+    }
+
+    fn number(&mut self, m: &Map<String, Value>, t: &str, at: &str) -> Value {
+        let mut n = kind(t);
+        let num = |k: &str| m.get(k).filter(|v| v.is_number()).cloned();
+        let mut put = |key: &str, v: Option<Value>| {
+            if let Some(v) = v {
+                n.insert(key.to_owned(), v);
+            }
+        };
+        // Draft 04's boolean exclusive bounds make `minimum`/`maximum` exclusive.
+        let excl_min_flag = m.get("exclusiveMinimum") == Some(&json!(true));
+        let excl_max_flag = m.get("exclusiveMaximum") == Some(&json!(true));
+        if excl_min_flag {
+            put("exclusiveMin", num("minimum"));
+        } else {
+            put("min", num("minimum"));
+            put("exclusiveMin", num("exclusiveMinimum"));
+        }
+        if excl_max_flag {
+            put("exclusiveMax", num("maximum"));
+        } else {
+            put("max", num("maximum"));
+            put("exclusiveMax", num("exclusiveMaximum"));
+        }
+        if let Some(step) = num("multipleOf") {
+            if step.as_f64().is_some_and(|f| f > 0.0) {
+                put("multipleOf", Some(step));
+            } else {
+                self.loss(
+                    at,
+                    "not-a-schema",
+                    Accepts::Wider,
+                    "`multipleOf` is not above 0; it is ignored".into(),
+                );
+            }
+        }
+        if let Some(unit) = m.get("x-accord-unit").filter(|v| v.is_string()) {
+            n.insert("unit".to_owned(), unit.clone());
+        }
+        Value::Object(n)
+    }
+
+    fn string(&mut self, m: &Map<String, Value>, at: &str) -> Value {
+        let mut n = kind("string");
+        for (from, to) in [("minLength", "minLength"), ("maxLength", "maxLength")] {
+            match m.get(from) {
+                Some(v) if v.is_u64() => {
+                    n.insert(to.to_owned(), v.clone());
+                }
+                Some(_) => self.loss(
+                    at,
+                    "not-a-schema",
+                    Accepts::Wider,
+                    format!("`{from}` is not a whole number; it is ignored"),
+                ),
+                None => {}
+            }
+        }
+        if let Some(p) = m.get("pattern") {
+            match p.as_str() {
+                Some(text) if regex::Regex::new(text).is_ok() => {
+                    n.insert("pattern".to_owned(), p.clone());
+                }
+                Some(text) => {
+                    let detail = format!(
+                        "pattern `{text}` does not compile in the format's regex dialect; any text is accepted"
+                    );
+                    self.loss(&format!("{at}/pattern"), "pattern-dialect", Accepts::Wider, detail);
+                }
+                None => self.loss(
+                    at,
+                    "not-a-schema",
+                    Accepts::Wider,
+                    "`pattern` is not a string; it is ignored".into(),
+                ),
+            }
+        }
+        let format = m.get("x-accord-format").or_else(|| m.get("format"));
+        if let Some(f) = format.filter(|f| f.is_string()) {
+            n.insert("format".to_owned(), f.clone());
+        }
+        Value::Object(n)
+    }
+
+    fn array(&mut self, m: &Map<String, Value>, at: &str) -> Value {
+        let count = |k: &str| m.get(k).and_then(Value::as_u64);
+        // 2020-12: `prefixItems` + `items`; draft 07: `items` as an array + `additionalItems`.
+        let (prefix, rest, prefix_key, rest_key) = match (m.get("prefixItems"), m.get("items")) {
+            (Some(Value::Array(p)), rest) => (Some(p), rest, "prefixItems", "items"),
+            (_, Some(Value::Array(p))) => {
+                (Some(p), m.get("additionalItems"), "items", "additionalItems")
+            }
+            _ => (None, m.get("items"), "", "items"),
+        };
+        if m.get("x-accord-kind").and_then(Value::as_str) == Some("tuple") && prefix.is_none() {
+            return json!({"kind": "tuple", "elements": []});
+        }
+        for k in ["contains", "minContains", "maxContains", "unevaluatedItems"] {
+            if m.contains_key(k) {
+                let detail = format!("`{k}` is not checked; arrays without it are accepted");
+                self.loss(&format!("{at}/{k}"), "keyword-ignored", Accepts::Wider, detail);
+            }
+        }
+        let Some(prefix) = prefix else {
+            let items = match rest {
+                Some(items) => self.schema(items, &format!("{at}/items"), false),
+                None => any(),
+            };
+            let mut n = kind("array");
+            n.insert("items".to_owned(), items);
+            for k in ["minItems", "maxItems"] {
+                if let Some(c) = count(k) {
+                    n.insert(k.to_owned(), json!(c));
+                }
+            }
+            if let Some(u) = m.get("uniqueItems").filter(|v| v.is_boolean()) {
+                n.insert("uniqueItems".to_owned(), u.clone());
+            }
+            return Value::Object(n);
+        };
+        let elements: Vec<Value> = prefix
+            .iter()
+            .enumerate()
+            .map(|(i, e)| self.schema(e, &format!("{at}/{prefix_key}/{i}"), false))
+            .collect();
+        if rest != Some(&Value::Bool(false)) {
+            let detail =
+                "items past the fixed positions are refused: a tuple has exactly its elements"
+                    .into();
+            self.loss(&format!("{at}/{rest_key}"), "open-tuple", Accepts::Narrower, detail);
+        }
+        if m.get("uniqueItems") == Some(&json!(true)) {
+            self.loss(
+                &format!("{at}/uniqueItems"),
+                "keyword-ignored",
+                Accepts::Wider,
+                "`uniqueItems` on a tuple is not checked".into(),
+            );
+        }
+        let n = elements.len() as u64;
+        let least = count("minItems").unwrap_or(0).min(n);
+        let most = count("maxItems").unwrap_or(n).min(n);
+        if least > most {
+            return never();
+        }
+        let tuples: Vec<Value> = (least..=most)
+            .rev()
+            .map(|len| json!({"kind": "tuple", "elements": elements[..len as usize]}))
+            .collect();
+        union(tuples)
+    }
+
+    fn object_type(&mut self, m: &Map<String, Value>, at: &str) -> Value {
+        let properties = m.get("properties").and_then(Value::as_object);
+        let required: Vec<&str> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let additional = m.get("additionalProperties");
+        let patterns = m.get("patternProperties").and_then(Value::as_object);
+        for k in [
+            "minProperties",
+            "maxProperties",
+            "dependentRequired",
+            "dependentSchemas",
+            "dependencies",
+            "unevaluatedProperties",
+        ] {
+            if m.contains_key(k) {
+                let detail = format!("`{k}` is not checked; objects without it are accepted");
+                self.loss(&format!("{at}/{k}"), "keyword-ignored", Accepts::Wider, detail);
+            }
+        }
+        // A map: no named members, one schema for every member.
+        if properties.is_none() && required.is_empty() {
+            let values = match (patterns, additional) {
+                (Some(p), Some(Value::Bool(false))) if p.len() == 1 => {
+                    let (pattern, schema) =
+                        p.iter().next().map(|(k, v)| (k.clone(), v)).unwrap_or_default();
+                    let pointer = format!("{at}/patternProperties/{}", escape(&pattern));
+                    let values = self.schema(schema, &pointer, false);
+                    Some((values, Some(json!({"kind": "string", "pattern": pattern}))))
+                }
+                (None, Some(schema @ Value::Object(_))) => {
+                    let values = self.schema(schema, &format!("{at}/additionalProperties"), false);
+                    let keys = m
+                        .get("propertyNames")
+                        .map(|k| self.schema(k, &format!("{at}/propertyNames"), true));
+                    Some((values, keys))
+                }
+                _ => None,
+            };
+            if let Some((values, keys)) = values {
+                let mut n = kind("map");
+                if let Some(keys) = keys {
+                    n.insert("keys".to_owned(), keys);
+                }
+                n.insert("values".to_owned(), values);
+                return Value::Object(n);
+            }
+        }
+        if patterns.is_some() {
+            let detail = if additional == Some(&Value::Bool(false)) {
+                "`patternProperties` beside named members: the matching members are refused"
+            } else {
+                "`patternProperties` is not checked: matching members are accepted whatever their value"
+            };
+            let accepts = if additional == Some(&Value::Bool(false)) {
+                Accepts::Narrower
+            } else {
+                Accepts::Wider
+            };
+            self.loss(
+                &format!("{at}/patternProperties"),
+                "pattern-properties",
+                accepts,
+                detail.into(),
+            );
+        }
+        if m.contains_key("propertyNames") {
+            let detail = "`propertyNames` is not checked on an object with named members".into();
+            self.loss(&format!("{at}/propertyNames"), "keyword-ignored", Accepts::Wider, detail);
+        }
+        let mut fields = Map::new();
+        for (name, schema) in properties.into_iter().flatten() {
+            let pointer = format!("{at}/properties/{}", escape(name));
+            let ty = self.schema(schema, &pointer, false);
+            let mut field = Map::new();
+            field.insert("type".to_owned(), ty);
+            match schema.get("x-accord-field").and_then(Value::as_object) {
+                // accord's own export says the field's members exactly.
+                Some(exact) => field.extend(exact.clone()),
+                None if !required.contains(&name.as_str()) => {
+                    field.insert("optional".to_owned(), json!(true));
+                }
+                None => {}
+            }
+            fields.insert(name.clone(), Value::Object(field));
+        }
+        for name in &required {
+            if !fields.contains_key(*name) {
+                fields.insert((*name).to_owned(), json!({"type": {"kind": "any"}}));
+            }
+        }
+        let mut n = kind("object");
+        if properties.is_some() || !fields.is_empty() {
+            n.insert("fields".to_owned(), Value::Object(fields));
+        }
+        match additional {
+            Some(Value::Bool(false)) => {
+                n.insert("closed".to_owned(), json!(true));
+            }
+            Some(Value::Object(s)) if !s.is_empty() => {
+                let detail = "`additionalProperties` beside named members is not checked: other members are accepted whatever their value".into();
+                self.loss(
+                    &format!("{at}/additionalProperties"),
+                    "additional-properties",
+                    Accepts::Wider,
+                    detail,
+                );
+            }
+            _ => {}
+        }
+        if let Some(closed) = m.get("x-accord-closed") {
+            n.insert("closed".to_owned(), closed.clone());
+        }
+        Value::Object(n)
+    }
+
+    /// Keywords the format has no place for, each a loss.
+    fn unsupported(&mut self, m: &Map<String, Value>, at: &str) {
+        for (k, accepts, what) in [
+            ("not", Accepts::Wider, "`not` is not checked: values it refuses are accepted"),
+            (
+                "if",
+                Accepts::Wider,
+                "`if`/`then`/`else` is not checked: values it refuses are accepted",
+            ),
+            ("$dynamicRef", Accepts::Wider, "`$dynamicRef` is not followed: any value is accepted"),
+            (
+                "$recursiveRef",
+                Accepts::Wider,
+                "`$recursiveRef` is not followed: any value is accepted",
+            ),
+        ] {
+            if m.contains_key(k) {
+                self.loss(&format!("{at}/{k}"), keyword_kind(k), accepts, what.into());
+            }
+        }
+    }
+
+    /// Whether the arms of a `oneOf` can be shown to admit no value in common; else a loss,
+    /// since a union admits a value several arms match.
+    fn check_exclusive(&mut self, arms: &[Value], at: &str) {
+        let resolved: Vec<Option<Value>> = arms.iter().map(|a| self.deref(a)).collect();
+        for i in 0..arms.len() {
+            for j in i + 1..arms.len() {
+                let disjoint = match (&resolved[i], &resolved[j]) {
+                    (Some(a), Some(b)) => self.disjoint(a, b),
+                    _ => false,
+                };
+                if !disjoint {
+                    let detail = format!(
+                        "`oneOf` arms {i} and {j} may both match a value; the contract accepts a value that matches several arms"
+                    );
+                    self.loss(at, "one-of-overlap", Accepts::Wider, detail);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A node with its refs followed (one level), for comparing arms.
+    pub(crate) fn deref(&mut self, n: &Value) -> Option<Value> {
+        let mut n = n.clone();
+        for _ in 0..16 {
+            if node::kind_of(&n) != "ref" {
+                return Some(n);
+            }
+            n = self.resolve_ref(&n)?;
+        }
+        None
+    }
+
+    /// Whether two nodes are shown to admit no value in common.
+    fn disjoint(&mut self, a: &Value, b: &Value) -> bool {
+        if node::is_never(a) || node::is_never(b) {
+            return true;
+        }
+        if node::kind_of(a) == "union" || node::kind_of(b) == "union" {
+            let (u, other) = if node::kind_of(a) == "union" { (a, b) } else { (b, a) };
+            let arms = u["variants"].as_array().cloned().unwrap_or_default();
+            return arms.iter().all(|arm| match self.deref(arm) {
+                Some(arm) => self.disjoint(&arm, other),
+                None => false,
+            });
+        }
+        if let (Some(ca), Some(cb)) = (node::class_of(a), node::class_of(b))
+            && ca != cb
+        {
+            return true;
+        }
+        if let (Some(va), Some(vb)) = (node::listed_values(a), node::listed_values(b)) {
+            return va.iter().all(|v| !vb.contains(v));
+        }
+        // Listed strings against a pattern none of them matches.
+        for (listed, other) in [(a, b), (b, a)] {
+            if let (Some(values), Some(pattern)) =
+                (node::listed_values(listed), other.get("pattern").and_then(Value::as_str))
+                && node::kind_of(other) == "string"
+                && let Ok(re) = regex::Regex::new(pattern)
+            {
+                return values.iter().all(|v| v.as_str().is_some_and(|s| !re.is_match(s)));
+            }
+        }
+        // Objects that require one member with disjoint types.
+        if node::kind_of(a) == "object" && node::kind_of(b) == "object" {
+            let (Some(fa), Some(fb)) = (a["fields"].as_object(), b["fields"].as_object()) else {
+                return false;
+            };
+            for (name, field_a) in fa {
+                let Some(field_b) = fb.get(name) else { continue };
+                let required = |f: &Value| f.get("optional") != Some(&json!(true));
+                if required(field_a) && required(field_b) {
+                    let (ta, tb) = (self.deref(&field_a["type"]), self.deref(&field_b["type"]));
+                    if let (Some(ta), Some(tb)) = (ta, tb)
+                        && self.disjoint(&ta, &tb)
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Puts a schema's annotations on its node: description, default, examples, deprecated;
+    /// `title`, `x-` extensions and other non-assertion keywords as unknown members.
+    fn annotate(&mut self, out: &mut Value, annotations: &Map<String, Value>) {
+        let Some(n) = out.as_object_mut() else { return };
+        for (k, v) in annotations {
+            match k.as_str() {
+                "description" if v.is_string() => {
+                    n.insert(k.clone(), v.clone());
+                }
+                "default" => {
+                    n.insert(k.clone(), v.clone());
+                }
+                "examples" if v.is_array() => {
+                    n.insert(k.clone(), v.clone());
+                }
+                "deprecated" if v == &json!(true) => {
+                    n.entry("deprecated").or_insert(json!(true));
+                }
+                "deprecated" if v == &json!(false) => {}
+                "x-accord-deprecated" => {
+                    n.insert("deprecated".to_owned(), v.clone());
+                }
+                "x-accord-open" => {
+                    n.insert("open".to_owned(), v.clone());
+                }
+                "x-accord-reserved" => {
+                    n.insert("reserved".to_owned(), v.clone());
+                }
+                "x-accord-discriminator" => {
+                    n.insert("discriminator".to_owned(), v.clone());
+                }
+                "x-accord-namespace" => {
+                    n.insert("namespace".to_owned(), v.clone());
+                }
+                "x-accord-unknown" => {
+                    if let Some(unknown) = v.as_object() {
+                        for (uk, uv) in unknown {
+                            n.insert(uk.clone(), uv.clone());
+                        }
+                    }
+                }
+                k if k.starts_with("x-accord-") => {}
+                _ => {
+                    n.insert(k.clone(), v.clone());
+                }
+            }
+        }
+    }
+}
+
+/// The pattern validate's JSON Schema export writes for the `hex` format.
+const HEX_PATTERN: &str = "^(0x)?[0-9a-fA-F]+$";
+
+const STRING_KEYS: [&str; 4] = ["minLength", "maxLength", "pattern", "format"];
+const NUMBER_KEYS: [&str; 5] =
+    ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
+const ARRAY_KEYS: [&str; 7] =
+    ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains"];
+const OBJECT_KEYS: [&str; 6] = [
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+];
+const REFINEMENTS: [&str; 22] = [
+    "type",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+];
+
+/// Keywords that restrict values or structure the document (the rest are annotations).
+const STRUCTURAL: [&str; 40] = [
+    "type",
+    "enum",
+    "const",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "oneOf",
+    "anyOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$dynamicRef",
+];
+
+/// Members that only lay out the source (dropped: they say nothing about values).
+const LAYOUT: [&str; 9] = [
+    "$schema",
+    "$id",
+    "$defs",
+    "definitions",
+    "$anchor",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "$recursiveAnchor",
+    "$recursiveRef",
+];
+
+/// Members that carry accord's exact form in its own export, read where they apply.
+const ACCORD_STRUCTURAL: [&str; 5] =
+    ["x-accord-unit", "x-accord-format", "x-accord-kind", "x-accord-field", "x-accord-closed"];
+
+/// Splits a schema's members into the ones that restrict values and the annotations.
+fn split_annotations(m: &Map<String, Value>) -> (Map<String, Value>, Map<String, Value>) {
+    let mut assertions = Map::new();
+    let mut annotations = Map::new();
+    for (k, v) in m {
+        if STRUCTURAL.contains(&k.as_str()) || ACCORD_STRUCTURAL.contains(&k.as_str()) {
+            assertions.insert(k.clone(), v.clone());
+        } else if !LAYOUT.contains(&k.as_str()) {
+            annotations.insert(k.clone(), v.clone());
+        }
+    }
+    (assertions, annotations)
+}
+
+fn keyword_kind(k: &str) -> &'static str {
+    match k {
+        "not" => "not",
+        "if" => "if-then-else",
+        _ => "keyword-ignored",
+    }
+}
+
+/// Whether `value` is of JSON Schema type `t`.
+fn admits_type(t: &str, value: &Value) -> bool {
+    match t {
+        "integer" => {
+            value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        "number" => value.is_number(),
+        other => node::value_class(value) == other,
+    }
+}
+
+/// The JSON Pointer of a local reference (`#/components/schemas/X`), percent-decoded.
+pub(crate) fn fragment_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if !(fragment.is_empty() || fragment.starts_with('/')) {
+        return None;
+    }
+    Some(percent_decode(fragment))
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = |b: u8| (b as char).to_digit(16);
+            if let (Some(hi), Some(lo)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_owned())
+}
+
+/// A key as a JSON Pointer segment.
+pub(crate) fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Named types of `$defs` (and draft 07's `definitions`) at `pointer` of `root`, in order.
+pub(crate) fn defs_of(root: &Value, pointer: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for key in ["$defs", "definitions"] {
+        let at = format!("{pointer}/{key}");
+        if let Some(defs) = root.pointer(&at).and_then(Value::as_object) {
+            for name in defs.keys() {
+                out.push((format!("{at}/{}", escape(name)), name.clone()));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,292 @@
+//! JSON Schema to type nodes, one construct per test: the node the import makes, and the
+//! losses it reports (kind and pointer).
+
+use accord_import::import_json_schema;
+use serde_json::{Value, json};
+
+/// Imports `schema` as type `T` and returns T's node as JSON and the losses as `kind@pointer`.
+fn import(schema: Value) -> (Value, Vec<String>) {
+    let import = import_json_schema(&schema, "ns", "1.0.0", Some("T")).expect("imports");
+    let doc = import.document.to_value();
+    let node = doc["namespaces"]["ns"]["types"]["T"].clone();
+    let losses = import.report.losses.iter().map(|l| format!("{}@{}", l.kind, l.pointer)).collect();
+    (node, losses)
+}
+
+fn types_of(schema: Value) -> Value {
+    let import = import_json_schema(&schema, "ns", "1.0.0", Some("T")).expect("imports");
+    import.document.to_value()["namespaces"]["ns"]["types"].clone()
+}
+
+#[test]
+fn scalar_types_and_their_refinements() {
+    let (n, l) =
+        import(json!({"type": "integer", "minimum": 0, "exclusiveMaximum": 10, "multipleOf": 2}));
+    assert_eq!(n, json!({"kind": "integer", "min": 0, "exclusiveMax": 10, "multipleOf": 2}));
+    assert!(l.is_empty());
+    let (n, _) = import(json!({"type": "number", "maximum": 1.5}));
+    assert_eq!(n, json!({"kind": "number", "max": 1.5}));
+    let (n, _) = import(
+        json!({"type": "string", "minLength": 1, "maxLength": 4, "pattern": "^a", "format": "uuid"}),
+    );
+    assert_eq!(
+        n,
+        json!({"kind": "string", "minLength": 1, "maxLength": 4, "pattern": "^a", "format": "uuid"})
+    );
+    assert_eq!(import(json!({"type": "null"})).0, json!({"kind": "null"}));
+    assert_eq!(import(json!({"type": "boolean"})).0, json!({"kind": "boolean"}));
+}
+
+#[test]
+fn draft_04_boolean_exclusive_bounds_make_the_bound_exclusive() {
+    let (n, _) = import(json!({"type": "integer", "minimum": 0, "exclusiveMinimum": true}));
+    assert_eq!(n, json!({"kind": "integer", "exclusiveMin": 0}));
+}
+
+#[test]
+fn type_arrays_are_unions_with_each_kind_taking_its_keywords() {
+    let (n, l) = import(json!({"type": ["string", "null"], "maxLength": 3}));
+    assert_eq!(
+        n,
+        json!({"kind": "union", "variants": [{"kind": "string", "maxLength": 3}, {"kind": "null"}]})
+    );
+    assert!(l.is_empty());
+}
+
+#[test]
+fn enum_and_const() {
+    assert_eq!(
+        import(json!({"enum": ["a", "b", 3]})).0,
+        json!({"kind": "enum", "values": ["a", "b", 3]})
+    );
+    assert_eq!(import(json!({"const": 3})).0, json!({"kind": "literal", "value": 3}));
+    assert_eq!(
+        import(json!({"enum": ["a", null, 1.5]})).0,
+        json!({"kind": "union", "variants": [{"kind": "literal", "value": null}, {"kind": "literal", "value": 1.5}, {"kind": "literal", "value": "a"}]})
+    );
+    // `type` narrows listed values exactly.
+    assert_eq!(
+        import(json!({"type": "string", "enum": ["a", 1, "b"]})).0,
+        json!({"kind": "enum", "values": ["a", "b"]})
+    );
+    let (_, l) = import(json!({"type": "string", "enum": ["a", "b"], "pattern": "^a"}));
+    assert_eq!(l, ["enum-refined@"]);
+}
+
+#[test]
+fn objects_fields_required_and_closed() {
+    let (n, l) = import(
+        json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+        "required": ["a"], "additionalProperties": false}),
+    );
+    assert_eq!(
+        n,
+        json!({"kind": "object", "fields": {
+        "a": {"type": {"kind": "string"}},
+        "b": {"type": {"kind": "integer"}, "optional": true}}, "closed": true})
+    );
+    assert!(l.is_empty());
+    // A required member without a schema: any value, but present.
+    let (n, _) = import(json!({"type": "object", "required": ["x"]}));
+    assert_eq!(n, json!({"kind": "object", "fields": {"x": {"type": {"kind": "any"}}}}));
+}
+
+#[test]
+fn maps_from_additional_properties_pattern_properties_and_property_names() {
+    let (n, l) = import(
+        json!({"type": "object", "additionalProperties": {"type": "integer"}, "propertyNames": {"pattern": "^x"}}),
+    );
+    assert_eq!(
+        n,
+        json!({"kind": "map", "keys": {"kind": "string", "pattern": "^x"}, "values": {"kind": "integer"}})
+    );
+    assert!(l.is_empty(), "{l:?}");
+    let (n, l) = import(
+        json!({"type": "object", "additionalProperties": false, "patternProperties": {"^0x": {"type": "string"}}}),
+    );
+    assert_eq!(
+        n,
+        json!({"kind": "map", "keys": {"kind": "string", "pattern": "^0x"}, "values": {"kind": "string"}})
+    );
+    assert!(l.is_empty());
+    // Pattern members beside named ones: reported.
+    let (_, l) = import(
+        json!({"type": "object", "properties": {"a": true}, "patternProperties": {"^x": true}}),
+    );
+    assert_eq!(l, ["pattern-properties@/patternProperties"]);
+    let (_, l) = import(
+        json!({"type": "object", "properties": {"a": true}, "additionalProperties": {"type": "string"}}),
+    );
+    assert_eq!(l, ["additional-properties@/additionalProperties"]);
+}
+
+#[test]
+fn arrays_and_tuples_in_both_drafts() {
+    let (n, _) = import(
+        json!({"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": true}),
+    );
+    assert_eq!(
+        n,
+        json!({"kind": "array", "items": {"kind": "string"}, "minItems": 1, "uniqueItems": true})
+    );
+    let (n, l) = import(
+        json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false, "minItems": 2}),
+    );
+    assert_eq!(n, json!({"kind": "tuple", "elements": [{"kind": "string"}, {"kind": "integer"}]}));
+    assert!(l.is_empty());
+    // Optional trailing positions: a union of the tuple lengths allowed.
+    let (n, _) = import(
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "array",
+        "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false, "minItems": 1}),
+    );
+    assert_eq!(
+        n,
+        json!({"kind": "union", "variants": [
+        {"kind": "tuple", "elements": [{"kind": "string"}, {"kind": "integer"}]},
+        {"kind": "tuple", "elements": [{"kind": "string"}]}]})
+    );
+    let (_, l) = import(json!({"type": "array", "prefixItems": [{"type": "string"}]}));
+    assert_eq!(l, ["open-tuple@/items"]);
+    let (_, l) = import(json!({"type": "array", "contains": {"type": "string"}}));
+    assert_eq!(l, ["keyword-ignored@/contains"]);
+}
+
+#[test]
+fn one_of_is_exact_when_arms_are_disjoint_and_reported_when_they_may_overlap() {
+    let (n, l) = import(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}));
+    assert_eq!(n, json!({"kind": "union", "variants": [{"kind": "string"}, {"kind": "integer"}]}));
+    assert!(l.is_empty());
+    // Tags no hex number matches.
+    let (_, l) = import(
+        json!({"oneOf": [{"type": "string", "pattern": "^0x[0-9a-f]+$"}, {"enum": ["latest", "safe"]}]}),
+    );
+    assert!(l.is_empty(), "{l:?}");
+    // Objects told apart by a required member of distinct literals.
+    let (_, l) = import(json!({"oneOf": [
+        {"type": "object", "properties": {"t": {"const": "a"}}, "required": ["t"]},
+        {"type": "object", "properties": {"t": {"const": "b"}}, "required": ["t"]}]}));
+    assert!(l.is_empty(), "{l:?}");
+    let (_, l) = import(json!({"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}));
+    assert_eq!(l, ["one-of-overlap@/oneOf"]);
+    // anyOf is a union, overlap or not.
+    let (_, l) = import(json!({"anyOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}));
+    assert!(l.is_empty());
+}
+
+#[test]
+fn not_if_then_else_and_dependents_are_reported() {
+    let (n, l) = import(json!({"type": "string", "not": {"const": "x"}}));
+    assert_eq!(n, json!({"kind": "string"}));
+    assert_eq!(l, ["not@/not"]);
+    let (_, l) = import(
+        json!({"type": "object", "if": {"required": ["a"]}, "then": {"required": ["b"]}, "dependentSchemas": {"a": true}}),
+    );
+    assert_eq!(l, ["keyword-ignored@/dependentSchemas", "if-then-else@/if"]);
+}
+
+#[test]
+fn all_of_merges_objects_exactly_and_distributes_over_unions() {
+    let (n, l) = import(json!({"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"properties": {"b": {"type": "integer"}, "a": {"maxLength": 3}}}]}));
+    assert_eq!(
+        n,
+        json!({"kind": "object", "fields": {
+        "a": {"type": {"kind": "string", "maxLength": 3}},
+        "b": {"type": {"kind": "integer"}, "optional": true}}})
+    );
+    assert!(l.is_empty(), "{l:?}");
+    let (n, l) = import(json!({"allOf": [
+        {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+        {"minimum": 1, "maxLength": 2}]}));
+    assert_eq!(
+        n,
+        json!({"kind": "union", "variants": [{"kind": "string", "maxLength": 2}, {"kind": "integer", "min": 1}]})
+    );
+    assert!(l.is_empty(), "{l:?}");
+    let (n, l) = import(
+        json!({"allOf": [{"type": "string", "pattern": "a"}, {"type": "string", "pattern": "b"}]}),
+    );
+    assert_eq!(n, json!({"kind": "string", "pattern": "a"}));
+    assert_eq!(l, ["all-of-merge@/allOf"]);
+    // Different JSON types: no value, exactly.
+    let (n, _) = import(json!({"allOf": [{"type": "string"}, {"type": "integer"}]}));
+    assert_eq!(n, json!({"kind": "union", "variants": []}));
+}
+
+#[test]
+fn refs_to_defs_deep_pointers_and_recursion() {
+    let t = types_of(json!({
+        "$defs": {
+            "Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}, "v": {"$ref": "#/$defs/Box/properties/inner"}}},
+            "Box": {"type": "object", "properties": {"inner": {"type": "integer", "minimum": 0}}}
+        },
+        "$ref": "#/$defs/Node"
+    }));
+    assert_eq!(t["T"], json!({"kind": "ref", "name": "Node"}));
+    assert_eq!(t["Node"]["fields"]["next"]["type"], json!({"kind": "ref", "name": "Node"}));
+    // A deeper pointer is followed and inlined.
+    assert_eq!(t["Node"]["fields"]["v"]["type"], json!({"kind": "integer", "min": 0}));
+}
+
+#[test]
+fn recursion_through_a_deep_pointer_becomes_a_named_type() {
+    let t = types_of(json!({"type": "object", "properties": {
+        "tree": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/properties/tree"}}}}}}));
+    let name = t["T"]["fields"]["tree"]["type"]["fields"]["kids"]["type"]["items"]["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(t[name.as_str()]["kind"], "object", "{t}");
+}
+
+#[test]
+fn ref_siblings_apply_in_2020_12_and_are_ignored_in_draft_07() {
+    let defs = json!({"S": {"type": "string"}});
+    let t =
+        types_of(json!({"$defs": defs, "$ref": "#/$defs/S", "maxLength": 3, "description": "d"}));
+    assert_eq!(t["T"], json!({"kind": "string", "maxLength": 3, "description": "d"}));
+    // Annotations alone keep the ref.
+    let t = types_of(json!({"$defs": defs, "$ref": "#/$defs/S", "title": "t"}));
+    assert_eq!(t["T"], json!({"kind": "ref", "name": "S", "title": "t"}));
+    let t = types_of(
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": defs, "$ref": "#/definitions/S", "maxLength": 3}),
+    );
+    assert_eq!(t["T"], json!({"kind": "ref", "name": "S"}));
+}
+
+#[test]
+fn annotations_and_extensions_are_kept() {
+    let (n, _) = import(json!({"type": "string", "title": "T", "description": "d", "default": "x",
+        "examples": ["a"], "deprecated": true, "x-owner": "ops"}));
+    assert_eq!(
+        n,
+        json!({"kind": "string", "description": "d", "deprecated": true, "default": "x",
+        "examples": ["a"], "title": "T", "x-owner": "ops"})
+    );
+}
+
+#[test]
+fn boolean_schemas_and_untyped_schemas() {
+    assert_eq!(import(json!(true)).0, json!({"kind": "any"}));
+    assert_eq!(import(json!(false)).0, json!({"kind": "union", "variants": []}));
+    let (n, l) = import(json!({"properties": {"a": true}}));
+    assert_eq!(n["kind"], "object");
+    assert_eq!(l, ["untyped@"]);
+}
+
+#[test]
+fn patterns_outside_the_regex_dialect_are_dropped_and_reported() {
+    let (n, l) = import(json!({"type": "string", "pattern": "^(?!x)"}));
+    assert_eq!(n, json!({"kind": "string"}));
+    assert_eq!(l, ["pattern-dialect@/pattern"]);
+}
+
+#[test]
+fn external_and_dangling_refs_are_losses_not_errors() {
+    let (n, l) = import(json!({"$ref": "https://example.com/s.json"}));
+    assert_eq!(n, json!({"kind": "any"}));
+    assert_eq!(l, ["external-ref@/$ref"]);
+    let (_, l) = import(json!({"$ref": "#/$defs/Nope"}));
+    assert_eq!(l, ["dangling-ref@/$ref"]);
+}
