@@ -34,6 +34,7 @@ mod inspect;
 mod junit;
 mod log_line;
 mod log_writer;
+mod mcp;
 mod output;
 mod rules;
 mod sample;
@@ -84,6 +85,9 @@ enum Command {
     /// Hold a live plant to its contract: describe, credentials, safe calls, invalid params,
     /// envelope probes and events; exit 1 on a failure, 2 when the plant cannot be reached.
     Conform(conform::Args),
+    /// Serve a contract's methods as MCP tools (stdio, or Streamable HTTP with --http), their
+    /// annotations and exposure from the declared semantics (docs/mcp.md).
+    Mcp(mcp::Args),
 }
 
 /// How a command reports.
@@ -134,6 +138,7 @@ fn main() -> ExitCode {
         Command::Sample(args) => sample::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Conform(args) => conform::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
     };
     outcome.into()
 }
