@@ -38,6 +38,7 @@ mod junit;
 mod lint_config;
 mod log_line;
 mod log_writer;
+mod mcp;
 mod output;
 mod rules;
 mod sample;
@@ -96,6 +97,9 @@ enum Command {
     /// Serve the console, a web page to browse a live plant's contract and call it (confirming
     /// before anything but a read), in front of the plant at --url (docs/console.md).
     Console(console::Args),
+    /// Serve a contract's methods as MCP tools (stdio, or Streamable HTTP with --http), their
+    /// annotations and exposure from the declared semantics (docs/mcp.md).
+    Mcp(mcp::Args),
 }
 
 /// How a command reports.
@@ -148,6 +152,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::Conform(args) => conform::run(&args),
         Command::Console(args) => console::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
     };
     outcome.into()
 }

@@ -1,0 +1,150 @@
+//! `accord mcp`: a contract's methods as Model Context Protocol tools, on rmcp (the official
+//! Rust SDK), so that an agent is told by the contract what pressing each one does.
+//!
+//! One tool per exposed method ([`catalog`]): `inputSchema` from the params (by-position params
+//! become an object keyed by param name, [`schema`]), `outputSchema` from the result, `title` the
+//! wire name, a description with semantics, units and declared errors, and all four annotations
+//! from the declared semantics ([`annotations`]). Which methods are exposed is the [`policy`]'s
+//! decision; tool names are made portable by [`names`]. Arguments are validated with
+//! accord-validate before anything is forwarded; calls go through accord-client, to `accord
+//! serve`'s own engine started in-process on loopback (`--fake`: the same answers and seeds) or
+//! to a live plant (`--upstream`). The describe answer and each namespace's types are resources.
+//! Transports: stdio and Streamable HTTP on axum ([`http`]).
+//!
+//! This layer sits on accord-schema-model, accord-validate, accord-wire, accord-serve (the fake)
+//! and accord-client (the calls). It must never depend on conform or the cli, and it draws
+//! nothing: what is exposed and hidden is handed to the caller ([`Catalog::exposure`]) to print.
+
+pub mod annotations;
+pub mod catalog;
+mod error;
+mod handler;
+pub mod http;
+pub mod names;
+pub mod policy;
+mod resources;
+pub mod schema;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use accord_client::Client;
+use accord_schema_model::Document;
+use accord_validate::Contract;
+use accord_wire::Dialect;
+use rmcp::ServiceExt;
+
+pub use crate::catalog::Catalog;
+pub use crate::error::Error;
+pub use crate::policy::{Class, Policy};
+use crate::resources::Resources;
+
+/// Where calls go.
+#[derive(Debug, Clone)]
+pub enum Backend {
+    /// `accord serve`'s engine, started in-process on 127.0.0.1 with this seed.
+    Fake {
+        /// The seed of every generated value (`accord serve --seed`).
+        seed: u64,
+    },
+    /// A live plant.
+    Upstream {
+        /// `http://…` or `ws://…`.
+        url: String,
+        /// The plant's Bearer token.
+        token: Option<String>,
+    },
+}
+
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// What is exposed.
+    pub policy: Policy,
+    /// Where calls go.
+    pub backend: Backend,
+    /// How long one call to the plant may take.
+    pub timeout: Duration,
+}
+
+/// An MCP server of one contract: cheap to clone (the Streamable HTTP transport makes one per
+/// session), all clones sharing one backend.
+#[derive(Clone)]
+pub struct Mcp {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    doc: Document,
+    contract: Contract,
+    catalog: Catalog,
+    client: Client,
+    fake: bool,
+    resources: Resources,
+    /// The in-process fake, kept alive as long as the server.
+    _plant: Option<accord_serve::Server>,
+}
+
+impl Mcp {
+    /// Builds the tools of `doc` under `options.policy` and starts or reaches the backend.
+    ///
+    /// # Errors
+    ///
+    /// A wire that does not resolve, a contract that does not compile or export, a fake that
+    /// cannot start, an upstream URL that cannot be used.
+    pub async fn start(doc: Document, options: Options) -> Result<Mcp, Error> {
+        let dialect = Dialect::of(&doc).map_err(|e| Error::Wire(e.to_string()))?;
+        let contract = Contract::compile(&doc).map_err(|e| Error::Compile(e.to_string()))?;
+        let fake = matches!(options.backend, Backend::Fake { .. });
+        let catalog = Catalog::build(&doc, &dialect, &options.policy, !fake)?;
+        let resources = Resources::build(&doc);
+        let (client, plant) = match options.backend {
+            Backend::Fake { seed } => {
+                let config = accord_serve::Config {
+                    addr: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+                    seed,
+                    ..accord_serve::Config::default()
+                };
+                let plant = accord_serve::start(doc.clone(), config)
+                    .await
+                    .map_err(|e| Error::Fake(e.to_string()))?;
+                let client = Client::new(dialect, &plant.url(), None, options.timeout)
+                    .map_err(|e| Error::Fake(e.to_string()))?;
+                (client, Some(plant))
+            }
+            Backend::Upstream { url, token } => {
+                let client = Client::new(dialect, &url, token.as_deref(), options.timeout)
+                    .map_err(|e| Error::Upstream(e.to_string()))?;
+                (client, None)
+            }
+        };
+        Ok(Mcp {
+            inner: Arc::new(Inner {
+                doc,
+                contract,
+                catalog,
+                client,
+                fake,
+                resources,
+                _plant: plant,
+            }),
+        })
+    }
+
+    /// The tools and what is hidden.
+    pub fn catalog(&self) -> &Catalog {
+        &self.inner.catalog
+    }
+
+    /// Serves one MCP session on stdin and stdout until the client closes it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Mcp`] when the session cannot be initialised or fails.
+    pub async fn serve_stdio(self) -> Result<(), Error> {
+        let running =
+            self.serve(rmcp::transport::stdio()).await.map_err(|e| Error::Mcp(e.to_string()))?;
+        running.waiting().await.map_err(|e| Error::Mcp(e.to_string()))?;
+        Ok(())
+    }
+}
