@@ -345,3 +345,33 @@ fn an_unknown_wire_name_names_both_spellings_of_a_close_one() {
     assert_eq!(far.status.code(), Some(2));
     insta::assert_snapshot!(stderr(&far), @"error: --result: the contract has no method called `web3_clientVersion`: name one by its wire name or as NAMESPACE.METHOD, such as `eth_blockNumber` (`eth.blockNumber`)");
 }
+
+/// `accord init NAME` writes a starter contract that is canonical and lints clean, prints what
+/// to do next, and never overwrites a file (issue 18: a newcomer's first contract).
+#[test]
+fn init_writes_a_canonical_starter_that_lints_clean_and_never_overwrites() {
+    let dir = scratch("init");
+    let out = accord_in(&dir, &["init", "pump"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("wrote pump.types.json: namespace `pump`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("accord check pump.types.json"), "{}", stderr(&out));
+    let fmt = accord_in(&dir, &["fmt", "--check", "pump.types.json"]);
+    assert_eq!(fmt.status.code(), Some(0), "the starter is canonical: {}", stderr(&fmt));
+    let check = accord_in(&dir, &["check", "pump.types.json"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert_eq!(stdout(&check), "0 errors, 0 warnings\n");
+    let before = std::fs::read(dir.join("pump.types.json")).expect("read");
+
+    let again = accord_in(&dir, &["init", "pump"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("already exists"), "{}", stderr(&again));
+    assert_eq!(std::fs::read(dir.join("pump.types.json")).expect("read"), before);
+
+    let bad = accord_in(&dir, &["init", "pump.station"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("cannot name a namespace"), "{}", stderr(&bad));
+}
