@@ -32,6 +32,7 @@ mod export;
 mod extract;
 mod fmt;
 mod import;
+mod init;
 mod input;
 mod inspect;
 mod junit;
@@ -76,6 +77,8 @@ enum Command {
     Explain(rules::ExplainArgs),
     /// Extract the contract from a plant's Rust source (merging into --out when it exists).
     Extract(extract::Args),
+    /// Write a starter contract NAME.types.json to edit, and print what to do next.
+    Init(init::Args),
     /// Rewrite documents in canonical form, losslessly (unknown members are kept).
     Fmt(fmt::Args),
     /// Summarise a document: schema number, namespaces, contract versions, methods by semantics.
@@ -143,6 +146,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(&args),
         Command::Rules(args) => rules::run(&args),
         Command::Explain(args) => rules::explain(&args),
+        Command::Init(args) => init::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Inspect(args) => inspect::run(&args),
         Command::Validate(args) => validate::run(&args),

@@ -23,7 +23,7 @@ fn accepted_breaks_pass_and_are_reported_with_their_reason() {
     assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
     let text = stdout(&out);
     for line in [
-        "fixtures/contracts/pump-plant.types.json:83:54: accepted breaking[bound-tightened] pump.start.params.rampTime (old callers × new plant): by fixtures/accept/pump-plant.accept.json:4: ramp times above 120 s were never used in the field (OPS-1432)\n",
+        "fixtures/contracts/pump-plant.types.json:120:54: accepted breaking[bound-tightened] pump.start.params.rampTime (old callers × new plant): by fixtures/accept/pump-plant.accept.json:4: ramp times above 120 s were never used in the field (OPS-1432)\n",
         // `pump.*` is a prefix match.
         "fixtures/contracts/pump-plant.types.json:7:7: accepted breaking[version-not-bumped] pump.version (old callers × new plant): by fixtures/accept/pump-plant.accept.json:9: ",
         "accept: fixtures/accept/pump-plant.accept.json (2 entries): 2 accepted, 0 entry problems\n",

@@ -264,3 +264,27 @@ fn fresh_extraction(plant: &str) -> serde_json::Value {
     assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh.stderr));
     serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
 }
+
+/// `accord extract --config` on the example plant rewrites the committed contract only where
+/// its content changed: with nothing changed the file keeps every byte, and with one member
+/// gone from it only that line comes back (issue 18, defect 4: the canonical layout is the one
+/// the contract is committed in, so a rewrite is a small diff).
+#[test]
+fn extract_rewrites_the_example_contract_only_where_its_content_changed() {
+    let committed = std::fs::read_to_string(root().join(PUMP)).unwrap();
+    let copy = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pump-rewrite.types.json");
+    let extract = |expect: &str| {
+        let config = "examples/pump-plant/accord.toml";
+        let run = accord(&["extract", "--config", config, "--out", copy.to_str().unwrap()]);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        assert_eq!(std::fs::read_to_string(&copy).unwrap(), committed, "{expect}");
+    };
+
+    std::fs::write(&copy, &committed).unwrap();
+    extract("nothing changed: every byte kept");
+
+    let line = "          \"paramStructure\": \"by-name\",\n";
+    assert!(committed.contains(line), "pump.start says its param structure on a line of its own");
+    std::fs::write(&copy, committed.replacen(line, "", 1)).unwrap();
+    extract("one member gone: that line comes back, nothing else moves");
+}

@@ -84,12 +84,32 @@ fn fmt_keeps_every_value_of_future_documents_and_is_idempotent() {
     }
 }
 
+/// The contracts the repository ships — the examples' and the work queue's, the baseline, the
+/// benchmark contracts — are in canonical form: `fmt --check` passes on every one, so a user's
+/// first `fmt` of a copied contract changes nothing (issue 18, defect 4).
+#[test]
+fn every_bundled_contract_is_canonical() {
+    let mut files = Vec::new();
+    for folder in ["fixtures/contracts", "fixtures/baselines", "fixtures/bench"] {
+        files.extend(documents_in(folder).iter().map(|p| relative(p)));
+    }
+    let mut args = vec!["fmt", "--check"];
+    args.extend(files.iter().map(String::as_str));
+    let out = accord(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "not canonical (run `accord fmt` on them):\n{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn fmt_check_exits_1_and_names_the_files_that_would_change() {
     let dir = scratch("fmt-check");
     let tidy = dir.join("tidy.types.json");
     let messy = dir.join("messy.types.json");
-    std::fs::write(&tidy, "{\n  \"schema\": 1\n}\n").expect("write");
+    std::fs::write(&tidy, "{ \"schema\": 1 }\n").expect("write");
     let messy_text = r#"{"x-later": 1, "schema": 1}"#;
     std::fs::write(&messy, messy_text).expect("write");
     let out = accord(&["fmt", "--check", &tidy.to_string_lossy(), &messy.to_string_lossy()]);
@@ -112,18 +132,10 @@ fn fmt_stdout_prints_the_canonical_form() {
         .expect("write");
     let out = accord(&["fmt", "--stdout", &file.to_string_lossy()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r#"
-    {
-      "schema": 1,
-      "name": "a",
-      "x-later": {
-        "b": [
-          1,
-          2.5
-        ]
-      }
-    }
-    "#);
+    insta::assert_snapshot!(
+        String::from_utf8_lossy(&out.stdout),
+        @r#"{ "schema": 1, "name": "a", "x-later": { "b": [1, 2.5] } }"#
+    );
 }
 
 #[test]
@@ -345,4 +357,34 @@ fn an_unknown_wire_name_names_both_spellings_of_a_close_one() {
     let far = accord(&["sample", FOREIGN, "--result", "web3_clientVersion"]);
     assert_eq!(far.status.code(), Some(2));
     insta::assert_snapshot!(stderr(&far), @"error: --result: the contract has no method called `web3_clientVersion`: name one by its wire name or as NAMESPACE.METHOD, such as `eth_blockNumber` (`eth.blockNumber`)");
+}
+
+/// `accord init NAME` writes a starter contract that is canonical and lints clean, prints what
+/// to do next, and never overwrites a file (issue 18: a newcomer's first contract).
+#[test]
+fn init_writes_a_canonical_starter_that_lints_clean_and_never_overwrites() {
+    let dir = scratch("init");
+    let out = accord_in(&dir, &["init", "pump"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("wrote pump.types.json: namespace `pump`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("accord check pump.types.json"), "{}", stderr(&out));
+    let fmt = accord_in(&dir, &["fmt", "--check", "pump.types.json"]);
+    assert_eq!(fmt.status.code(), Some(0), "the starter is canonical: {}", stderr(&fmt));
+    let check = accord_in(&dir, &["check", "pump.types.json"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert_eq!(stdout(&check), "0 errors, 0 warnings\n");
+    let before = std::fs::read(dir.join("pump.types.json")).expect("read");
+
+    let again = accord_in(&dir, &["init", "pump"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("already exists"), "{}", stderr(&again));
+    assert_eq!(std::fs::read(dir.join("pump.types.json")).expect("read"), before);
+
+    let bad = accord_in(&dir, &["init", "pump.station"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("cannot name a namespace"), "{}", stderr(&bad));
 }

@@ -69,7 +69,7 @@ fn sarif_results_carry_rule_level_message_and_place() {
     assert_eq!(bound["level"], "error");
     let place = &bound["locations"][0]["physicalLocation"];
     assert_eq!(place["artifactLocation"]["uri"], PUMP);
-    assert_eq!(place["region"]["startLine"], 83);
+    assert_eq!(place["region"]["startLine"], 120);
     assert_eq!(place["region"]["startColumn"], 54);
     let index = bound["ruleIndex"].as_u64().expect("ruleIndex");
     assert_eq!(rules[usize::try_from(index).expect("index")]["id"], "bound-tightened");
@@ -85,7 +85,7 @@ fn junit_has_one_case_per_finding_and_fails_the_failing_ones() {
     assert_eq!(text.matches("<failure ").count(), 2, "{text}");
     assert!(
         text.contains(
-            "name=\"breaking[bound-tightened] at fixtures/contracts/pump-plant.types.json:83:54\""
+            "name=\"breaking[bound-tightened] at fixtures/contracts/pump-plant.types.json:120:54\""
         ),
         "{text}"
     );

@@ -4,6 +4,7 @@ pub mod dialect;
 mod document;
 mod error;
 mod json;
+mod layout;
 pub mod members;
 mod pointer;
 mod read;
@@ -111,14 +112,11 @@ impl Document {
         write::document(self)
     }
 
-    /// The document as canonical text: [`Document::to_value`] with 2-space indentation and a
-    /// trailing newline.
+    /// The document as canonical text: [`Document::to_value`] laid out by docs/format.md
+    /// §12.2 (2-space indentation, arrays and objects on one line when it is at most 100
+    /// characters wide) with a trailing newline.
     pub fn to_canonical_string(&self) -> String {
-        let mut text = serde_json::to_string_pretty(&self.to_value())
-            // Serializing a Value with string keys cannot fail.
-            .unwrap_or_default();
-        text.push('\n');
-        text
+        layout::to_text(&self.to_value())
     }
 }
 

@@ -347,26 +347,32 @@ fn break_message(valid: &Value, seq: usize) -> Value {
 /// fields and refs (within and across namespaces), enums, strings with patterns and formats,
 /// arrays, maps, and discriminated and nullable unions.
 pub(crate) fn contract_1000() -> Document {
+    contract(10, 100)
+}
+
+/// A generated contract of `namespaces` namespaces of `per_namespace` named types each, of the
+/// shape [`contract_1000`] describes.
+pub(crate) fn contract(namespaces: usize, per_namespace: usize) -> Document {
     let mut rng = SplitMix64(0x5EED_ACC0_C0DE_1000);
-    let mut namespaces = serde_json::Map::new();
-    for ns in 0..10 {
+    let mut all = serde_json::Map::new();
+    for ns in 0..namespaces {
         let mut types = serde_json::Map::new();
-        for j in 0..100 {
-            types.insert(format!("T{j}"), type_node(&mut rng, ns, j));
+        for j in 0..per_namespace {
+            types.insert(format!("T{j}"), type_node(&mut rng, ns, j, per_namespace));
         }
-        namespaces.insert(format!("area{ns}"), json!({"version": "1.0.0", "types": types}));
+        all.insert(format!("area{ns}"), json!({"version": "1.0.0", "types": types}));
     }
-    let doc = json!({"schema": 1, "name": "generated", "namespaces": namespaces});
+    let doc = json!({"schema": 1, "name": "generated", "namespaces": all});
     Document::from_value(doc).expect("the generated contract is a valid document")
 }
 
 /// A ref to an earlier type (of this namespace or the one before): no ref dangles.
-fn earlier(rng: &mut SplitMix64, ns: usize, j: usize) -> Value {
+fn earlier(rng: &mut SplitMix64, ns: usize, j: usize, per: usize) -> Value {
     if j == 0 || (ns > 0 && rng.below(4) == 0) {
         if ns == 0 {
             return json!({"kind": "string"});
         }
-        json!({"kind": "ref", "namespace": format!("area{}", ns - 1), "name": format!("T{}", rng.below(100))})
+        json!({"kind": "ref", "namespace": format!("area{}", ns - 1), "name": format!("T{}", rng.below(per as u64))})
     } else {
         json!({"kind": "ref", "name": format!("T{}", rng.below(j as u64))})
     }
@@ -383,14 +389,16 @@ fn scalar(rng: &mut SplitMix64) -> Value {
     }
 }
 
-fn type_node(rng: &mut SplitMix64, ns: usize, j: usize) -> Value {
+fn type_node(rng: &mut SplitMix64, ns: usize, j: usize, per: usize) -> Value {
     match j % 20 {
         0..=7 => {
             let mut fields = serde_json::Map::new();
             for f in 0..3 + rng.below(10) {
                 let ty = match rng.below(4) {
-                    0 => earlier(rng, ns, j),
-                    1 => json!({"kind": "array", "items": earlier(rng, ns, j), "maxItems": 64}),
+                    0 => earlier(rng, ns, j, per),
+                    1 => {
+                        json!({"kind": "array", "items": earlier(rng, ns, j, per), "maxItems": 64})
+                    }
                     _ => scalar(rng),
                 };
                 let mut field = json!({"type": ty, "description": format!("Field {f} of T{j}.")});
@@ -414,21 +422,21 @@ fn type_node(rng: &mut SplitMix64, ns: usize, j: usize) -> Value {
         },
         14 | 15 => scalar(rng),
         16 => {
-            json!({"kind": "array", "items": earlier(rng, ns, j), "minItems": 1, "maxItems": 1000})
+            json!({"kind": "array", "items": earlier(rng, ns, j, per), "minItems": 1, "maxItems": 1000})
         }
-        17 => json!({"kind": "map", "values": earlier(rng, ns, j)}),
+        17 => json!({"kind": "map", "values": earlier(rng, ns, j, per)}),
         18 => {
             let arms: Vec<Value> = (0..2 + rng.below(3))
                 .map(|a| {
                     json!({"kind": "object", "fields": {
                         "kind": {"type": {"kind": "literal", "value": format!("arm{a}")}},
-                        "payload": {"type": earlier(rng, ns, j)},
+                        "payload": {"type": earlier(rng, ns, j, per)},
                     }})
                 })
                 .collect();
             json!({"kind": "union", "variants": arms, "discriminator": "kind"})
         }
-        _ => json!({"kind": "union", "variants": [{"kind": "null"}, earlier(rng, ns, j)]}),
+        _ => json!({"kind": "union", "variants": [{"kind": "null"}, earlier(rng, ns, j, per)]}),
     }
 }
 

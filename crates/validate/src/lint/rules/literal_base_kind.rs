@@ -1,6 +1,8 @@
 //! `literal-base-kind`: literal and enum values (and map key types) of a JSON type their
 //! position can never hold.
 
+use std::collections::HashSet;
+
 use accord_schema_model::{Pointer, TypeKind, TypeNode};
 use serde_json::Value;
 
@@ -73,10 +75,9 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
             }
         }
     }
-    let mut seen: Vec<Pointer> = Vec::new();
+    let mut seen: HashSet<Pointer> = HashSet::new();
     for (at, message, help) in found {
-        if !seen.contains(&at) {
-            seen.push(at.clone());
+        if seen.insert(at.clone()) {
             cx.report(at, message, help);
         }
     }
@@ -118,13 +119,12 @@ pub(crate) fn key_types<'d>(walk: &Walk<'d>) -> Vec<(&'d str, &'d TypeNode, Poin
         .map(|n| (n.namespace, n.node, n.pointer.clone()))
         .rev()
         .collect();
-    let mut seen: Vec<Pointer> = Vec::new();
+    let mut seen: HashSet<Pointer> = HashSet::new();
     while let Some((ns, node, at)) = stack.pop() {
         let Some((ns, node, at)) = walk.resolve(ns, node, &at) else { continue };
-        if seen.contains(&at) {
+        if !seen.insert(at.clone()) {
             continue;
         }
-        seen.push(at.clone());
         match &node.kind {
             TypeKind::Union(u) => {
                 for (i, v) in u.variants.iter().enumerate().rev() {

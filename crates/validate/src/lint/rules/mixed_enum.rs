@@ -1,5 +1,7 @@
 //! `mixed-enum`: enums with both string and integer values.
 
+use std::collections::HashSet;
+
 use accord_schema_model::{Pointer, TypeKind};
 
 use crate::lint::LintContext;
@@ -30,7 +32,7 @@ declare_rule! {
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String)> = Vec::new();
-    let keys: Vec<Pointer> = key_types(&cx.walk).into_iter().map(|(_, _, at)| at).collect();
+    let keys: HashSet<Pointer> = key_types(&cx.walk).into_iter().map(|(_, _, at)| at).collect();
     for node in &cx.walk.nodes {
         let TypeKind::Enum(e) = &node.node.kind else { continue };
         if keys.contains(&node.pointer) {

@@ -5,9 +5,9 @@ use std::collections::{HashMap, VecDeque};
 
 use accord_schema_model::{TypeKind, TypeNode};
 
-use crate::lint::LintContext;
 use crate::lint::rules::ref_cycle;
 use crate::lint::walk::Walk;
+use crate::lint::{LintContext, graph};
 
 declare_rule! {
     /// ## What it does
@@ -60,18 +60,29 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
         }
     }
     // The least fixed point: a type has a value once some value can be built from types
-    // already known to have one.
-    loop {
-        let mut changed = false;
-        for (ns, t, node) in &named {
-            let key = ((*ns).to_owned(), (*t).to_owned());
-            if !inhabited[&key] && has_value(ns, node, &inhabited) {
-                inhabited.insert(key, true);
-                changed = true;
+    // already known to have one. A type is looked at again only when a type it refers to
+    // gains a value (a pass over every type until nothing changes took one pass per link of a
+    // chain of required refs: quadratic).
+    let position: HashMap<Named, usize> = named
+        .iter()
+        .enumerate()
+        .map(|(i, (ns, t, _))| (((*ns).to_owned(), (*t).to_owned()), i))
+        .collect();
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); named.len()];
+    for (i, (ns, _, node)) in named.iter().enumerate() {
+        for target in refs_in(ns, node) {
+            if let Some(&j) = position.get(&target) {
+                users[j].push(i);
             }
         }
-        if !changed {
-            break;
+    }
+    let mut queue: VecDeque<usize> = (0..named.len()).collect();
+    while let Some(i) = queue.pop_front() {
+        let (ns, t, node) = named[i];
+        let key = (ns.to_owned(), t.to_owned());
+        if !inhabited[&key] && has_value(ns, node, &inhabited) {
+            inhabited.insert(key, true);
+            queue.extend(&users[i]);
         }
     }
     let empty: Vec<Named> = named
@@ -90,34 +101,15 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
             refs_in(ns, node).iter().filter_map(|r| index.get(r).copied()).collect()
         })
         .collect();
-    let reaches = |from: usize| -> Vec<bool> {
-        let mut seen = vec![false; empty.len()];
-        let mut queue: VecDeque<usize> = edges[from].iter().copied().collect();
-        while let Some(at) = queue.pop_front() {
-            if !std::mem::replace(&mut seen[at], true) {
-                queue.extend(edges[at].iter().copied());
-            }
-        }
-        seen
-    };
-    let reach: Vec<Vec<bool>> = (0..empty.len()).map(reaches).collect();
-    let mut reported = vec![false; empty.len()];
     let mut found = Vec::new();
-    for first in 0..empty.len() {
-        if reported[first] || !reach[first][first] {
-            continue;
-        }
-        for j in 0..empty.len() {
-            if reach[first][j] && reach[j][first] {
-                reported[j] = true;
-            }
-        }
+    for members in graph::cycles(&edges) {
+        let first = members[0];
         let (ns, name) = &empty[first];
         let show = |i: &usize| {
             let (n, t) = &empty[*i];
             if n == ns { format!("`{t}`") } else { format!("`{n}.{t}`") }
         };
-        let path = ref_cycle::shortest_cycle(first, &edges);
+        let path = graph::shortest_cycle(first, &members, &edges);
         let how = if path.len() == 2 {
             format!("every value of it must contain another value of `{name}`")
         } else {

@@ -1,12 +1,12 @@
 //! `ref-cycle`: named types that are aliases or unions of themselves.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use accord_schema_model::{TypeKind, TypeNode};
 
 use crate::Error;
-use crate::lint::LintContext;
 use crate::lint::walk::Walk;
+use crate::lint::{LintContext, graph};
 
 declare_rule! {
     /// ## What it does
@@ -78,63 +78,16 @@ pub(crate) fn find(walk: &Walk<'_>) -> Vec<Cycle> {
             alias_targets(walk, ns, node).iter().filter_map(|t| index.get(t).copied()).collect()
         })
         .collect();
-    let reach = |from: usize| -> Vec<bool> {
-        let mut seen = vec![false; named.len()];
-        let mut queue: VecDeque<usize> = edges[from].iter().copied().collect();
-        while let Some(at) = queue.pop_front() {
-            if !std::mem::replace(&mut seen[at], true) {
-                queue.extend(edges[at].iter().copied());
-            }
-        }
-        seen
-    };
-    let reaches: Vec<Vec<bool>> = (0..named.len()).map(reach).collect();
-    let mut assigned = vec![false; named.len()];
-    let mut cycles = Vec::new();
-    for first in 0..named.len() {
-        if assigned[first] || !reaches[first][first] {
-            continue;
-        }
-        let members: Vec<usize> =
-            (0..named.len()).filter(|&j| reaches[first][j] && reaches[j][first]).collect();
-        for &m in &members {
-            assigned[m] = true;
-        }
-        cycles.push(Cycle {
+    graph::cycles(&edges)
+        .into_iter()
+        .map(|members| Cycle {
+            path: graph::shortest_cycle(members[0], &members, &edges)
+                .into_iter()
+                .map(|m| named[m].clone())
+                .collect(),
             members: members.iter().map(|&m| named[m].clone()).collect(),
-            path: shortest_cycle(first, &edges).into_iter().map(|m| named[m].clone()).collect(),
-        });
-    }
-    cycles
-}
-
-/// The shortest path from `first` back to itself, both ends included.
-pub(crate) fn shortest_cycle(first: usize, edges: &[Vec<usize>]) -> Vec<usize> {
-    let mut parent: Vec<Option<usize>> = vec![None; edges.len()];
-    let mut queue = VecDeque::from([first]);
-    let mut seen = vec![false; edges.len()];
-    while let Some(at) = queue.pop_front() {
-        for &next in &edges[at] {
-            if next == first {
-                let mut chain = Vec::new();
-                let mut back = Some(at);
-                while let Some(b) = back.filter(|&b| b != first) {
-                    chain.push(b);
-                    back = parent[b];
-                }
-                chain.reverse();
-                let mut path = vec![first];
-                path.extend(chain);
-                path.push(first);
-                return path;
-            }
-            if !std::mem::replace(&mut seen[next], true) {
-                parent[next] = Some(at);
-                queue.push_back(next);
-            }
-        }
-    }
-    vec![first, first]
+        })
+        .collect()
 }
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
