@@ -10,11 +10,11 @@ fn the_bundled_pair_reports_lint_and_compatibility_and_exits_1() {
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let text = stdout(&out);
     for line in [
-        "fixtures/contracts/pump-plant.types.json:301:9: warning[undeclared-semantics]: ",
+        "fixtures/contracts/pump-plant.types.json:349:9: warning[undeclared-semantics]: ",
         "lint: 0 errors, 1 warning\n",
         "fixtures/contracts/pump-plant.types.json:7:7: breaking[version-not-bumped] pump.version: ",
         "fixtures/contracts/pump-plant.types.json:120:54: breaking[bound-tightened] pump.start.params.rampTime: ",
-        "fixtures/contracts/pump-plant.types.json:562:17: risky[enum-value-added] pump.types.Interlock.permissive: ",
+        "fixtures/contracts/pump-plant.types.json:636:17: risky[enum-value-added] pump.types.Interlock.permissive: ",
         "safe[method-added] pump.runSelfTest: ",
     ] {
         assert!(text.contains(line), "missing {line:?} in\n{text}");
@@ -136,7 +136,7 @@ fn github_format_is_workflow_commands() {
         text.contains("::error file=fixtures/contracts/pump-plant.types.json,line=120,col=54,title=bound-tightened::against "),
         "{text}"
     );
-    assert!(text.contains("::warning file=fixtures/contracts/pump-plant.types.json,line=301,col=9,title=undeclared-semantics::"), "{text}");
+    assert!(text.contains("::warning file=fixtures/contracts/pump-plant.types.json,line=349,col=9,title=undeclared-semantics::"), "{text}");
     assert!(text.lines().all(|l| l.starts_with("::")), "{text}");
 }
 

@@ -19,7 +19,7 @@ fn warnings_alone_exit_0() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.starts_with("fixtures/contracts/pump-plant.types.json:301:9: warning[undeclared-semantics]: method `pump.runSelfTest` declares no semantics: undeclared — callers will ask before pressing\n"),
+        text.starts_with("fixtures/contracts/pump-plant.types.json:349:9: warning[undeclared-semantics]: method `pump.runSelfTest` declares no semantics: undeclared — callers will ask before pressing\n"),
         "{text}"
     );
     assert!(text.ends_with("\n0 errors, 1 warning\n"), "{text}");
