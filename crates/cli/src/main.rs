@@ -64,7 +64,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Lint contracts (files, directories, globs) and, with `--against`, judge their
-    /// compatibility with a baseline (a file, git:REV[:PATH] or every tag matching
+    /// compatibility with a baseline (a file, `git:REV[:PATH]` or every tag matching
     /// --against-tags); exit 1 on errors or breaking findings.
     Check(check::Args),
     /// Compare two contracts: what breaks old callers of the new plant, or new callers of the

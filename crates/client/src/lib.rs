@@ -3,7 +3,7 @@
 //! event's payloads collected from a subscription.
 //!
 //! Names, the describe method and subscription routes come only from the model's
-//! [`Dialect`](accord_wire::Dialect), so a contract on a foreign wire (`eth_getBalance`,
+//! [`Dialect`], so a contract on a foreign wire (`eth_getBalance`,
 //! `boiler_subscribeTelemetry`) is called as its plant expects; envelopes are accord-wire's.
 //! Transports are HTTP (`POST /`) and WebSocket (`/`), with the plant's Bearer token when one is
 //! given (docs/wire.md §1, §8).

@@ -361,7 +361,7 @@ impl Plant {
         outcome
     }
 
-    /// Sends a checked event payload to every WebSocket of [`crate::router`] subscribed to
+    /// Sends a checked event payload to every WebSocket of [`crate::router()`] subscribed to
     /// `event` (`namespace.event`); a payload that fails the contract is never sent.
     ///
     /// # Errors

@@ -11,7 +11,7 @@
 //! before they are sent, and the limits of docs/wire.md §9. Two adapters put it in front of a
 //! plant: [`jsonrpsee`] (an RPC middleware for `RpcServiceBuilder`, with the HTTP layer for
 //! what only HTTP carries) and [`http`] (a tower layer in front of any JSON-RPC-over-HTTP
-//! service, axum's or jsonrpsee's) with [`router`] (an axum router for a plant written as a
+//! service, axum's or jsonrpsee's) with [`router()`] (an axum router for a plant written as a
 //! [`Dispatch`], HTTP and WebSocket with accord's `rpc.subscribe` events).
 //!
 //! Every wire name and protocol code comes from the model's `Dialect` (through accord-wire),

@@ -75,7 +75,7 @@ impl Default for Limits {
 const SPARE_DESCRIPTORS: u64 = 64;
 
 /// The default connection limit: the process's descriptor limit (`RLIMIT_NOFILE`, soft) less
-/// [`SPARE_DESCRIPTORS`], and at least half of it, so that connections are refused by the plant
+/// 64 spare descriptors, and at least half of it, so that connections are refused by the plant
 /// with a word before the system refuses them without one; 256 where there is no such limit.
 pub fn default_connections() -> usize {
     #[cfg(unix)]

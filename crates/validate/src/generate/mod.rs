@@ -156,7 +156,7 @@ impl<'c> Generator<'c> {
     }
 
     /// The same generator with another budget: how many values and bytes one generated value
-    /// may hold ([`Budget::default`]: [`DEFAULT_MAX_NODES`] and [`DEFAULT_MAX_BYTES`]).
+    /// may hold ([`Budget::default`]: [`crate::DEFAULT_MAX_NODES`] and [`crate::DEFAULT_MAX_BYTES`]).
     pub fn budget(self, budget: Budget) -> Self {
         Generator { budget, ..self }
     }
