@@ -1,0 +1,207 @@
+//! The events phase: subscribe to each declared event, judge what arrives, unsubscribe.
+
+use accord_schema_model::EventRoute;
+use accord_validate::Target;
+use accord_wire::event::{NOTIFICATION, Notification, SUBSCRIBE, UNSUBSCRIBE};
+use accord_wire::{ProtocolMethod, Response};
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use super::*;
+use crate::client::Socket;
+use crate::judge::validation_problems;
+use crate::kind::{FailureKind, Problem};
+use crate::pool::in_time;
+use crate::report::{Outcome, Phase};
+use crate::transcript::{Credential, Transcript, Transport};
+
+impl Run<'_> {
+    pub(crate) async fn events(&mut self) {
+        let events: Vec<(String, String, String)> = self
+            .judge
+            .doc
+            .namespaces
+            .iter()
+            .flatten()
+            .flat_map(|(n, ns)| {
+                ns.events
+                    .iter()
+                    .flatten()
+                    .map(move |(e, _)| (format!("{n}.{e}"), n.clone(), e.clone()))
+            })
+            .collect();
+        for (name, namespace, event) in events {
+            let mut transcript = Transcript::default();
+            transcript.route(Transport::Ws, self.client.carried(Credential::Right));
+            let deadline = self.deadline;
+            let outcome = match in_time(deadline, self.client.socket(Credential::Right)).await {
+                None => self.not_run(),
+                Some(Err(e)) => {
+                    transcript.note(format!("transport: {e}"));
+                    verdict(vec![e.problem()])
+                }
+                Some(Ok(Err(status))) => {
+                    transcript.note(format!("upgrade refused with HTTP {status}"));
+                    verdict(vec![Problem::new(
+                        FailureKind::RightCredentialRefused,
+                        format!("the WebSocket upgrade was refused with HTTP {status}"),
+                    )])
+                }
+                Some(Ok(Ok(mut socket))) => {
+                    let outcome = match self.judge.dialect.event(&name).cloned() {
+                        Some(EventRoute::Pubsub(route)) => {
+                            let session = self.subscribe_pubsub(
+                                &mut socket,
+                                &mut transcript,
+                                &route,
+                                &name,
+                                &namespace,
+                                &event,
+                            );
+                            in_time(deadline, session).await
+                        }
+                        _ => {
+                            let session = self.subscribe(
+                                &mut socket,
+                                &mut transcript,
+                                &name,
+                                &namespace,
+                                &event,
+                            );
+                            in_time(deadline, session).await
+                        }
+                    };
+                    socket.close().await;
+                    outcome.unwrap_or_else(|| self.not_run())
+                }
+            };
+            self.push(
+                Phase::Events,
+                &name,
+                "subscribe, collect, validate, unsubscribe",
+                outcome,
+                transcript,
+            );
+        }
+    }
+
+    async fn subscribe(
+        &mut self,
+        socket: &mut Socket,
+        transcript: &mut Transcript,
+        name: &str,
+        namespace: &str,
+        event: &str,
+    ) -> Outcome {
+        let mut problems = Vec::new();
+        let sent = self.request(SUBSCRIBE, Some(json!({"event": name})));
+        let (reply, mut notes) = match ws_call(socket, transcript, &sent).await {
+            Ok(r) => r,
+            Err(e) => return verdict(vec![e.problem()]),
+        };
+        problems.extend(self.judge.exchange(Transport::Ws, Credential::Right, &sent, &reply));
+        let Some(subscription) = read_response(&reply).and_then(|r| match r {
+            Response::Success { result: Value::String(s), .. } => Some(s),
+            _ => None,
+        }) else {
+            if problems.is_empty() {
+                problems.push(Problem::new(FailureKind::Subscription, "no subscription id"));
+            }
+            return verdict(problems);
+        };
+        // accord serve emits on request (rpc.fake, docs/wire.md §6); a real plant answers -32601
+        // and its events are awaited for the timeout.
+        let sent = self.request(ProtocolMethod::Fake.name(), Some(json!({"emit": name})));
+        let emitted = match ws_call(socket, transcript, &sent).await {
+            Ok((reply, more)) => {
+                notes.extend(more);
+                read_response(&reply).and_then(|r| match r {
+                    Response::Success { result, .. } => {
+                        result.get("emitted").and_then(Value::as_u64)
+                    }
+                    Response::Failure { .. } => None,
+                })
+            }
+            Err(e) => return verdict(vec![e.problem()]),
+        };
+        let want = emitted.map_or(self.options.calls.max(1), |n| n as usize);
+        let deadline = Instant::now() + self.client.timeout;
+        while notes.len() < want {
+            match socket.next(deadline).await {
+                Ok(Some(text)) => {
+                    transcript.received(&text);
+                    notes.push(text);
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    problems.push(e.problem());
+                    break;
+                }
+            }
+        }
+        let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
+        for text in &notes {
+            let value: Value = match serde_json::from_str(text) {
+                Ok(v) => v,
+                Err(e) => {
+                    problems.push(Problem::new(
+                        FailureKind::EventInvalid,
+                        format!("a message that is not JSON: {e}"),
+                    ));
+                    continue;
+                }
+            };
+            match Notification::from_value(&value) {
+                Ok(Some(n)) => {
+                    if n.event != name {
+                        problems.push(Problem::new(FailureKind::EventInvalid, format!("a notification of `{}` on a subscription to `{name}`", n.event)));
+                    } else if n.subscription != subscription {
+                        problems.push(Problem::new(FailureKind::EventInvalid, format!("a notification for subscription `{}`, not `{subscription}`", n.subscription)));
+                    } else {
+                        problems.extend(validation_problems(&self.judge.contract, &target, &n.payload, FailureKind::EventPayloadInvalid, "the payload"));
+                    }
+                }
+                Ok(None) => problems.push(Problem::new(FailureKind::EventInvalid, format!("a message that is neither a response awaited nor an `{NOTIFICATION}` notification"))),
+                Err(e) => problems.push(Problem::new(FailureKind::EventInvalid, format!("a malformed notification: {e}"))),
+            }
+        }
+        if let Some(n) = emitted
+            && (notes.len() as u64) < n
+        {
+            problems.push(Problem::new(
+                FailureKind::EventMissing,
+                format!(
+                    "the plant emitted {n} notification(s), {} arrived within the timeout",
+                    notes.len()
+                ),
+            ));
+        }
+        let sent = self.request(UNSUBSCRIBE, Some(json!({"subscription": subscription})));
+        match ws_call(socket, transcript, &sent).await {
+            Ok((reply, _)) => {
+                problems.extend(self.judge.exchange(
+                    Transport::Ws,
+                    Credential::Right,
+                    &sent,
+                    &reply,
+                ));
+                if let Some(Response::Success { result: Value::Bool(false), .. }) =
+                    read_response(&reply)
+                {
+                    problems.push(Problem::new(
+                        FailureKind::Subscription,
+                        "rpc.unsubscribe answered false for a live subscription",
+                    ));
+                }
+            }
+            Err(e) => problems.push(e.problem()),
+        }
+        if problems.is_empty() && notes.is_empty() {
+            return Outcome::Skipped(format!(
+                "no notification arrived within {} ms; nothing to validate",
+                self.client.timeout.as_millis()
+            ));
+        }
+        verdict(problems)
+    }
+}
