@@ -3,8 +3,9 @@
 //!
 //! - `plain`: the bare jsonrpsee server, no accord-plant;
 //! - `plant`: what docs/plant.md's five lines install (and both example plants run): the HTTP
-//!   layer `PlantLayer` (envelope, params check, result check) and the RPC middleware
-//!   `PlantRpcLayer` (which lets the calls the layer screened through);
+//!   layer `PlantLayer` (credential, body, envelope and params, which hands a plainly written
+//!   single call on as it was sent) and the RPC middleware `PlantRpcLayer` (which then checks
+//!   the result);
 //! - `rpc-only`: the RPC middleware alone (`set_rpc_middleware`), which then checks params and
 //!   result itself.
 //!
@@ -176,16 +177,18 @@ async fn round(client: &HttpClient, method: &str, params: &Value, calls: usize) 
     times[times.len() / 2]
 }
 
-/// The pieces of the check, timed alone: the HTTP layer's strict read of the whole body, a
-/// plain `serde_json` parse of the params (what the RPC middleware does first), the params
-/// check and the result check.
+/// The pieces of the check, timed alone: the HTTP layer's short path (the envelope read in
+/// place and the params checked as bytes), its strict read of the whole body (what a body the
+/// short path does not take gets), a plain `serde_json` parse of the params (what the RPC
+/// middleware does first on a WebSocket), the params check on that value, and the result
+/// check on a value and on the bytes jsonrpsee serialized.
 fn in_process(
     plant: &Plant,
     method: &str,
     params: &Value,
     rounds: usize,
     calls: usize,
-) -> [f64; 4] {
+) -> [f64; 6] {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
     let text = params.to_string();
     let result = match method {
@@ -205,6 +208,9 @@ fn in_process(
         batches.sort_by(f64::total_cmp);
         batches[batches.len() / 2]
     };
+    let short = per_call(&mut || {
+        std::hint::black_box(plant.pass_through(body.as_bytes(), Access::Full).unwrap());
+    });
     let read = per_call(&mut || {
         std::hint::black_box(
             accord_wire::Incoming::parse_with_batch_limit(body.as_bytes(), 1).unwrap(),
@@ -221,11 +227,15 @@ fn in_process(
     let Route::Contract(call) = plant.route(method, Some(params), Access::Full) else {
         unreachable!("checked above")
     };
+    let result_text = result.to_string();
     let outcome = Ok(result);
     let judge = per_call(&mut || {
         assert!(plant.judge(call, &outcome).is_none());
     });
-    [read, parse, check, judge]
+    let judge_bytes = per_call(&mut || {
+        assert!(plant.judge_result_bytes(call, result_text.as_bytes()).is_none());
+    });
+    [short, read, parse, check, judge, judge_bytes]
 }
 
 fn quartiles(mut values: Vec<f64>) -> [f64; 3] {
@@ -328,11 +338,12 @@ fn main() {
         println!();
         println!("In process, no transport (median of {rounds} batches of {calls}, µs per call):");
         println!();
-        println!("| method | strict envelope read (body bytes → model) | params JSON → Value | params check (`Plant::route`) | result check (`Plant::judge`) |");
-        println!("| --- | --- | --- | --- | --- |");
+        println!("| method | short path: envelope in place + params as bytes (`Plant::pass_through`) | strict envelope read (body bytes → model) | params JSON → Value | params check on the value (`Plant::route`) | result check on a value (`Plant::judge`) | result check on bytes (`Plant::judge_result_bytes`) |");
+        println!("| --- | --- | --- | --- | --- | --- | --- |");
         for (method, params) in methods {
-            let [read, parse, check, judge] = in_process(&plant, method, params, rounds, calls);
-            println!("| `{method}` | {read:.2} | {parse:.2} | {check:.2} | {judge:.2} |");
+            let [short, read, parse, check, judge, judge_bytes] =
+                in_process(&plant, method, params, rounds, calls);
+            println!("| `{method}` | {short:.2} | {read:.2} | {parse:.2} | {check:.2} | {judge:.2} | {judge_bytes:.2} |");
         }
         println!();
         println!("violations counted by the plant: {}; load {}", plant.violations(), loadavg());
