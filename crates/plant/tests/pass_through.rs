@@ -164,3 +164,18 @@ async fn an_answer_past_answer_bytes_is_replaced_on_the_short_path() {
     assert_eq!(plant.violations(), 0);
     handle.stop().unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_warned_answer_is_sent_as_made_and_counted_once() {
+    for middleware in [true, false] {
+        let config = Config { on_violation: OnViolation::Warn, ..Config::default() };
+        let plant = Arc::new(Plant::from_contract("pump-plant.types.json", PUMP, config).unwrap());
+        let (url, handle) = serve(&plant, middleware).await;
+        let broken =
+            post(&url, r#"{"jsonrpc":"2.0","id":1,"method":"pump.getSpeed","params":["P-102"]}"#)
+                .await;
+        assert_eq!(broken, json!({"jsonrpc": "2.0", "id": 1, "result": 99_999}));
+        assert_eq!(plant.violations(), 1, "middleware: {middleware}");
+        handle.stop().unwrap();
+    }
+}
