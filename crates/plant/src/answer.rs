@@ -106,7 +106,7 @@ impl Plant {
 
     /// Appends one response, or the `-32003` `answer-bytes` that replaces it when the answer
     /// would pass the limit (accord-wire's, as serve's).
-    fn respond(&self, id: &Id, answer: &Answer, out: &mut Vec<u8>) {
+    pub(crate) fn respond(&self, id: &Id, answer: &Answer, out: &mut Vec<u8>) {
         let max = self.limits().answer_bytes;
         encode::response_within(id, answer, out, max, self.protocol());
     }

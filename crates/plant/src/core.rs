@@ -9,7 +9,8 @@ use accord_schema_model::{Document, ParamStructure};
 use accord_validate::{Contract, Target};
 use accord_wire::encode::Answer;
 use accord_wire::protocol::Protocol;
-use accord_wire::{Access, Dialect, EventRoute, RpcError, describe, event};
+use accord_wire::{Access, Dialect, EventRoute, Id, RpcError, describe, event};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::broadcast;
 
@@ -106,7 +107,7 @@ pub struct Plant {
     on_violation: OnViolation,
     violations: AtomicU64,
     recent: Mutex<Vec<Violation>>,
-    /// Checked event payloads, to every subscribed WebSocket of [`crate::router`].
+    /// Checked event payloads, to every subscribed WebSocket of [`crate::router()`].
     emitted: broadcast::Sender<Arc<(String, Value)>>,
 }
 
@@ -230,6 +231,89 @@ impl Plant {
             return Route::Pubsub;
         }
         Route::Answer(self.protocol.method_not_found(method).into())
+    }
+
+    /// The contract call a single request body is, when the plant can hand the body on to its
+    /// handler exactly as it was sent: one request object of the four members only, each named
+    /// once (`jsonrpc` written `"2.0"`, an id of digits that fits a `u64` or a string without
+    /// escapes, a method name without escapes), from a caller with full access, calling a
+    /// contract method (not the describe method) with params that pass the contract on
+    /// accord-validate's bytes path, which refuses a key named twice anywhere inside them, as
+    /// the strict reader does, and params nested past the body's `depth` limit. `None` for anything else: then [`Plant::answer`]'s strict read
+    /// judges the body, and answers whatever this does not pass. With the call, the id to
+    /// answer it with.
+    ///
+    /// Nothing is built: the params are checked as bytes, the other members read in place.
+    pub fn pass_through(&self, bytes: &[u8], access: Access) -> Option<(ContractCall<'_>, Id)> {
+        /// The members, in place; a member named twice, or any other, fails the read.
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Envelope<'b> {
+            #[serde(borrow)]
+            jsonrpc: &'b RawValue,
+            #[serde(borrow)]
+            id: &'b RawValue,
+            #[serde(borrow)]
+            method: &'b RawValue,
+            #[serde(borrow, default)]
+            params: Option<&'b RawValue>,
+        }
+        /// The text of a string token without escapes.
+        fn plain(raw: &RawValue) -> Option<&str> {
+            let text = raw.get().strip_prefix('"')?.strip_suffix('"')?;
+            (!text.contains(['\\', '"'])).then_some(text)
+        }
+        if access != Access::Full || bytes.len() > self.limits.body_bytes {
+            return None;
+        }
+        let envelope: Envelope<'_> = serde_json::from_slice(bytes).ok()?;
+        if envelope.jsonrpc.get() != "\"2.0\"" {
+            return None;
+        }
+        // The ids jsonrpsee reads and writes back as they were sent.
+        let id = match plain(envelope.id) {
+            Some(text) => Id::String(text.to_owned()),
+            None if envelope.id.get().bytes().all(|b| b.is_ascii_digit()) => {
+                Id::Number(envelope.id.get().parse::<u64>().ok()?.into())
+            }
+            None => return None,
+        };
+        let method = plain(envelope.method)?;
+        if self.dialect.describe.as_deref() == Some(method) {
+            return None;
+        }
+        let info = self.methods.get(method)?;
+        let params = match envelope.params {
+            Some(raw) if raw.get().starts_with(['{', '[']) => raw.get().as_bytes(),
+            Some(_) => return None,
+            None if info.positional_only => b"[]",
+            None => b"{}",
+        };
+        // The params are one level inside the body: within the `depth` limit of the body when
+        // they nest no deeper than one level less (the other members are not containers).
+        let depth = self.limits.depth.saturating_sub(1);
+        let check = self.contract.validator(&info.params).ok()?.with_depth_limit(depth);
+        check.is_valid_bytes(params).then_some((ContractCall { method: info }, id))
+    }
+
+    /// The contract call of `method`, when the contract has it (its params already checked).
+    pub(crate) fn contract_call(&self, method: &str) -> Option<ContractCall<'_>> {
+        self.methods.get(method).map(|info| ContractCall { method: info })
+    }
+
+    /// [`Plant::judge`] of a result given as JSON text, checked on accord-validate's bytes
+    /// path (nothing built when it is valid).
+    pub fn judge_result_bytes(&self, call: ContractCall<'_>, result: &[u8]) -> Option<Violation> {
+        let info = call.method;
+        let reason = match self.contract.validator(&info.result) {
+            Ok(check) if check.is_valid_bytes(result) => return None,
+            Ok(check) => match check.validate_bytes(result) {
+                Ok(()) => return None,
+                Err(errors) => format!("its result does not match the contract: {}", errors[0]),
+            },
+            Err(error) => error.to_string(),
+        };
+        Some(Violation { subject: info.qualified.clone(), reason })
     }
 
     fn check_params(&self, info: &Method, params: Option<&Value>) -> Result<(), RpcError> {
@@ -426,4 +510,59 @@ fn table(doc: &Document, dialect: &Dialect) -> (HashMap<String, Method>, HashMap
         }
     }
     (methods, events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUMP: &str = include_str!("../../../fixtures/contracts/pump-plant.types.json");
+
+    #[test]
+    fn only_a_plainly_written_valid_call_passes_through() {
+        let plant = Plant::from_contract("pump", PUMP, Config::default()).unwrap();
+        let passes = |body: &str| plant.pass_through(body.as_bytes(), Access::Full).map(|p| p.1);
+        let call = r#"{"jsonrpc":"2.0","id":1,"method":"pump.getSpeed","params":["P-101"]}"#;
+        assert_eq!(passes(call), Some(Id::Number(1.into())));
+        assert_eq!(
+            passes(
+                r#"{"id":"x","method":"pump.getSpeed","jsonrpc":"2.0","params":{"pump":"P-101"}}"#
+            ),
+            Some(Id::String("x".into()))
+        );
+        assert!(plant.pass_through(call.as_bytes(), Access::Reduced).is_none());
+        // The body's depth limit counts the request object: params one level inside it.
+        for (depth, passes) in [(1, false), (2, true)] {
+            let limits = Limits { depth, ..Limits::default() };
+            let config = Config { limits, ..Config::default() };
+            let shallow = Plant::from_contract("pump", PUMP, config).unwrap();
+            assert_eq!(shallow.pass_through(call.as_bytes(), Access::Full).is_some(), passes);
+        }
+        for body in [
+            // params the contract refuses, or a key named twice inside them
+            r#"{"jsonrpc":"2.0","id":1,"method":"pump.getSpeed","params":["bad"]}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"pump.getSpeed","params":{"pump":"P-101","pump":"P-101"}}"#,
+            // a member named twice, another member, a member of the wrong kind
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"pump.getSpeed","params":["P-101"]}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"pump.getSpeed","params":["P-101"],"x":1}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"pump.getSpeed","params":"P-101"}"#,
+            r#"{"jsonrpc":"2.1","id":1,"method":"pump.getSpeed","params":["P-101"]}"#,
+            // ids and names jsonrpsee might write back otherwise, or not read
+            r#"{"jsonrpc":"2.0","id":-1,"method":"pump.getSpeed","params":["P-101"]}"#,
+            r#"{"jsonrpc":"2.0","id":1.0,"method":"pump.getSpeed","params":["P-101"]}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"pump.getSpeed","params":["P-101"]}"#,
+            r#"{"jsonrpc":"2.0","id":"\u0041","method":"pump.getSpeed","params":["P-101"]}"#,
+            r#"{"jsonrpc":"2.0","id":99999999999999999999,"method":"pump.getSpeed","params":["P-101"]}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"pump.get\u0053peed","params":["P-101"]}"#,
+            // a notification, a batch, the describe method, a method the contract lacks
+            r#"{"jsonrpc":"2.0","method":"pump.getSpeed","params":["P-101"]}"#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"pump.getSpeed","params":["P-101"]}]"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"rpc.describe"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"pump.nothing","params":[]}"#,
+            // not JSON after the object
+            r#"{"jsonrpc":"2.0","id":1,"method":"pump.getSpeed","params":["P-101"]} x"#,
+        ] {
+            assert_eq!(passes(body), None, "{body}");
+        }
+    }
 }

@@ -5,29 +5,46 @@
 //!
 //! The layer answers `POST /` itself, as `accord serve` does (the envelope, the describe
 //! method, credentials, params), and hands the inner service each contract call that passed,
-//! one request at a time, marked [`Screened`]; it checks the inner service's answer against
-//! the contract before it is sent. Anything else (a WebSocket upgrade) goes to the inner
-//! service with the caller's [`Access`] in its extensions, after a wrong credential has been
-//! refused with 401.
+//! one request at a time, marked [`Screened`]. A body that is one such call, written plainly
+//! ([`Plant::pass_through`]), is handed on as it was sent, its params checked as bytes; the
+//! inner service's answer is then checked by jsonrpsee's RPC middleware behind it, which marks
+//! the response [`Judged`], and sent as it is; without that mark (an inner service without the
+//! middleware) the layer checks it. Any other body is read strictly ([`Plant::answer`]) and
+//! each call in it re-encoded for the inner service, whose answer the layer checks. Anything
+//! else (a WebSocket upgrade) goes to the inner service with the caller's [`Access`] in its
+//! extensions, after a wrong credential has been refused with 401.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use accord_wire::encode;
-use accord_wire::{Access, RpcError, limits};
+use accord_wire::encode::{self, Answer};
+use accord_wire::{Access, Id, RpcError, limits};
+use axum::body::Bytes;
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 
 use crate::answer::{Dispatch, DispatchFuture, Session, Transport};
-use crate::core::Plant;
+use crate::core::{ContractCall, Plant};
 
-/// The mark on a call the layer has already checked (params before, answer after), so that
-/// jsonrpsee's RPC middleware behind it does not check it twice.
+/// The mark on a call the layer has already checked, so that jsonrpsee's RPC middleware behind
+/// it does not check its params twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screened {
+    /// Params checked; the layer checks the answer too (a call it re-encoded).
+    Whole,
+    /// Params checked; the body went on as it was sent, and the answer is the RPC middleware's
+    /// to check, which then marks its response [`Judged`].
+    Params,
+}
+
+/// The mark of jsonrpsee's RPC middleware on a response it checked against the contract, so
+/// that the layer in front sends it as it is.
 #[derive(Debug, Clone, Copy)]
-pub struct Screened;
+pub struct Judged;
 
 /// The caller's `Authorization` header as the plant reads it.
 pub fn access_of(plant: &Plant, headers: &HeaderMap) -> Access {
@@ -68,33 +85,59 @@ where
     B::Error: Into<BoxError>,
     R: From<Vec<u8>>,
 {
+    match read_post(plant, request).await {
+        Ok((_, bytes, access)) => answer_post(plant, &bytes, access, dispatch).await,
+        Err(response) => response,
+    }
+}
+
+/// The request of `POST /` (its head), its body and the caller's access, or the answer that
+/// refuses it: a wrong credential, a body not declared JSON, a body past the limit.
+async fn read_post<B, R>(
+    plant: &Plant,
+    request: Request<B>,
+) -> Result<(Parts, Bytes, Access), Response<R>>
+where
+    B: axum::body::HttpBody,
+    B::Error: Into<BoxError>,
+    R: From<Vec<u8>>,
+{
     let (parts, body) = request.into_parts();
     let access = access_of(plant, &parts.headers);
     if access == Access::Refused {
-        return refused(plant);
+        return Err(refused(plant));
     }
     if !declared_json(&parts.headers) {
         let error =
             RpcError::invalid_request("the body must be declared Content-Type: application/json");
-        return json_response(StatusCode::UNSUPPORTED_MEDIA_TYPE, encode::refusal(error));
+        return Err(json_response(StatusCode::UNSUPPORTED_MEDIA_TYPE, encode::refusal(error)));
     }
     let max = plant.limits().body_bytes;
-    let bytes = match http_body_util::Limited::new(body, max).collect().await {
-        Ok(collected) => collected.to_bytes(),
+    match http_body_util::Limited::new(body, max).collect().await {
+        Ok(collected) => Ok((parts, collected.to_bytes(), access)),
         Err(error) if error.is::<http_body_util::LengthLimitError>() => {
             let mut response =
                 json_response(StatusCode::PAYLOAD_TOO_LARGE, plant.refusal(limits::BODY_BYTES));
             response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-            return response;
+            Err(response)
         }
         Err(error) => {
             let error =
                 RpcError::parse_error(1, 1, &format!("the body could not be read: {error}"));
-            return json_response(StatusCode::BAD_REQUEST, encode::refusal(error));
+            Err(json_response(StatusCode::BAD_REQUEST, encode::refusal(error)))
         }
-    };
+    }
+}
+
+/// [`Plant::answer`] of a body read by [`read_post`], as an HTTP response.
+async fn answer_post<R: From<Vec<u8>>>(
+    plant: &Plant,
+    bytes: &[u8],
+    access: Access,
+    dispatch: &dyn Dispatch,
+) -> Response<R> {
     let mut session = Session { transport: Transport::Http, access, subscriptions: None };
-    match plant.answer(&bytes, &mut session, dispatch).await {
+    match plant.answer(bytes, &mut session, dispatch).await {
         Some(answer) => json_response(StatusCode::OK, answer),
         None => {
             let mut response = Response::new(R::from(Vec::new()));
@@ -162,8 +205,15 @@ where
         let mut inner = std::mem::replace(&mut self.inner, clone);
         Box::pin(async move {
             if request.method() == Method::POST {
+                let (parts, bytes, access) = match read_post(&plant, request).await {
+                    Ok(read) => read,
+                    Err(response) => return Ok(response),
+                };
+                if let Some((call, id)) = plant.pass_through(&bytes, access) {
+                    return Ok(pass(&plant, call, &id, parts, bytes, inner).await);
+                }
                 let forward = Forward { inner: inner.clone(), bodies: std::marker::PhantomData };
-                return Ok(post(&plant, request, &forward).await);
+                return Ok(answer_post(&plant, &bytes, access, &forward).await);
             }
             match access_of(&plant, request.headers()) {
                 Access::Refused => Ok(refused(&plant)),
@@ -204,29 +254,105 @@ where
                 .header(header::CONTENT_TYPE, "application/json")
                 .body(B::from(body))
                 .map_err(|e| RpcError::internal(&e.to_string()))?;
-            request.extensions_mut().insert(Screened);
+            request.extensions_mut().insert(Screened::Whole);
             request.extensions_mut().insert(Access::Full);
-            std::future::poll_fn(|cx| inner.poll_ready(cx)).await.map_err(|e| {
-                RpcError::internal(&format!("the plant is not ready: {}", e.into()))
-            })?;
-            let response = inner
-                .call(request)
-                .await
-                .map_err(|e| RpcError::internal(&format!("the plant failed: {}", e.into())))?;
-            let bytes = response
-                .into_body()
-                .collect()
-                .await
-                .map_err(|e| {
-                    RpcError::internal(&format!(
-                        "the plant's answer could not be read: {}",
-                        e.into()
-                    ))
-                })?
-                .to_bytes();
+            let bytes = call_inner(&mut inner, request).await?;
             read_response(&bytes)
         })
     }
+}
+
+/// One request to the inner service, and the body of its response.
+async fn call_inner<S, B, R>(inner: &mut S, request: Request<B>) -> Result<Bytes, RpcError>
+where
+    S: tower::Service<Request<B>, Response = Response<R>>,
+    S::Error: Into<BoxError>,
+    R: axum::body::HttpBody,
+    R::Error: Into<BoxError>,
+{
+    std::future::poll_fn(|cx| inner.poll_ready(cx))
+        .await
+        .map_err(|e| RpcError::internal(&format!("the plant is not ready: {}", e.into())))?;
+    let response = inner
+        .call(request)
+        .await
+        .map_err(|e| RpcError::internal(&format!("the plant failed: {}", e.into())))?;
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .map_err(|e| {
+            RpcError::internal(&format!("the plant's answer could not be read: {}", e.into()))
+        })?
+        .to_bytes();
+    Ok(bytes)
+}
+
+/// Hands the inner service a body [`Plant::pass_through`] passed, as it was sent (with the
+/// request's own head, its content type written as jsonrpsee reads it), and sends its answer
+/// as it is when jsonrpsee's RPC middleware checked it ([`Judged`]) and it is known to be
+/// within `answer-bytes`; otherwise reads the answer, checks it here when nothing did, and
+/// writes it as [`Plant::answer`] does.
+async fn pass<S, B, R>(
+    plant: &Plant,
+    call: ContractCall<'_>,
+    id: &Id,
+    mut parts: Parts,
+    body: Bytes,
+    mut inner: S,
+) -> Response<R>
+where
+    S: tower::Service<Request<B>, Response = Response<R>>,
+    S::Error: Into<BoxError>,
+    B: From<Vec<u8>>,
+    R: axum::body::HttpBody + From<Vec<u8>>,
+    R::Error: Into<BoxError>,
+{
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    parts.extensions.insert(Screened::Params);
+    parts.extensions.insert(Access::Full);
+    let request = Request::from_parts(parts, B::from(Vec::from(body)));
+    let answered = match std::future::poll_fn(|cx| inner.poll_ready(cx)).await {
+        Ok(()) => inner.call(request).await.map_err(|e| format!("the plant failed: {}", e.into())),
+        Err(e) => Err(format!("the plant is not ready: {}", e.into())),
+    };
+    let max = plant.limits().answer_bytes;
+    let outcome = match answered {
+        Ok(response)
+            if response.extensions().get::<Judged>().is_some()
+                && response.status() == StatusCode::OK
+                && response.body().size_hint().exact().is_some_and(|n| n <= max as u64) =>
+        {
+            let (mut parts, body) = response.into_parts();
+            parts
+                .headers
+                .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            return Response::from_parts(parts, body);
+        }
+        Ok(response) => {
+            let judged = response.extensions().get::<Judged>().is_some();
+            match response.into_body().collect().await {
+                // Checked already: only the limit is left to apply.
+                Ok(bytes) if judged => read_response(&bytes.to_bytes()),
+                Ok(bytes) => plant.settle(call, read_response(&bytes.to_bytes())),
+                Err(e) => plant.settle(
+                    call,
+                    Err(RpcError::internal(&format!(
+                        "the plant's answer could not be read: {}",
+                        e.into()
+                    ))),
+                ),
+            }
+        }
+        Err(reason) => plant.settle(call, Err(RpcError::internal(&reason))),
+    };
+    let answer = match outcome {
+        Ok(value) => Answer::Value(value),
+        Err(error) => Answer::Error(error),
+    };
+    let mut out = Vec::with_capacity(256);
+    plant.respond(id, &answer, &mut out);
+    json_response(StatusCode::OK, out)
 }
 
 /// The inner service's answer to one call: its result or its error.

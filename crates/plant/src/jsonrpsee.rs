@@ -12,9 +12,12 @@
 //!
 //! Over HTTP the [`crate::http::PlantLayer`] in front answers the envelope as docs/wire.md
 //! does (jsonrpsee's own envelope answers differ) and marks the calls it checked
-//! [`Screened`]; this middleware checks every other call: WebSocket messages, and HTTP when
-//! the layer is not installed (then a plant with a credential sees every caller as one
-//! without, since only the layer reads the header).
+//! [`Screened`]: this middleware does not check their params again, and checks the answer of
+//! a call the layer handed on as it was sent ([`Screened::Params`]), marking the response
+//! [`Judged`]. It checks every other call whole: WebSocket messages, and HTTP when the layer
+//! is not installed (then a plant with a credential sees every caller as one without, since
+//! only the layer reads the header). Results are checked on accord-validate's bytes path,
+//! straight from the response jsonrpsee serialized.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -30,8 +33,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::RpcError;
-use crate::core::{Plant, Route, Violation};
-use crate::http::Screened;
+use crate::core::{ContractCall, Plant, Route, Violation};
+use crate::http::{Judged, Screened};
 
 /// The layer to put in `RpcServiceBuilder::new().layer(...)`.
 #[derive(Debug, Clone)]
@@ -83,6 +86,51 @@ fn error_object(error: RpcError) -> ErrorObjectOwned {
     ErrorObjectOwned::owned(code, error.message, error.data)
 }
 
+/// What the handler's answer breaks in the contract, if anything: a result is checked as the
+/// bytes jsonrpsee serialized; an error (or a `null` result) is read back first.
+fn judge_response(
+    plant: &Plant,
+    call: ContractCall<'_>,
+    response: &MethodResponse,
+) -> Option<Violation> {
+    /// The members of a response this reads, in place.
+    #[derive(serde::Deserialize)]
+    struct Members<'a> {
+        #[serde(borrow, default)]
+        result: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        error: Option<&'a RawValue>,
+    }
+    match serde_json::from_str::<Members<'_>>(response.as_json().get()) {
+        Ok(Members { result: Some(result), error: None }) => {
+            plant.judge_result_bytes(call, result.get().as_bytes())
+        }
+        _ => plant.judge(call, &outcome_of(response)),
+    }
+}
+
+/// Calls the handler and checks its answer: unchanged when it keeps the contract; otherwise
+/// counted, logged and, under `OnViolation::Fail`, replaced by `-32603`.
+async fn checked<'a, S>(
+    plant: &Plant,
+    call: ContractCall<'_>,
+    request: Request<'a>,
+    inner: &S,
+) -> MethodResponse
+where
+    S: RpcServiceT<MethodResponse = MethodResponse>,
+{
+    let id = request.id.clone().into_owned();
+    let response = inner.call(request).await;
+    let Some(violation) = judge_response(plant, call, &response) else {
+        return response;
+    };
+    match plant.violated(violation) {
+        None => response,
+        Some(error) => MethodResponse::error(id, error_object(error)),
+    }
+}
+
 /// The handler's answer, read back from jsonrpsee's response.
 fn outcome_of(response: &MethodResponse) -> Result<Value, RpcError> {
     let value: Value = serde_json::from_str(response.as_json().get())
@@ -129,10 +177,19 @@ where
         let plant = self.plant.clone();
         let inner = self.inner.clone();
         let access = self.access(request.extensions());
-        let screened = request.extensions().get::<Screened>().is_some();
+        let screened = request.extensions().get::<Screened>().copied();
         async move {
-            if screened {
-                return inner.call(request).await;
+            match screened {
+                Some(Screened::Whole) => return inner.call(request).await,
+                Some(Screened::Params) => {
+                    let Some(call) = plant.contract_call(&request.method) else {
+                        return inner.call(request).await;
+                    };
+                    let mut response = checked(&plant, call, request, &inner).await;
+                    response.extensions_mut().insert(Judged);
+                    return response;
+                }
+                None => {}
             }
             let params: Option<Value> =
                 match request.params.as_ref().map(|p| serde_json::from_str(p.get())) {
@@ -150,18 +207,7 @@ where
             let max = max_of(&plant);
             match plant.route(&request.method, params.as_ref(), access) {
                 Route::Answer(answer) => respond(request.id, answer, max),
-                Route::Contract(call) => {
-                    let id = request.id.clone().into_owned();
-                    let response = inner.call(request).await;
-                    let outcome = outcome_of(&response);
-                    if plant.judge(call, &outcome).is_none() {
-                        return response;
-                    }
-                    match plant.settle(call, outcome) {
-                        Ok(_) => response,
-                        Err(error) => MethodResponse::error(id, error_object(error)),
-                    }
-                }
+                Route::Contract(call) => checked(&plant, call, request, &inner).await,
                 Route::Pubsub => inner.call(request).await,
                 // Answered by what `register_events` registered (jsonrpsee's method-not-found
                 // when it is not; jsonrpsee's "not supported" over HTTP without the layer).

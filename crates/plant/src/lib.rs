@@ -35,7 +35,7 @@ pub use accord_wire::encode::Answer;
 pub use accord_wire::{Access, Dialect, RpcError};
 pub use answer::{Dispatch, DispatchFuture, Session, Transport};
 pub use config::{Config, Limits, OnViolation};
-pub use core::{Plant, Route, Violation};
+pub use core::{ContractCall, Plant, Route, Violation};
 pub use credential::Credential;
 pub use error::Error;
 pub use events::Subscriptions;
