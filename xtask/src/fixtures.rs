@@ -46,6 +46,7 @@ pub(crate) struct Generator {
 pub(crate) const GENERATORS: &[Generator] = &[
     Generator { name: "goldens", owns: Some(GOLDEN_CURRENT), generate: goldens },
     Generator { name: "compat-rules", owns: None, generate: compat_rules },
+    Generator { name: "format-schema", owns: None, generate: crate::format_schema::generate },
 ];
 
 /// docs/compat-rules.md: the compatibility rule registry as

@@ -8,6 +8,7 @@ mod crates;
 mod ensure;
 mod fixtures;
 mod floor;
+mod format_schema;
 mod freeze;
 mod layering;
 mod load;
@@ -24,7 +25,8 @@ const USAGE: &str = "\
 usage: cargo xtask <task> [options]
 
 tasks:
-  fixtures [--check]       regenerate every generated file (the goldens in fixtures/golden/current/);
+  fixtures [--check]       regenerate every generated file (the goldens in fixtures/golden/current/,
+                           docs/compat-rules.md, docs/types.schema.json);
                            with --check, write nothing and fail listing every file out of date
   bless [NEXTEST ARGS]     update every generated file: the goldens, then the tests under
                            ACCORD_BLESS=1 INSTA_UPDATE=always (insta snapshots, docs/compat-rules.md,

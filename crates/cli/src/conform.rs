@@ -11,6 +11,7 @@ use accord_conform::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::diagnostic::escape_controls;
 use crate::{Outcome, input, junit, output};
 
 /// Arguments of `accord conform`.
@@ -97,7 +98,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let policy = match Policy::with_allowed(&doc, args.allow.iter().map(String::as_str)) {
         Ok(p) => p,
         Err(err) => {
-            eprintln!("error: {err}");
+            eprintln!("error: {}", escape_controls(&err.to_string()));
             return Outcome::InputError;
         }
     };
@@ -115,11 +116,11 @@ pub(crate) fn run(args: &Args) -> Outcome {
         Ok(plan) => plan,
         // The URL is the command line's, not the contract's.
         Err(err @ Error::Url { .. }) => {
-            eprintln!("error: {err}");
+            eprintln!("error: {}", escape_controls(&err.to_string()));
             return Outcome::InputError;
         }
         Err(err) => {
-            eprintln!("error: {}: {err}", args.contract.display());
+            eprintln!("error: {}", escape_controls(&format!("{}: {err}", args.contract.display())));
             return Outcome::InputError;
         }
     };
@@ -128,7 +129,11 @@ pub(crate) fn run(args: &Args) -> Outcome {
             ConformFormat::Json => pretty(&plan.to_json()),
             _ => plan.to_text(),
         };
-        return if output::print(&text) { Outcome::Success } else { Outcome::InputError };
+        return if output::print(&escape_controls(&text)) {
+            Outcome::Success
+        } else {
+            Outcome::InputError
+        };
     }
     let transcript = match &args.replay {
         None => None,
@@ -138,7 +143,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
         {
             Ok(t) => Some(t),
             Err(err) => {
-                eprintln!("error: {}: {err}", path.display());
+                eprintln!("error: {}", escape_controls(&format!("{}: {err}", path.display())));
                 return Outcome::InputError;
             }
         },
@@ -146,7 +151,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
     // The plan comes first, before anything is sent, so an operator sees what will be called.
     if args.format == ConformFormat::Text
         && transcript.is_none()
-        && !output::print(&format!("{}\n", plan.to_text()))
+        && !output::print(&escape_controls(&format!("{}\n", plan.to_text())))
     {
         return Outcome::InputError;
     }
@@ -167,18 +172,18 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let report = match result {
         Ok(report) => report,
         Err(err @ (Error::Connect { .. } | Error::Url { .. })) => {
-            eprintln!("error: {err}");
+            eprintln!("error: {}", escape_controls(&err.to_string()));
             return Outcome::InputError;
         }
         Err(err) => {
-            eprintln!("error: {}: {err}", args.contract.display());
+            eprintln!("error: {}", escape_controls(&format!("{}: {err}", args.contract.display())));
             return Outcome::InputError;
         }
     };
     if let Some(dir) = &args.transcripts
         && let Err(err) = save_transcripts(dir, &report)
     {
-        eprintln!("error: {}: {err}", dir.display());
+        eprintln!("error: {}", escape_controls(&format!("{}: {err}", dir.display())));
         return Outcome::InputError;
     }
     let text = match args.format {
@@ -192,7 +197,9 @@ pub(crate) fn run(args: &Args) -> Outcome {
         ConformFormat::Json => pretty(&report.to_json()),
         ConformFormat::Junit => junit_report(&report),
     };
-    if !output::print(&text) {
+    // The report quotes the contract's names and the plant's answers: neither may drive the
+    // terminal.
+    if !output::print(&escape_controls(&text)) {
         return Outcome::InputError;
     }
     if report.passed() { Outcome::Success } else { Outcome::Problems }
@@ -295,7 +302,7 @@ impl Progress for Bar {
         if self.0.position() + 1 > self.0.length().unwrap_or(0) {
             self.0.inc_length(1);
         }
-        self.0.set_message(what.to_owned());
+        self.0.set_message(escape_controls(what).into_owned());
         self.0.inc(1);
     }
 

@@ -7,6 +7,7 @@ use accord_schema_model::{Document, Method, Namespace, Semantics};
 use accord_wire::{Dialect, EventRoute};
 use serde_json::{Value, json};
 
+use crate::diagnostic::escape_controls;
 use crate::output::plural;
 use crate::{Outcome, OutputFormat, input, output};
 
@@ -33,7 +34,9 @@ pub(crate) fn run(args: &Args) -> Outcome {
             serde_json::to_string_pretty(&summary.json()).unwrap_or_default() + "\n"
         }
     };
-    if output::print(&text) { Outcome::Success } else { Outcome::InputError }
+    // Names, semantics and the wire summary are the contract's text: written out, never
+    // passed to the terminal as controls (serde_json escapes them in JSON but bidi overrides).
+    if output::print(&escape_controls(&text)) { Outcome::Success } else { Outcome::InputError }
 }
 
 /// The groups methods are listed in, most harmless first; undeclared last.

@@ -1,7 +1,10 @@
 //! The text request log of `accord serve`: one line per event,
 //! `2026-12-02T00:23:36.030558Z  INFO call transport=http method=bench.ping id=1 micros=7`,
-//! values bare when they are plain words and quoted (Rust string escapes) when they hold a
-//! space, a quote, `=` or a control character, as logfmt readers expect.
+//! values bare when they are plain words and quoted when they hold a space, a quote, `=` or a
+//! control character, as logfmt readers expect. Quoted values use JSON's escapes (`\"`, `\\`,
+//! `\n`, `\t`, and `\u001b` for every other control character and bidirectional override, as
+//! `escape_controls` writes them for every message): a method name or an id sent by a peer
+//! cannot drive the terminal the log is read on.
 //!
 //! Why not tracing-subscriber's own text format: every request writes a line, and that format
 //! spends more per line than the rest of a small request's work outside the kernel (the full
@@ -9,6 +12,7 @@
 //! This one writes the date in one piece and strings and integers as they are. Spans are not
 //! written: accord serve opens none.
 
+use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -17,6 +21,8 @@ use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
 use tracing_subscriber::registry::LookupSpan;
+
+use crate::diagnostic::escape_controls;
 
 /// The event format (tracing-subscriber's [`FormatEvent`]).
 #[derive(Debug, Default, Clone, Copy)]
@@ -120,11 +126,11 @@ impl Fields<'_, '_> {
             return;
         }
         self.result = if field.name() == "message" {
-            self.writer.write_str(value)
+            self.writer.write_str(&escape_controls(value))
         } else if is_plain(value) {
             self.name(field).and_then(|()| self.writer.write_str(value))
         } else {
-            self.name(field).and_then(|()| write!(self.writer, "{value:?}"))
+            self.name(field).and_then(|()| write_quoted(self.writer, value))
         };
     }
 
@@ -143,10 +149,30 @@ impl Fields<'_, '_> {
     }
 }
 
-/// A value that a logfmt reader reads back bare.
+/// A value that a logfmt reader reads back bare, and that holds nothing `escape_controls`
+/// would write out.
 fn is_plain(value: &str) -> bool {
     !value.is_empty()
         && !value.chars().any(|c| c == ' ' || c == '"' || c == '=' || c == '\\' || c.is_control())
+        && matches!(escape_controls(value), Cow::Borrowed(_))
+}
+
+/// `value` in quotes: `"` and `\` escaped, line feeds and tabs as `\n` and `\t` (a log line is
+/// one line), the other controls as `escape_controls` writes them.
+fn write_quoted(writer: &mut Writer<'_>, value: &str) -> fmt::Result {
+    let mut quoted = String::with_capacity(value.len() + 2);
+    quoted.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            '\n' => quoted.push_str("\\n"),
+            '\t' => quoted.push_str("\\t"),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    writer.write_str(&escape_controls(&quoted))
 }
 
 impl Visit for Fields<'_, '_> {
@@ -228,6 +254,21 @@ mod tests {
                 " WARN odd values id=\"\\\"a b\\\"\" reason=\"\" ok=true",
                 "ERROR debug value what=\"[1, 2]\"",
             ]
+        );
+    }
+
+    #[test]
+    fn control_characters_and_bidi_overrides_are_written_out() {
+        let text = lines(|| {
+            let method = "pump.go\u{1b}[2J";
+            tracing::info!(method = %method, id = "a\u{202e}b", note = "x\ny", "call \u{7}");
+        });
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}') && !text.contains('\u{202e}'));
+        assert!(
+            text.ends_with(
+                " INFO call \\u0007 method=\"pump.go\\u001b[2J\" id=\"a\\u202eb\" note=\"x\\ny\"\n"
+            ),
+            "{text}"
         );
     }
 

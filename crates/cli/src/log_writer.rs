@@ -61,7 +61,15 @@ impl BatchedStderr {
         spare.clear();
         std::mem::swap(&mut *self.0.buffer.lock().unwrap_or_else(PoisonError::into_inner), spare);
         let mut stderr = std::io::stderr().lock();
-        let _ = stderr.write_all(spare);
+        // Lines quote what peers sent (method names, ids, reasons). The text format escapes
+        // them itself; the JSON format (serde_json) leaves DEL, C1 controls and bidirectional
+        // overrides as they are, so every line is written out through `escape_controls`, which
+        // writes them as JSON escapes (`\u009b`): the JSON stays the same JSON. Writes are whole
+        // lines, so the buffer is whole UTF-8.
+        {
+            let text = String::from_utf8_lossy(spare);
+            let _ = stderr.write_all(crate::diagnostic::escape_controls(&text).as_bytes());
+        }
         spare.clear();
         let dropped = self.0.dropped.swap(0, Ordering::Relaxed);
         if dropped > 0 {

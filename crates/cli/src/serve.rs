@@ -8,6 +8,7 @@ use accord_schema_model::Document;
 use accord_serve::{Budget, Config, Limits, Mode, Prefer, ScenarioSource, TokenHandle};
 use clap::ValueEnum;
 
+use crate::diagnostic::escape_controls;
 use crate::log_writer::BatchedStderr;
 use crate::output::plural;
 use crate::{Outcome, input, output, token};
@@ -209,7 +210,8 @@ async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
                 Some(console)
             }
             Err(err) => {
-                eprintln!("error: {}: {err}", args.contract.display());
+                let message = format!("{}: {err}", args.contract.display());
+                eprintln!("error: {}", escape_controls(&message));
                 return Outcome::InputError;
             }
         }
@@ -219,7 +221,8 @@ async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
     let server = match accord_serve::start(doc, config).await {
         Ok(server) => server,
         Err(err) => {
-            eprintln!("error: {}{err}", start_error_subject(args, &err));
+            let message = format!("{}{err}", start_error_subject(args, &err));
+            eprintln!("error: {}", escape_controls(&message));
             return Outcome::InputError;
         }
     };
@@ -242,8 +245,9 @@ async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
     };
     // The banner is the one place the URL (its port, with port 0) is told: if it cannot be
     // written, a closed pipe included, nobody can use this plant.
-    if let Err(err) = output::print_strict(&format!("{}\n", banner.replace("{URL}", &server.url())))
-    {
+    // The banner names the contract and one of its methods: the contract's text.
+    let banner = format!("{}\n", banner.replace("{URL}", &server.url()));
+    if let Err(err) = output::print_strict(&escape_controls(&banner)) {
         eprintln!("error: cannot write the banner (the plant's URL) to stdout: {err}");
         server.shutdown().await;
         return Outcome::InputError;

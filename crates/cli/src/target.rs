@@ -3,6 +3,7 @@
 //! name (`eth_getBalance`) or by the contract's `namespace.method` (docs/wire.md §11.1), as the
 //! contract's Dialect resolves it.
 
+use crate::diagnostic::escape_controls;
 use accord_schema_model::Document;
 use accord_validate::{Target, did_you_mean};
 use accord_wire::{Dialect, MethodRoute};
@@ -110,7 +111,8 @@ pub(crate) fn with_validator<T>(
     let target = match flags.target(&loaded.document) {
         Ok(target) => target,
         Err(message) => {
-            eprintln!("error: {message}");
+            // A did-you-mean names the contract's methods and types.
+            eprintln!("error: {}", escape_controls(&message));
             return None;
         }
     };
@@ -128,7 +130,8 @@ pub(crate) fn with_validator<T>(
     match contract.validator(&target) {
         Ok(validator) => Some(use_it(validator)),
         Err(err) => {
-            eprintln!("error: {}: {err}", path.display());
+            let message = format!("{}: {err}", path.display());
+            eprintln!("error: {}", escape_controls(&message));
             None
         }
     }

@@ -7,6 +7,7 @@ use accord_schema_model::SourceMap;
 use accord_validate::{ValidationError, ValidationRule};
 use serde_json::{Value, json};
 
+use crate::diagnostic::escape_controls;
 use crate::output::plural;
 use crate::target::TargetArgs;
 use crate::{Outcome, OutputFormat, output};
@@ -54,14 +55,16 @@ fn check(args: &Args, validator: accord_validate::Validator<'_>) -> Outcome {
         OutputFormat::Text => text_report(args.jsonl, &results, invalid),
         OutputFormat::Json => json_report(args.jsonl, &results, invalid),
     };
-    if !output::print(&text) {
+    // Errors echo the input (member names, found values) and the contract's names.
+    if !output::print(&escape_controls(&text)) {
         return Outcome::InputError;
     }
     // A single value that is not JSON at all (a binary file, a truncated download) is
     // unreadable input, not a value that breaks the contract: exit 2, as for any input error.
     // In `--jsonl`, lines are judged one by one and a line that is not JSON counts as invalid.
     if !args.jsonl && results[0].1.iter().any(|e| e.rule == ValidationRule::Syntax) {
-        eprintln!("error: {} is not JSON: nothing was validated", shown(&args.file));
+        let file = shown(&args.file);
+        eprintln!("error: {} is not JSON: nothing was validated", escape_controls(&file));
         return Outcome::InputError;
     }
     if invalid == 0 { Outcome::Success } else { Outcome::Problems }
@@ -83,13 +86,14 @@ pub(crate) fn located(path: &Path, text: &str, err: &accord_validate::Error) -> 
         _ => None,
     };
     let map = SourceMap::new(text);
-    match at.and_then(|p| map.locate(p)) {
+    let line = match at.and_then(|p| map.locate(p)) {
         Some(l) => {
             let p = map.position(l.label().start);
             format!("{}:{}:{}: {err}", path.display(), p.line, p.column)
         }
         None => format!("{}: {err}", path.display()),
-    }
+    };
+    escape_controls(&line).into_owned()
 }
 
 fn read_input(file: &Path) -> Option<Vec<u8>> {
@@ -102,7 +106,8 @@ fn read_input(file: &Path) -> Option<Vec<u8>> {
     match read {
         Ok(bytes) => Some(bytes),
         Err(err) => {
-            eprintln!("error: cannot read {}: {err}", file.display());
+            let message = format!("cannot read {}: {err}", file.display());
+            eprintln!("error: {}", escape_controls(&message));
             None
         }
     }

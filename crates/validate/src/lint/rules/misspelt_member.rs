@@ -14,7 +14,9 @@ declare_rule! {
     ///
     /// A member further from every known name, or starting with `x-`, is not flagged: that is
     /// what a member written by a newer accord, or kept for another tool, looks like, and
-    /// readers keep such members as they are (format.md, section 3, rule 4).
+    /// readers keep such members as they are (format.md, section 3, rule 4). Nor is a member
+    /// starting with `$`, JSON Schema's keywords: `"$schema"` names the JSON Schema an editor
+    /// checks the document against (docs/types.schema.json), not a slip for `schema`.
     ///
     /// ## Why is this bad?
     /// The reader keeps an unknown member and nothing uses it, so the typo does silently what
@@ -36,7 +38,7 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String, &'static str, String)> = Vec::new();
     let mut look =
         |at: &Pointer, unknown: &Unknown, record: &str, known: &[&'static [&'static str]]| {
-            for key in unknown.keys().filter(|k| !k.starts_with("x-")) {
+            for key in unknown.keys().filter(|k| !k.starts_with("x-") && !k.starts_with('$')) {
                 if let Some(meant) =
                     near_miss(key, known.iter().flat_map(|list| list.iter().copied()))
                 {
