@@ -4,7 +4,7 @@
 
 use accord_schema_model::{
     Event, EventWire, Field, Method, Namespace, Param, ParamStructure, Semantics, TypeKind,
-    TypeNode, Unknown, Wire,
+    Unknown, Wire,
 };
 use indexmap::IndexMap;
 use proc_macro2::{TokenStream, TokenTree};
@@ -373,18 +373,9 @@ impl Lowerer<'_> {
                 }
             }
             let optional = i >= trailing_optional;
-            // An optional param is described by its inner type: leaving it out is the form
-            // every caller can send (the plant also reads `null` as absent).
-            let ty = if optional {
-                match self.lower(&p.ty, scope, ns).kind {
-                    TypeKind::Union(u) if u.variants.len() == 2 => {
-                        u.variants.into_iter().next().unwrap_or_else(|| node(TypeKind::Any))
-                    }
-                    other => TypeNode::new(other),
-                }
-            } else {
-                self.lower(&p.ty, scope, ns)
-            };
+            // An `Option` param is `T | null`, as serde reads it: jsonrpsee hands the explicit
+            // `null` to serde, which reads it as `None`; a trailing one may also be left out.
+            let ty = self.lower(&p.ty, scope, ns);
             let mut ty = ty;
             crate::tag::refine(&mut ty, &pdocs, file, self.diags);
             let mut field = Field::new(ty);
