@@ -17,11 +17,13 @@ macro_rules! fixture {
 }
 
 fixture! {
+    assoc_types => "../../../fixtures/extract/assoc-types/src/lib.rs",
     collections => "../../../fixtures/extract/collections/src/lib.rs",
     deps_path => "../../../fixtures/extract/deps-path/types/src/lib.rs",
     docs_deprecated => "../../../fixtures/extract/docs-deprecated/src/lib.rs",
     enum_external => "../../../fixtures/extract/enum-external/src/lib.rs",
     generics_aliases => "../../../fixtures/extract/generics-aliases/src/lib.rs",
+    generics_impl => "../../../fixtures/extract/generics-impl/src/lib.rs",
     impl_serialize => "../../../fixtures/extract/impl-serialize/src/lib.rs",
     modules => "../../../fixtures/extract/modules/src/lib.rs",
     presence => "../../../fixtures/extract/presence/src/lib.rs",
@@ -77,6 +79,19 @@ macro_rules! checks {
 fn cases() -> Vec<Case> {
     vec![
         Case {
+            dir: "assoc-types",
+            // Each checked as the associated type really is, so a wrong impl picked shows.
+            checks: checks![
+                "EthPayloadAttributes" =>
+                    <assoc_types::EthEngine as assoc_types::EngineTypes>::PayloadAttributes,
+                "EthPayload" => <assoc_types::EthEngine as assoc_types::EngineTypes>::Payload,
+                "Header" => assoc_types::Header,
+                "PooledTx" => <assoc_types::MainPool as assoc_types::PoolTypes>::Transaction,
+            ],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
             dir: "collections",
             checks: checks!["Collections" => collections::Collections, "Axis" => collections::Axis],
             unknowable: vec![],
@@ -86,7 +101,7 @@ fn cases() -> Vec<Case> {
             dir: "deps-path",
             checks: checks![
                 "Unit" => deps_path::Unit, "Reading" => deps_path::Reading,
-                "Alarm" => deps_path::alarms::Alarm,
+                "Alarm" => deps_path::alarms::Alarm, "Gauge" => deps_path::prelude::Gauge,
             ],
             unknowable: vec!["Calibration"],
             known_wrong: vec![],
@@ -110,6 +125,12 @@ fn cases() -> Vec<Case> {
                 "Block" => generics_aliases::Block,
                 "Page<BlockNumber>" => generics_aliases::Page<generics_aliases::ids::BlockNumber>,
             ],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "generics-impl",
+            checks: checks!["Block" => generics_impl::Block, "Receipt" => generics_impl::Receipt],
             unknowable: vec![],
             known_wrong: vec![],
         },
