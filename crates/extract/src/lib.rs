@@ -123,15 +123,9 @@ fn lower_crate(
     let type_sources = std::mem::take(&mut lowerer.type_sources);
     let field_sources = std::mem::take(&mut lowerer.field_sources);
     drop(lowerer);
-    Part {
-        found,
-        types,
-        type_sources,
-        field_sources,
-        diagnostics: diags.all,
-        lines: krate.lines,
-        doc: krate.doc.clone(),
-    }
+    let lines = krate.lines;
+    let doc = krate.doc.clone();
+    Part { found, types, type_sources, field_sources, diagnostics: diags.all, lines, doc }
 }
 
 /// The contract of several crates' parts: their traits merged by namespace, their types by
@@ -146,9 +140,15 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
     let mut field_sources = Vec::new();
     let mut lines = 0;
     let mut doc = None;
+    let single = parts.len() == 1;
     for part in parts {
-        for d in part.diagnostics {
-            diags.push(d.severity, d.code, d.location, d.message, d.help);
+        if single {
+            // One crate: its diagnostics are already deduplicated; moved, not pushed again.
+            diags.all = part.diagnostics;
+        } else {
+            for d in part.diagnostics {
+                diags.push(d.severity, d.code, d.location, d.message, d.help);
+            }
         }
         if doc.is_none() && !part.found.is_empty() {
             doc = part.doc;
