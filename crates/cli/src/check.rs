@@ -51,10 +51,10 @@ pub(crate) struct Args {
     /// expired or unmatched entries do.
     #[arg(long, value_name = "FILE")]
     accept: Option<PathBuf>,
-    /// Re-extract the contract from this crate directory and fail (exit 1) with a diff when the
-    /// committed CONTRACT is stale.
+    /// Re-extract the contract from this crate or workspace directory (repeat it for several)
+    /// and fail (exit 1) with a diff when the committed CONTRACT is stale.
     #[arg(long, value_name = "DIR")]
-    source: Option<PathBuf>,
+    source: Vec<PathBuf>,
     /// The configuration (`accord.toml`; by default the one in the current directory, if
     /// any): its `[lint]` table sets rules to allow, warn or error, per path too; with
     /// `--source`, its `[extract]` table says how to re-extract.
@@ -219,7 +219,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
             .against
             .as_deref()
             .is_some_and(|a| a.strip_prefix("git:").is_none_or(|rev| rev.contains(':')));
-        if args.source.is_some() || against_file {
+        if !args.source.is_empty() || against_file {
             eprintln!(
                 "error: --source and --against FILE (or git:REV:PATH) name one contract's counterpart; with {} contracts, check them one by one, or use --against git:REV or --against-tags",
                 paths.len()
@@ -405,11 +405,11 @@ fn check_one(
     // says (it used to be read only with `--source`, so `check --config` never found a stale
     // file); a configuration with only a `[lint]` table extracts nothing.
     let extracts =
-        args.source.is_some() || args.config.as_deref().is_some_and(crate::extract::names_source);
+        !args.source.is_empty() || args.config.as_deref().is_some_and(crate::extract::names_source);
     if extracts {
         match crate::extract::up_to_date(
             args.config.as_deref(),
-            args.source.as_deref(),
+            &args.source,
             path,
             &loaded.document,
         ) {

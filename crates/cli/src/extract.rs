@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use accord_extract::{Config, Extraction, Severity, extract_dir, merge};
+use accord_extract::{Config, Extraction, Severity, extract_dirs, merge};
 use accord_schema_model::Document;
 
 use crate::{Outcome, input, output};
@@ -15,9 +15,10 @@ pub(crate) struct Args {
     /// The configuration (default: `accord.toml` in the current directory, when there is one).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// The crate directory (default: the configuration's `extract.source`, else `.`).
+    /// The crate or workspace directory (default: the configuration's `extract.source`, else
+    /// `.`); repeat it to extract several into one contract.
     #[arg(long, value_name = "DIR")]
-    source: Option<PathBuf>,
+    source: Vec<PathBuf>,
     /// The contract to write, merging into it when it exists (default: the configuration's
     /// `extract.contract`, else stdout).
     #[arg(long, value_name = "FILE")]
@@ -35,12 +36,13 @@ pub(crate) struct Args {
 /// The configuration, its directory, and the crate directory and contract it names.
 pub(crate) struct Setup {
     pub(crate) config: Config,
-    pub(crate) source: PathBuf,
+    /// One or more crate or workspace directories.
+    pub(crate) sources: Vec<PathBuf>,
     pub(crate) contract: Option<PathBuf>,
 }
 
 /// Reads the configuration; `None` after printing why it could not be read.
-pub(crate) fn setup(config: Option<&Path>, source: Option<&Path>) -> Option<Setup> {
+pub(crate) fn setup(config: Option<&Path>, sources: &[PathBuf]) -> Option<Setup> {
     let default = Path::new("accord.toml");
     let file = config.or(default.is_file().then_some(default));
     let (cfg, base) = match file {
@@ -62,21 +64,38 @@ pub(crate) fn setup(config: Option<&Path>, source: Option<&Path>) -> Option<Setu
         }
         None => (Config::default(), PathBuf::new()),
     };
-    let source = source
-        .map(Path::to_path_buf)
-        .or_else(|| {
-            cfg.source.as_ref().map(|s| {
-                if s == "." && !base.as_os_str().is_empty() { base.clone() } else { base.join(s) }
-            })
-        })
-        .unwrap_or_else(|| PathBuf::from("."));
+    let sources = if sources.is_empty() {
+        vec![
+            cfg.source
+                .as_ref()
+                .map(|s| {
+                    if s == "." && !base.as_os_str().is_empty() {
+                        base.clone()
+                    } else {
+                        base.join(s)
+                    }
+                })
+                .unwrap_or_else(|| PathBuf::from(".")),
+        ]
+    } else {
+        sources.to_vec()
+    };
     let contract = cfg.contract.as_ref().map(|c| base.join(c));
-    Some(Setup { config: cfg, source, contract })
+    Some(Setup { config: cfg, sources, contract })
+}
+
+impl Setup {
+    /// The sources as the user wrote them, for messages: `a`, or `a, b`.
+    fn shown(&self) -> String {
+        self.sources.iter().map(|s| s.display().to_string()).collect::<Vec<_>>().join(", ")
+    }
 }
 
 /// A source location as the user can open it: relative to the current directory.
 fn in_source(setup: &Setup, at: &accord_extract::Location) -> String {
-    let prefix = setup.source.display().to_string();
+    // Several sources: each one's files are already named under it.
+    let [one] = setup.sources.as_slice() else { return at.to_string() };
+    let prefix = one.display().to_string();
     // A dependency's file is named by its absolute path.
     if prefix == "." || Path::new(&at.file).is_absolute() {
         at.to_string()
@@ -89,7 +108,7 @@ fn in_source(setup: &Setup, at: &accord_extract::Location) -> String {
 /// read (2), when extraction found errors (the contract would be incomplete) or no RPC trait at
 /// all (1).
 pub(crate) fn run_extraction(setup: &Setup) -> Result<Extraction, Outcome> {
-    let x = match extract_dir(&setup.source, &setup.config) {
+    let x = match extract_dirs(&setup.sources, &setup.config) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("error: {e}");
@@ -119,14 +138,14 @@ pub(crate) fn run_extraction(setup: &Setup) -> Result<Extraction, Outcome> {
         return Err(Outcome::Problems);
     }
     if x.found_nothing() {
-        eprintln!("extract: no contract written: {} has no RPC trait", setup.source.display());
+        eprintln!("extract: no contract written: {} has no RPC trait", setup.shown());
         return Err(Outcome::Problems);
     }
     Ok(x)
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
-    let Some(mut setup) = setup(args.config.as_deref(), args.source.as_deref()) else {
+    let Some(mut setup) = setup(args.config.as_deref(), &args.source) else {
         return Outcome::InputError;
     };
     setup.config.strict |= args.strict;
@@ -183,11 +202,11 @@ pub(crate) fn names_source(config: &Path) -> bool {
 /// printed when it is not. Without `source` the configuration's `extract.source` is read.
 pub(crate) fn up_to_date(
     config: Option<&Path>,
-    source: Option<&Path>,
+    sources: &[PathBuf],
     contract: &Path,
     committed: &Document,
 ) -> Result<bool, Outcome> {
-    let setup = setup(config, source).ok_or(Outcome::InputError)?;
+    let setup = setup(config, sources).ok_or(Outcome::InputError)?;
     let x = run_extraction(&setup)?;
     let merged = merge(&x, committed);
     if &merged == committed {
@@ -199,7 +218,7 @@ pub(crate) fn up_to_date(
     let mut text = format!(
         "{}: stale: the contract extracted from {} differs (- committed, + extracted):\n",
         contract.display(),
-        setup.source.display()
+        setup.shown()
     );
     text.push_str(
         &diff.unified_diff().context_radius(2).header("committed", "extracted").to_string(),
@@ -221,8 +240,13 @@ pub(crate) fn up_to_date(
         text.extend(changed);
     }
     text.push_str(&format!(
-        "run `accord extract --source {} --out {}` and commit the result\n",
-        setup.source.display(),
+        "run `accord extract {} --out {}` and commit the result\n",
+        setup
+            .sources
+            .iter()
+            .map(|s| format!("--source {}", s.display()))
+            .collect::<Vec<_>>()
+            .join(" "),
         contract.display()
     ));
     output::print(&text);

@@ -103,7 +103,7 @@ fn a_missing_source_is_exit_2_and_a_crate_without_rpc_traits_is_exit_1() {
     assert!(!dir.join("x.types.json").exists());
     insta::assert_snapshot!(text(&nothing.stderr), @r#"
     src/lib.rs:1:1: warning[no-rpc-traits]: no RPC trait found: no `#[rpc]` trait and no trait tagged `accord: namespace = "…"`
-      help: point --source at the crate that declares the RPC traits
+      help: point --source at the crate (or workspace) that declares the RPC traits
     extract: no contract written: . has no RPC trait
     "#);
     std::fs::write(dir.join("accord.toml"), "[extract]\nsourc = \".\"\n").unwrap();
@@ -287,4 +287,60 @@ fn extract_rewrites_the_example_contract_only_where_its_content_changed() {
     assert!(committed.contains(line), "pump.start says its param structure on a line of its own");
     std::fs::write(&copy, committed.replacen(line, "", 1)).unwrap();
     extract("one member gone: that line comes back, nothing else moves");
+}
+
+#[test]
+fn a_workspace_root_and_several_sources_are_one_contract() {
+    let ws = root().join("fixtures/extract/workspace");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("accord-ws.types.json");
+    let _ = std::fs::remove_file(&out);
+    let whole = accord_in(
+        &root(),
+        &[
+            "extract",
+            "--offline",
+            "--source",
+            "fixtures/extract/workspace",
+            "--out",
+            &out.display().to_string(),
+        ],
+    );
+    assert_eq!(whole.status.code(), Some(0), "{}", text(&whole.stderr));
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(written, std::fs::read_to_string(ws.join("expected.types.json")).unwrap());
+    // Two members by name, one contract; a stale contract names each member's file.
+    let two = accord_in(
+        &root(),
+        &[
+            "extract",
+            "--offline",
+            "--source",
+            "fixtures/extract/workspace/crates/eth-api",
+            "--source",
+            "fixtures/extract/workspace/crates/eth-pubsub",
+        ],
+    );
+    assert_eq!(two.status.code(), Some(0), "{}", text(&two.stderr));
+    assert_eq!(text(&two.stdout), written);
+    std::fs::write(&out, written.replace("Logs matching a filter.", "Old text.")).unwrap();
+    let stale = accord_in(
+        &root(),
+        &[
+            "check",
+            "--source",
+            "fixtures/extract/workspace/crates/eth-api",
+            "--source",
+            "fixtures/extract/workspace/crates/eth-pubsub",
+            &out.display().to_string(),
+        ],
+    );
+    assert_eq!(stale.status.code(), Some(1), "{}", text(&stale.stderr));
+    assert!(
+        text(&stale.stdout).contains(
+            "/namespaces/eth/methods/logs comes from fixtures/extract/workspace/crates/eth-pubsub/src/lib.rs:"
+        ),
+        "{}",
+        text(&stale.stdout)
+    );
+    let _ = std::fs::remove_file(&out);
 }

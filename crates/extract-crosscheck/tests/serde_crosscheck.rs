@@ -17,11 +17,13 @@ macro_rules! fixture {
 }
 
 fixture! {
+    assoc_types => "../../../fixtures/extract/assoc-types/src/lib.rs",
     collections => "../../../fixtures/extract/collections/src/lib.rs",
     deps_path => "../../../fixtures/extract/deps-path/types/src/lib.rs",
     docs_deprecated => "../../../fixtures/extract/docs-deprecated/src/lib.rs",
     enum_external => "../../../fixtures/extract/enum-external/src/lib.rs",
     generics_aliases => "../../../fixtures/extract/generics-aliases/src/lib.rs",
+    generics_impl => "../../../fixtures/extract/generics-impl/src/lib.rs",
     impl_serialize => "../../../fixtures/extract/impl-serialize/src/lib.rs",
     modules => "../../../fixtures/extract/modules/src/lib.rs",
     presence => "../../../fixtures/extract/presence/src/lib.rs",
@@ -77,6 +79,19 @@ macro_rules! checks {
 fn cases() -> Vec<Case> {
     vec![
         Case {
+            dir: "assoc-types",
+            // Each checked as the associated type really is, so a wrong impl picked shows.
+            checks: checks![
+                "EthPayloadAttributes" =>
+                    <assoc_types::EthEngine as assoc_types::EngineTypes>::PayloadAttributes,
+                "EthPayload" => <assoc_types::EthEngine as assoc_types::EngineTypes>::Payload,
+                "Header" => assoc_types::Header,
+                "PooledTx" => <assoc_types::MainPool as assoc_types::PoolTypes>::Transaction,
+            ],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
             dir: "collections",
             checks: checks!["Collections" => collections::Collections, "Axis" => collections::Axis],
             unknowable: vec![],
@@ -86,7 +101,7 @@ fn cases() -> Vec<Case> {
             dir: "deps-path",
             checks: checks![
                 "Unit" => deps_path::Unit, "Reading" => deps_path::Reading,
-                "Alarm" => deps_path::alarms::Alarm,
+                "Alarm" => deps_path::alarms::Alarm, "Gauge" => deps_path::prelude::Gauge,
             ],
             unknowable: vec!["Calibration"],
             known_wrong: vec![],
@@ -110,6 +125,12 @@ fn cases() -> Vec<Case> {
                 "Block" => generics_aliases::Block,
                 "Page<BlockNumber>" => generics_aliases::Page<generics_aliases::ids::BlockNumber>,
             ],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "generics-impl",
+            checks: checks!["Block" => generics_impl::Block, "Receipt" => generics_impl::Receipt],
             unknowable: vec![],
             known_wrong: vec![],
         },
@@ -456,4 +477,62 @@ fn every_fixture_agrees_with_serde() {
         }
     }
     assert!(failures.is_empty(), "extraction disagrees with serde:\n{}", failures.join("\n"));
+}
+
+/// The params of `chain.getBlock` as jsonrpsee's generated server reads them, on serde:
+/// by name into a struct of the params (`param_kind = map`), by position one after the other,
+/// a missing trailing `Option` read as `None` (jsonrpsee's `ParamsSequence::optional_next`).
+#[derive(serde::Deserialize)]
+struct GetBlockByName {
+    #[serde(rename = "blockNumber")]
+    _number: u32,
+    #[serde(rename = "full")]
+    _full: Option<bool>,
+}
+
+fn get_block_as_jsonrpsee_reads(params: &serde_json::Value) -> Result<(), String> {
+    match params {
+        serde_json::Value::Object(_) => serde_json::from_value::<GetBlockByName>(params.clone())
+            .map(drop)
+            .map_err(|e| e.to_string()),
+        serde_json::Value::Array(items) => {
+            let number = items.first().ok_or("no blockNumber")?;
+            serde_json::from_value::<u32>(number.clone()).map_err(|e| e.to_string())?;
+            if let Some(full) = items.get(1) {
+                serde_json::from_value::<Option<bool>>(full.clone()).map_err(|e| e.to_string())?;
+            }
+            if items.len() > 2 {
+                return Err("too many params".into());
+            }
+            Ok(())
+        }
+        other => Err(format!("params neither an array nor an object: {other}")),
+    }
+}
+
+/// An `Option<T>` param is `T | null`, as serde reads it: the explicit `null` jsonrpsee hands
+/// to serde is read as `None`, so the contract admits it, by name and by position, and every
+/// params value the contract admits is one jsonrpsee's server reads.
+#[test]
+fn option_params_admit_the_null_serde_accepts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract");
+    let text = std::fs::read_to_string(root.join("rpc-jsonrpsee/expected.types.json")).unwrap();
+    let doc = Document::parse(&text).unwrap();
+    let input = Contract::compile(&project(&doc, true)).unwrap();
+    let target = Target::Params { namespace: "chain".into(), method: "getBlock".into() };
+    let v = input.validator(&target).unwrap();
+    for sent in [
+        serde_json::json!({"blockNumber": 7, "full": null}),
+        serde_json::json!([7, null]),
+        serde_json::json!({"blockNumber": 7}),
+        serde_json::json!([7]),
+    ] {
+        get_block_as_jsonrpsee_reads(&sent).unwrap_or_else(|e| panic!("serde refuses {sent}: {e}"));
+        assert!(v.validate(&sent).is_ok(), "the contract refuses {sent}, which serde accepts");
+    }
+    for seed in 0..SEEDS {
+        let value = v.generate(seed).unwrap();
+        get_block_as_jsonrpsee_reads(&value)
+            .unwrap_or_else(|e| panic!("serde refuses params the contract admits: {value} ({e})"));
+    }
 }

@@ -15,6 +15,52 @@ pub(crate) fn dependencies(dir: &Path, offline: bool) -> (Vec<Dependency>, Optio
     if !dir.join("Cargo.toml").is_file() {
         return (Vec::new(), None);
     }
+    let meta = match metadata(dir, offline) {
+        Ok(m) => m,
+        Err(note) => return (Vec::new(), Some(note)),
+    };
+    let mut deps = graph(&meta, dir);
+    relative(&mut deps, dir);
+    (deps, None)
+}
+
+/// The members of the workspace whose root is `dir` (relative directories, sorted), each with
+/// its dependencies (one `cargo metadata` for all); paths inside `dir` are relative to it.
+pub(crate) fn workspace(
+    dir: &Path,
+    offline: bool,
+) -> Result<Vec<(String, Vec<Dependency>)>, String> {
+    let meta = metadata(dir, offline)?;
+    let base = std::fs::canonicalize(dir).map_err(|e| e.to_string())?;
+    let empty = Vec::new();
+    let members: Vec<&str> = meta["workspace_members"]
+        .as_array()
+        .unwrap_or(&empty)
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let mut out = Vec::new();
+    for p in meta["packages"].as_array().unwrap_or(&empty) {
+        if !p["id"].as_str().is_some_and(|id| members.contains(&id)) {
+            continue;
+        }
+        let Some(manifest) = p["manifest_path"].as_str() else { continue };
+        let Some(member) = Path::new(manifest).parent() else { continue };
+        let rel = std::fs::canonicalize(member)
+            .ok()
+            .and_then(|m| m.strip_prefix(&base).ok().map(Path::to_path_buf))
+            .map(|r| r.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_else(|| member.to_string_lossy().into_owned());
+        let mut deps = graph(&meta, member);
+        relative(&mut deps, dir);
+        out.push((rel, deps));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+/// `cargo metadata` in `dir`, or the note saying why it could not tell.
+fn metadata(dir: &Path, offline: bool) -> Result<Value, String> {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.args(["metadata", "--format-version", "1"]).current_dir(dir);
     if offline {
@@ -25,37 +71,28 @@ pub(crate) fn dependencies(dir: &Path, offline: bool) -> (Vec<Dependency>, Optio
         Ok(o) => {
             let why = String::from_utf8_lossy(&o.stderr);
             let line = why.lines().find(|l| l.starts_with("error")).unwrap_or("failed");
-            return (
-                Vec::new(),
-                Some(format!("`cargo metadata` {line}: dependencies are not followed")),
-            );
+            return Err(format!("`cargo metadata` {line}: dependencies are not followed"));
         }
         Err(e) => {
-            return (
-                Vec::new(),
-                Some(format!(
-                    "`cargo metadata` could not run ({e}): dependencies are not followed"
-                )),
-            );
+            return Err(format!(
+                "`cargo metadata` could not run ({e}): dependencies are not followed"
+            ));
         }
     };
-    let Ok(meta) = serde_json::from_slice::<Value>(&out) else {
-        return (
-            Vec::new(),
-            Some("`cargo metadata` wrote no JSON: dependencies are not followed".into()),
-        );
-    };
-    let mut deps = graph(&meta, dir);
-    // A path dependency inside the crate's directory is named relative to it, as the crate's
-    // own files are (diagnostics and provenance stay the same on every machine).
+    serde_json::from_slice::<Value>(&out)
+        .map_err(|_| "`cargo metadata` wrote no JSON: dependencies are not followed".to_owned())
+}
+
+/// A path dependency inside `dir` is named relative to it, as the crate's own files are
+/// (diagnostics and provenance stay the same on every machine).
+fn relative(deps: &mut [Dependency], dir: &Path) {
     if let Ok(base) = std::fs::canonicalize(dir) {
-        for d in &mut deps {
+        for d in deps {
             if let Ok(rel) = Path::new(&d.root).strip_prefix(&base) {
                 d.root = rel.to_string_lossy().replace('\\', "/");
             }
         }
     }
-    (deps, None)
 }
 
 /// Breadth first from the package whose manifest is in `dir`, so a direct dependency's name

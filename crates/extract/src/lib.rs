@@ -69,6 +69,48 @@ pub fn extract_with_dependencies(
     config: &Config,
     deps: &[Dependency],
 ) -> Extraction {
+    let part = lower_crate(loader, root, config, deps);
+    assemble(vec![part], config, root)
+}
+
+/// One crate's traits and types, before the namespaces of every crate are merged.
+struct Part {
+    found: Vec<rpc::Found>,
+    types: IndexMap<String, IndexMap<String, accord_schema_model::TypeNode>>,
+    type_sources: Vec<((String, String), Location)>,
+    field_sources: Vec<(String, Location)>,
+    diagnostics: Vec<Diagnostic>,
+    lines: usize,
+    doc: Option<String>,
+}
+
+impl Part {
+    /// Names every file of the part under `dir` (a workspace member's directory).
+    fn prefix(&mut self, dir: &str) {
+        if dir.is_empty() || dir == "." {
+            return;
+        }
+        let fix = |l: &mut Location| {
+            if !Path::new(&l.file).is_absolute() {
+                l.file = format!("{}/{}", dir.trim_end_matches('/'), l.file);
+            }
+        };
+        self.diagnostics.iter_mut().for_each(|d| fix(&mut d.location));
+        for f in &mut self.found {
+            fix(&mut f.at);
+            f.sources.iter_mut().for_each(|(_, l)| fix(l));
+        }
+        self.type_sources.iter_mut().for_each(|(_, l)| fix(l));
+        self.field_sources.iter_mut().for_each(|(_, l)| fix(l));
+    }
+}
+
+fn lower_crate(
+    loader: &mut dyn SourceLoader,
+    root: &str,
+    config: &Config,
+    deps: &[Dependency],
+) -> Part {
     let mut diags = diagnostic::Diagnostics::default();
     diags.strict = config.strict;
     let mut krate = modules::load(loader, root, &mut diags);
@@ -77,18 +119,78 @@ pub fn extract_with_dependencies(
     let mut lowerer = lower::Lowerer::new(&krate, config, &mut diags);
     let found = lowerer.namespaces();
     lowerer.finish();
-    let nothing = found.is_empty();
-    let mut types = std::mem::take(&mut lowerer.types);
+    let types = std::mem::take(&mut lowerer.types);
     let type_sources = std::mem::take(&mut lowerer.type_sources);
     let field_sources = std::mem::take(&mut lowerer.field_sources);
     drop(lowerer);
+    let lines = krate.lines;
+    let doc = krate.doc.clone();
+    Part { found, types, type_sources, field_sources, diagnostics: diags.all, lines, doc }
+}
+
+/// The contract of several crates' parts: their traits merged by namespace, their types by
+/// name (the first crate's type of a name counts; a different one: warning `name-collision`).
+fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
+    let mut diags = diagnostic::Diagnostics::default();
+    diags.strict = config.strict;
+    let mut found = Vec::new();
+    let mut types: IndexMap<String, IndexMap<String, accord_schema_model::TypeNode>> =
+        IndexMap::new();
+    let mut type_sources = Vec::new();
+    let mut field_sources = Vec::new();
+    let mut lines = 0;
+    let mut doc = None;
+    let single = parts.len() == 1;
+    for part in parts {
+        if single {
+            // One crate: its diagnostics are already deduplicated; moved, not pushed again.
+            diags.all = part.diagnostics;
+        } else {
+            for d in part.diagnostics {
+                diags.push(d.severity, d.code, d.location, d.message, d.help);
+            }
+        }
+        if doc.is_none() && !part.found.is_empty() {
+            doc = part.doc;
+        }
+        found.extend(part.found);
+        for (ns, named) in part.types {
+            let into = types.entry(ns.clone()).or_default();
+            for (name, t) in named {
+                match into.get(&name) {
+                    Some(old) if *old != t => {
+                        let at = part
+                            .type_sources
+                            .iter()
+                            .find(|((n, m), _)| *n == ns && *m == name)
+                            .map(|(_, l)| l.clone())
+                            .unwrap_or_default();
+                        diags.warn(
+                            "name-collision",
+                            at,
+                            format!("two crates give namespace `{ns}` a different type `{name}`; the first crate's is kept"),
+                            Some("rename one of them (`accord: name = \"…\"` on the type)".into()),
+                        );
+                    }
+                    Some(_) => {}
+                    None => {
+                        into.insert(name, t);
+                    }
+                }
+            }
+        }
+        type_sources.extend(part.type_sources);
+        field_sources.extend(part.field_sources);
+        lines += part.lines;
+    }
+    let nothing = found.is_empty();
     if nothing {
         diags.warn(
             "no-rpc-traits",
             Location { file: root.to_owned(), line: 1, column: 1 },
             "no RPC trait found: no `#[rpc]` trait and no trait tagged `accord: namespace = \"…\"`"
                 .into(),
-            Some("point --source at the crate that declares the RPC traits".into()),
+            Some("point --source at the crate (or workspace) that declares the RPC traits".into()),
         );
     }
 
@@ -132,12 +234,12 @@ pub fn extract_with_dependencies(
     }
     let document = Document {
         name: config.name.clone(),
-        description: config.description.clone().or(krate.doc.clone()),
+        description: config.description.clone().or(doc),
         namespaces: (!namespaces.is_empty()).then_some(namespaces),
         wire,
         ..Document::default()
     };
-    Extraction { document, diagnostics: diags.all, provenance, versions_given, lines: krate.lines }
+    Extraction { document, diagnostics: diags.all, provenance, versions_given, lines }
 }
 
 /// Drops named types nothing refers to: types whose fields were merged into another object
@@ -207,25 +309,80 @@ impl SourceLoader for FsLoader {
     }
 }
 
-/// Extracts the crate in `dir`, from `src/lib.rs` or else `src/main.rs`.
+/// Extracts the crate in `dir`, from `src/lib.rs` or else `src/main.rs`; or, when `dir` is a
+/// workspace root (a `Cargo.toml` and no crate root of its own), every member with an RPC trait
+/// into one contract, files named relative to `dir` (`crates/api/src/lib.rs`).
 ///
 /// # Errors
 ///
-/// [`Error::NoCrateRoot`] when the directory has neither file, [`Error::NoDirectory`] when it
-/// is not a directory.
+/// [`Error::NoCrateRoot`] when the directory has neither file nor a workspace manifest,
+/// [`Error::NoDirectory`] when it is not a directory.
 pub fn extract_dir(dir: &Path, config: &Config) -> Result<Extraction, Error> {
-    let root = ["src/lib.rs", "src/main.rs"]
-        .into_iter()
-        .find(|r| dir.join(r).is_file())
-        .ok_or_else(|| match dir.is_dir() {
-            true => Error::NoCrateRoot { dir: dir.display().to_string() },
-            false => Error::NoDirectory { dir: dir.display().to_string() },
-        })?;
+    let (parts, root) = parts_of(dir, config)?;
+    Ok(assemble(parts, config, &root))
+}
+
+/// Extracts several crate or workspace directories into one contract (`--source a --source
+/// b`): each directory's files are named under it as given (`a/src/lib.rs`).
+///
+/// # Errors
+///
+/// As [`extract_dir`], for the first directory that fails.
+pub fn extract_dirs(dirs: &[PathBuf], config: &Config) -> Result<Extraction, Error> {
+    if let [one] = dirs {
+        return extract_dir(one, config);
+    }
+    let mut all = Vec::new();
+    for dir in dirs {
+        let (parts, _) = parts_of(dir, config)?;
+        for mut part in parts {
+            part.prefix(&dir.display().to_string());
+            all.push(part);
+        }
+    }
+    let root = dirs.first().map(|d| d.display().to_string()).unwrap_or_default();
+    Ok(assemble(all, config, &root))
+}
+
+fn crate_root(dir: &Path) -> Option<&'static str> {
+    ["src/lib.rs", "src/main.rs"].into_iter().find(|r| dir.join(r).is_file())
+}
+
+/// The parts of a crate or workspace directory, and the file a `no-rpc-traits` warning names.
+fn parts_of(dir: &Path, config: &Config) -> Result<(Vec<Part>, String), Error> {
+    if !dir.is_dir() {
+        return Err(Error::NoDirectory { dir: dir.display().to_string() });
+    }
+    let Some(root) = crate_root(dir) else {
+        if !dir.join("Cargo.toml").is_file() {
+            return Err(Error::NoCrateRoot { dir: dir.display().to_string() });
+        }
+        // A workspace root: its members, read from it (one loader, paths relative to it).
+        let members = match cargo::workspace(dir, config.offline) {
+            Ok(m) => m,
+            Err(note) => {
+                return Err(Error::Config {
+                    file: dir.join("Cargo.toml").display().to_string(),
+                    message: format!(
+                        "not a crate directory, and its workspace members are unknown: {note}"
+                    ),
+                });
+            }
+        };
+        let mut loader = FsLoader::new(dir);
+        let mut parts = Vec::new();
+        for (member, deps) in members {
+            let Some(r) = crate_root(&dir.join(&member)) else { continue };
+            let file = if member.is_empty() { r.to_owned() } else { format!("{member}/{r}") };
+            parts.push(lower_crate(&mut loader, &file, config, &deps));
+        }
+        return Ok((parts, "Cargo.toml".into()));
+    };
     let mut loader = FsLoader::new(dir);
     let (deps, note) = cargo::dependencies(dir, config.offline);
-    let mut x = extract_with_dependencies(&mut loader, root, config, &deps);
+    let mut part = lower_crate(&mut loader, root, config, &deps);
     if let Some(note) = note {
-        x.diagnostics.push(Diagnostic {
+        part.diagnostics.push(Diagnostic {
             severity: Severity::Warning,
             code: "dependencies",
             message: note,
@@ -233,5 +390,5 @@ pub fn extract_dir(dir: &Path, config: &Config) -> Result<Extraction, Error> {
             help: Some("types of other crates read as any value unless the built-in table or [types] describes them".into()),
         });
     }
-    Ok(x)
+    Ok((vec![part], root.to_owned()))
 }

@@ -64,7 +64,14 @@ impl Scope {
                 let (ty, scope) = bound.remove(&name).unwrap_or_else(|| (any.clone(), None));
                 (name, Bound { ty, scope: scope.unwrap_or_else(|| base.clone()) })
             })
-            .collect();
+            .collect::<HashMap<_, _>>();
+        let mut generics = generics;
+        // Associated types of the parameters a bound or an impl fixes (`E::PayloadAttributes`).
+        for (key, (ty, scope)) in bound {
+            if key.contains("::") {
+                generics.insert(key, Bound { ty, scope: scope.unwrap_or_else(|| base.clone()) });
+            }
+        }
         Scope { generics: Rc::new(generics), ..base }
     }
 }
@@ -275,6 +282,11 @@ impl<'a> Lowerer<'a> {
                 self.array(&a.elem, scope, ns, len, false)
             }
             Type::Path(tp) if tp.qself.is_none() => self.path(&tp.path, scope, ns),
+            // `<E as EngineTypes>::PayloadAttributes`: as `E::PayloadAttributes`.
+            Type::Path(tp) if self.qualified_param(tp, scope).is_some() => {
+                let assoc = self.qualified_param(tp, scope).expect("checked");
+                self.path(&assoc, scope, ns)
+            }
             other => {
                 let span = syn::spanned::Spanned::span(other);
                 let text = quote::ToTokens::to_token_stream(other).to_string();
@@ -290,6 +302,18 @@ impl<'a> Lowerer<'a> {
                 )
             }
         }
+    }
+
+    /// `<P as Trait>::A` for a type parameter `P` in scope: the path `P::A`.
+    fn qualified_param(&self, tp: &syn::TypePath, scope: &Scope) -> Option<syn::Path> {
+        let q = tp.qself.as_ref()?;
+        let Type::Path(qp) = &*q.ty else { return None };
+        let param = qp.path.get_ident().filter(|_| qp.qself.is_none())?;
+        if !scope.generics.contains_key(&param.to_string()) {
+            return None;
+        }
+        let last = &tp.path.segments.last()?.ident;
+        Some(syn::parse_quote!(#param::#last))
     }
 
     fn array(
@@ -315,6 +339,12 @@ impl<'a> Lowerer<'a> {
         if segs.len() == 1
             && path.leading_colon.is_none()
             && let Some(bound) = scope.generics.get(&segs[0]).cloned()
+        {
+            return self.lower(&bound.ty, &bound.scope, ns);
+        }
+        if segs.len() == 2
+            && path.leading_colon.is_none()
+            && let Some(bound) = scope.generics.get(&segs.join("::")).cloned()
         {
             return self.lower(&bound.ty, &bound.scope, ns);
         }
@@ -371,19 +401,34 @@ impl<'a> Lowerer<'a> {
         if let Some(over) = self.config.type_override(&key) {
             return over.clone();
         }
-        let globs: Vec<String> =
-            module.uses.iter().filter(|u| u.name.is_none()).map(|u| u.path.join("::")).collect();
-        let help = if globs.is_empty() {
-            format!(
+        // The globs in scope, split by whether extract read what they bring.
+        let (read, unread): (Vec<String>, Vec<String>) = {
+            let mut read = Vec::new();
+            let mut unread = Vec::new();
+            for u in module.uses.iter().filter(|u| u.name.is_none()) {
+                let joined = u.path.join("::");
+                match self.krate.resolve(scope.module, &u.path, false) {
+                    Some(Res::Module(_)) => read.push(joined),
+                    _ => unread.push(joined),
+                }
+            }
+            (read, unread)
+        };
+        let help = match (read.is_empty(), unread.is_empty()) {
+            (true, true) => format!(
                 "a type made by a macro (or not in scope) cannot be read: {}",
                 Self::types_help(&key, None)
-            )
-        } else {
-            format!(
-                "it may come from a glob import (`use {}::*`) whose source extract could not read: {}",
-                globs.join("::*`, `use "),
+            ),
+            (_, false) => format!(
+                "it may come from a glob import (`use {}::*`) whose source extract could not read (a dependency not on disk, or not a dependency of the crate): {}",
+                unread.join("::*`, `use "),
                 Self::types_help(&key, None)
-            )
+            ),
+            (false, true) => format!(
+                "it is declared neither in the module nor in what `use {}::*` brings (read from its source): a type made by a macro cannot be read; {}",
+                read.join("::*`, `use "),
+                Self::types_help(&key, None)
+            ),
         };
         self.unresolved(
             key,

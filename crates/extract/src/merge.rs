@@ -121,13 +121,33 @@ fn method(new: &Method, old: &Method) -> Method {
     out.params = new.params.as_ref().map(|ps| {
         ps.iter()
             .map(|p| match old.params.iter().flatten().find(|o| o.name == p.name) {
-                Some(o) => Param { name: p.name.clone(), field: field(&p.field, &o.field) },
+                Some(o) => Param { name: p.name.clone(), field: param(&p.field, &o.field) },
                 None => p.clone(),
             })
             .collect()
     });
     out.result = node(&new.result, &old.result);
     out
+}
+
+/// A param: a field, except that a file writing `T` where the code gives `T | null` (an
+/// `Option` param, which serde also reads from `null`) narrows it, as a bound narrows an
+/// integer: the contract may promise callers less than the plant accepts ("leave it out"), and
+/// the file's `T` is kept, merged with the code's `T`.
+fn param(new: &Field, old: &Field) -> Field {
+    if let TypeKind::Union(u) = &new.ty.kind
+        && u.variants.len() == 2
+        && u.variants[1].kind == TypeKind::Null
+        && !matches!(old.ty.kind, TypeKind::Union(_) | TypeKind::Null)
+        && u.variants[0].kind.kind() == old.ty.kind.kind()
+    {
+        let mut narrowed = new.clone();
+        narrowed.ty = u.variants[0].clone();
+        narrowed.ty.description.clone_from(&new.ty.description);
+        narrowed.ty.deprecated.clone_from(&new.ty.deprecated);
+        return field(&narrowed, old);
+    }
+    field(new, old)
 }
 
 fn event(new: &Event, old: &Event) -> Event {

@@ -112,8 +112,22 @@ pub(crate) struct TraitImpl {
     pub(crate) args: Vec<syn::Type>,
 }
 
+/// An `impl Trait for X { type A = T; … }` (the crate's or a dependency's): the associated
+/// types it fixes, read in its module.
+#[derive(Debug)]
+pub(crate) struct AssocImpl {
+    pub(crate) module: ModId,
+    pub(crate) file: String,
+    pub(crate) self_ty: syn::Type,
+    /// The trait's last segment (`EngineTypes`).
+    pub(crate) trait_name: String,
+    pub(crate) types: Vec<(String, syn::Type)>,
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct Crate {
+    /// Trait impls that fix associated types.
+    pub(crate) assoc_impls: Vec<AssocImpl>,
     /// The crate's own generic trait impls (`impl Api<Block> for Node`).
     pub(crate) trait_impls: Vec<TraitImpl>,
     pub(crate) modules: Vec<Module>,
@@ -337,6 +351,27 @@ impl Walker<'_> {
                             trait_name: last.ident.to_string(),
                             args,
                         });
+                    }
+                    if let Some((_, path, _)) = &i.trait_
+                        && let Some(last) = path.segments.last()
+                    {
+                        let types: Vec<(String, syn::Type)> = i
+                            .items
+                            .iter()
+                            .filter_map(|it| match it {
+                                syn::ImplItem::Type(t) => Some((t.ident.to_string(), t.ty.clone())),
+                                _ => None,
+                            })
+                            .collect();
+                        if !types.is_empty() {
+                            self.krate.assoc_impls.push(AssocImpl {
+                                module,
+                                file: file.to_owned(),
+                                self_ty: (*i.self_ty).clone(),
+                                trait_name: last.ident.to_string(),
+                                types,
+                            });
+                        }
                     }
                     if let Some((_, path, _)) = &i.trait_ {
                         let name = path.segments.last().map(|s| s.ident.to_string());

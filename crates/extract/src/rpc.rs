@@ -4,7 +4,7 @@
 
 use accord_schema_model::{
     Event, EventWire, Field, Method, Namespace, Param, ParamStructure, Semantics, TypeKind,
-    TypeNode, Unknown, Wire,
+    Unknown, Wire,
 };
 use indexmap::IndexMap;
 use proc_macro2::{TokenStream, TokenTree};
@@ -15,8 +15,103 @@ use crate::{
     attrs::{self, RawAttr, split_commas},
     diagnostic::{Location, locate},
     lower::{Lowerer, Presence, Scope, deprecated_of, node, unraw},
-    modules::ItemKind,
+    modules::{Crate, ItemKind, ModId},
+    resolve::Res,
 };
+
+/// Whether `param` stands alone somewhere in `items` (a type `E`), not only before `::` or
+/// `as` (`E::PayloadAttributes`, `<E as EngineTypes>::PayloadAttributes`).
+fn uses_bare(items: &[syn::TraitItem], param: &str) -> bool {
+    fn walk(tokens: TokenStream, param: &str) -> bool {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        tokens.iter().enumerate().any(|(i, t)| match t {
+            TokenTree::Group(g) => walk(g.stream(), param),
+            TokenTree::Ident(id) if id == param => !matches!(
+                tokens.get(i + 1),
+                Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == proc_macro2::Spacing::Joint
+            ) && !matches!(tokens.get(i + 1), Some(TokenTree::Ident(n)) if n == "as"),
+            _ => false,
+        })
+    }
+    items.iter().any(|it| walk(quote::ToTokens::to_token_stream(it), param))
+}
+
+type Bindings = std::collections::HashMap<String, (syn::Type, Option<Scope>)>;
+
+/// The associated types of a generic trait's type parameters (`E::PayloadAttributes`), as
+/// `"E::PayloadAttributes"` entries of `bound`: what a bound fixes
+/// (`E: EngineTypes<PayloadAttributes = Attrs>`, also in a `where` clause), else what the impl
+/// of a bound trait for the type `E` is bound to fixes, else (`E` unbound) what the crate's one
+/// impl of a bound trait fixes. Two impls of the trait and nothing binding `E`: none is taken.
+fn associated(krate: &Crate, generics: &syn::Generics, module: ModId, bound: &mut Bindings) {
+    let resolve = |ty: &syn::Type, at: ModId| -> Option<Res> {
+        let syn::Type::Path(tp) = ty else { return None };
+        let segs: Vec<String> = tp.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        krate.resolve(at, &segs, tp.path.leading_colon.is_some())
+    };
+    for p in generics.type_params() {
+        let param = p.ident.to_string();
+        let mut traits: Vec<&syn::TraitBound> = p
+            .bounds
+            .iter()
+            .filter_map(|b| match b {
+                syn::TypeParamBound::Trait(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        for pred in generics.where_clause.iter().flat_map(|w| &w.predicates) {
+            if let syn::WherePredicate::Type(pt) = pred
+                && let syn::Type::Path(bp) = &pt.bounded_ty
+                && bp.qself.is_none()
+                && bp.path.is_ident(&p.ident)
+            {
+                traits.extend(pt.bounds.iter().filter_map(|b| match b {
+                    syn::TypeParamBound::Trait(t) => Some(t),
+                    _ => None,
+                }));
+            }
+        }
+        let mut names = Vec::new();
+        for t in &traits {
+            let Some(last) = t.path.segments.last() else { continue };
+            names.push(last.ident.to_string());
+            if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                for arg in &a.args {
+                    if let syn::GenericArgument::AssocType(at) = arg {
+                        bound.insert(format!("{param}::{}", at.ident), (at.ty.clone(), None));
+                    }
+                }
+            }
+        }
+        let impls: Vec<&crate::modules::AssocImpl> =
+            krate.assoc_impls.iter().filter(|i| names.contains(&i.trait_name)).collect();
+        let chosen: Vec<&crate::modules::AssocImpl> = match bound.get(&param) {
+            Some((ty, at)) => {
+                let target = resolve(ty, at.as_ref().map_or(module, |s| s.module));
+                impls
+                    .into_iter()
+                    .filter(|i| target.is_some() && resolve(&i.self_ty, i.module) == target)
+                    .collect()
+            }
+            None => names
+                .iter()
+                .filter_map(|n| {
+                    match impls.iter().filter(|i| &i.trait_name == n).collect::<Vec<_>>()[..] {
+                        [one] => Some(*one),
+                        _ => None,
+                    }
+                })
+                .collect(),
+        };
+        for i in chosen {
+            for (name, ty) in &i.types {
+                bound
+                    .entry(format!("{param}::{name}"))
+                    .or_insert_with(|| (ty.clone(), Some(Scope::new(i.module, &i.file))));
+            }
+        }
+    }
+}
 
 /// What one namespace trait gave, before the types are attached.
 pub(crate) struct Found {
@@ -210,6 +305,9 @@ impl Lowerer<'_> {
                             None,
                         ),
                     },
+                    // Used only through its associated types (`E::PayloadAttributes`):
+                    // those are resolved or warned about on their own.
+                    None if !uses_bare(&t.items, &param) => {}
                     None => self.diags.warn(
                         "generic-trait",
                         at.clone(),
@@ -218,6 +316,7 @@ impl Lowerer<'_> {
                     ),
                 }
             }
+            associated(krate, &t.generics, def.module, &mut bound);
             let scope = Scope::with_bindings(def.module, &def.file, &t.generics, bound);
             let mut methods = IndexMap::new();
             let mut events = IndexMap::new();
@@ -373,18 +472,9 @@ impl Lowerer<'_> {
                 }
             }
             let optional = i >= trailing_optional;
-            // An optional param is described by its inner type: leaving it out is the form
-            // every caller can send (the plant also reads `null` as absent).
-            let ty = if optional {
-                match self.lower(&p.ty, scope, ns).kind {
-                    TypeKind::Union(u) if u.variants.len() == 2 => {
-                        u.variants.into_iter().next().unwrap_or_else(|| node(TypeKind::Any))
-                    }
-                    other => TypeNode::new(other),
-                }
-            } else {
-                self.lower(&p.ty, scope, ns)
-            };
+            // An `Option` param is `T | null`, as serde reads it: jsonrpsee hands the explicit
+            // `null` to serde, which reads it as `None`; a trailing one may also be left out.
+            let ty = self.lower(&p.ty, scope, ns);
             let mut ty = ty;
             crate::tag::refine(&mut ty, &pdocs, file, self.diags);
             let mut field = Field::new(ty);

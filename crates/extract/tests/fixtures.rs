@@ -47,3 +47,46 @@ fn every_case_extracts_to_its_expected_document() {
         "extraction differs from expected.types.json in {stale:?} (`cargo xtask bless`, or ACCORD_BLESS=1, rewrites them)"
     );
 }
+
+/// `fixtures/extract/workspace`: a workspace root (no crate of its own) is every member with
+/// RPC traits in one contract; two members' traits merge into `eth`, their types come from a
+/// third member (a path dependency), a member without traits adds nothing.
+#[test]
+fn a_workspace_root_extracts_every_member_into_one_contract() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract/workspace");
+    let config = Config { offline: true, ..Config::default() };
+    let x = extract_dir(&dir, &config).unwrap();
+    let text = x.document.to_canonical_string();
+    let expected_path = dir.join("expected.types.json");
+    if std::env::var_os("ACCORD_BLESS").is_some() {
+        std::fs::write(&expected_path, &text).unwrap();
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+    assert_eq!(text, expected, "the workspace's extraction differs from expected.types.json");
+    let diagnostics: Vec<String> = x.diagnostics.iter().map(ToString::to_string).collect();
+    insta::assert_snapshot!("diagnostics-workspace", diagnostics.join("\n"));
+    // Provenance names each member's file under the workspace root.
+    assert!(
+        x.provenance.iter().any(|(p, at)| p == "/namespaces/eth/methods/logs"
+            && at.file == "crates/eth-pubsub/src/lib.rs"),
+        "{:?}",
+        x.provenance
+    );
+}
+
+/// Several sources are one contract, each one's files named under it as given.
+#[test]
+fn several_sources_are_one_contract() {
+    let ws = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract/workspace");
+    let config = Config { offline: true, ..Config::default() };
+    let dirs = [ws.join("crates/eth-api"), ws.join("crates/eth-pubsub")];
+    let x = accord_extract::extract_dirs(&dirs, &config).unwrap();
+    let whole = extract_dir(&ws, &config).unwrap();
+    assert_eq!(x.document.to_value(), whole.document.to_value());
+    let logs = x.provenance.iter().find(|(p, _)| p == "/namespaces/eth/methods/logs").unwrap();
+    assert_eq!(logs.1.file, format!("{}/src/lib.rs", dirs[1].display()));
+    // Only a member without traits: nothing found, warning `no-rpc-traits`.
+    let none = extract_dir(&ws.join("crates/util"), &config).unwrap();
+    assert!(none.found_nothing());
+    assert!(none.diagnostics.iter().any(|d| d.code == "no-rpc-traits"));
+}

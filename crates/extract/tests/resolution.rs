@@ -385,3 +385,33 @@ fn a_generic_trait_is_bound_by_the_crates_one_impl_of_its_server_trait() {
     assert!(!x.diagnostics.iter().any(|d| d.code == "generic-trait"), "{:?}", x.diagnostics);
     assert!(matches!(&result(&x, "n", "get").kind, TypeKind::Ref(r) if r.name == "Block"));
 }
+
+#[test]
+fn an_option_param_admits_null_and_a_committed_t_narrowing_it_is_kept_by_the_merge() {
+    let mut src = sources(&[(
+        "src/lib.rs",
+        "/// accord: namespace = \"n\", version = \"1.0.0\"\npub trait Api {\n    fn f(&self, a: Option<u8>, b: Option<u32>) -> u8;\n}\n",
+    )]);
+    let x = extract(&mut src, "src/lib.rs", &Config::default());
+    let doc = x.document.to_value();
+    let params = &doc["namespaces"]["n"]["methods"]["f"]["params"];
+    for p in [0, 1] {
+        assert_eq!(params[p]["type"]["kind"], "union", "{params}");
+        assert_eq!(params[p]["type"]["variants"][1]["kind"], "null");
+        assert_eq!(params[p]["optional"], true);
+    }
+    // A committed `T` (with its bound) narrows `b` and is kept; `a` (already `T | null`) stays.
+    let committed = accord_schema_model::Document::parse(
+        r#"{"schema": 1, "namespaces": {"n": {"version": "1.0.0", "methods": {"f": {
+            "params": [
+              {"name": "a", "type": {"kind": "union", "variants": [{"kind": "integer"}, {"kind": "null"}]}, "optional": true},
+              {"name": "b", "type": {"kind": "integer", "max": 10, "unit": "s"}, "optional": true}
+            ],
+            "result": {"kind": "integer"}}}}}}"#,
+    )
+    .unwrap();
+    let merged = accord_extract::merge(&x, &committed).to_value();
+    let params = &merged["namespaces"]["n"]["methods"]["f"]["params"];
+    assert_eq!(params[0]["type"]["kind"], "union", "{params}");
+    assert_eq!(params[1]["type"], serde_json::json!({"kind": "integer", "max": 10, "unit": "s"}));
+}
