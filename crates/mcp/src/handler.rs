@@ -21,7 +21,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
 use crate::catalog::{COLLECT_EVENTS, MAX_EVENT_WAIT_MS, MAX_EVENTS, MethodTool, method};
-use crate::resources::CONTRACT_URI;
+use crate::resources::{CONTRACT_URI, Resources};
 use crate::schema::{RESULT_MEMBER, argument_pointer, to_params};
 use crate::{Inner, Mcp};
 
@@ -84,8 +84,8 @@ impl ServerHandler for Mcp {
         let uri = request.uri;
         let text = if uri == CONTRACT_URI {
             self.inner.contract_text().await
-        } else if let Some(types) = self.inner.resources.types_of(&uri) {
-            types.to_owned()
+        } else if let Some(types) = self.inner.resources.types_of(&self.inner.doc, &uri) {
+            types
         } else {
             return Err(ErrorData::resource_not_found(format!("no resource `{uri}`"), None));
         };
@@ -206,7 +206,7 @@ impl Inner {
         {
             return serde_json::to_string_pretty(&answer).unwrap_or_default();
         }
-        self.resources.document.clone()
+        Resources::document(&self.doc)
     }
 }
 

@@ -10,36 +10,24 @@ pub(crate) const CONTRACT_URI: &str = "accord://contract";
 /// The prefix of a namespace's types resource: `accord://types/pump`.
 pub(crate) const TYPES_PREFIX: &str = "accord://types/";
 
-/// The resources, listed once and read by URI.
+/// The resources, listed once and read by URI. Their texts are written when read, not at
+/// start-up: writing a large contract twice (the document and its types) was a fifth of
+/// `accord mcp`'s start-up for 1,000 methods, for resources an agent may never read.
 pub(crate) struct Resources {
-    /// The document as the model writes it.
-    pub(crate) document: String,
-    /// Each namespace's `types`, as the model writes them, by namespace.
-    pub(crate) types: Vec<(String, String)>,
+    /// The namespaces, each with a types resource.
+    namespaces: Vec<String>,
 }
 
 impl Resources {
     pub(crate) fn build(doc: &Document) -> Resources {
-        let document = doc.to_canonical_string();
-        // The model's writer is the one writer: each namespace's part is taken from its output.
-        let written = doc.to_value();
-        let types = doc
-            .namespaces
-            .iter()
-            .flatten()
-            .map(|(ns, _)| {
-                let part = written
-                    .pointer(&format!(
-                        "/namespaces/{}/types",
-                        ns.replace('~', "~0").replace('/', "~1")
-                    ))
-                    .cloned()
-                    .unwrap_or_else(|| Value::Object(Default::default()));
-                let text = serde_json::to_string_pretty(&part).unwrap_or_default();
-                (ns.clone(), text)
-            })
-            .collect();
-        Resources { document, types }
+        Resources {
+            namespaces: doc.namespaces.iter().flatten().map(|(ns, _)| ns.clone()).collect(),
+        }
+    }
+
+    /// The document as the model writes it.
+    pub(crate) fn document(doc: &Document) -> String {
+        doc.to_canonical_string()
     }
 
     /// The list `resources/list` answers.
@@ -52,7 +40,7 @@ impl Resources {
                 )
                 .with_mime_type("application/json"),
         ];
-        for (ns, _) in &self.types {
+        for ns in &self.namespaces {
             out.push(
                 Resource::new(format!("{TYPES_PREFIX}{ns}"), format!("{ns} types"))
                     .with_description(format!(
@@ -64,9 +52,17 @@ impl Resources {
         out
     }
 
-    /// The types text of the namespace a `accord://types/NS` URI names.
-    pub(crate) fn types_of(&self, uri: &str) -> Option<&str> {
+    /// The types text of the namespace a `accord://types/NS` URI names: the namespace's part of
+    /// what the model's writer writes (the one writer).
+    pub(crate) fn types_of(&self, doc: &Document, uri: &str) -> Option<String> {
         let ns = uri.strip_prefix(TYPES_PREFIX)?;
-        self.types.iter().find(|(n, _)| n == ns).map(|(_, t)| t.as_str())
+        if !self.namespaces.iter().any(|n| n == ns) {
+            return None;
+        }
+        let written = doc.to_value();
+        let pointer = format!("/namespaces/{}/types", ns.replace('~', "~0").replace('/', "~1"));
+        let part =
+            written.pointer(&pointer).cloned().unwrap_or_else(|| Value::Object(Default::default()));
+        Some(serde_json::to_string_pretty(&part).unwrap_or_default())
     }
 }

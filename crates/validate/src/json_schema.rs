@@ -28,14 +28,13 @@ pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/sch
 /// [`Error::NotFound`] for a target the contract does not have, [`Error::DanglingRef`] for a
 /// ref to a type that does not exist.
 pub fn json_schema(doc: &Document, target: &Target) -> Result<Value, Error> {
-    let mut export = Export::new(doc);
     // One target, one reading of presence: its `$defs` keep their plain names.
+    let mut export = Export::new(doc, false);
     export.reading = match target {
         Target::Type { .. } => Reading::Plain,
         Target::Params { .. } => Reading::Input,
         _ => Reading::Output,
     };
-    export.directional = false;
     let root = match target {
         Target::Type { namespace, name } => {
             let node =
@@ -85,7 +84,7 @@ pub fn json_schema(doc: &Document, target: &Target) -> Result<Value, Error> {
 ///
 /// [`Error::DanglingRef`] for a ref to a type that does not exist.
 pub fn json_schema_of_contract(doc: &Document) -> Result<Value, Error> {
-    let mut export = Export::new(doc);
+    let mut export = Export::new(doc, reads_by_direction(doc));
     let mut entries = Vec::new();
     for (ns_name, ns) in doc.namespaces.iter().flatten() {
         export.reading = Reading::Plain;
@@ -156,14 +155,17 @@ struct Export<'d> {
 }
 
 impl<'d> Export<'d> {
-    fn new(doc: &'d Document) -> Export<'d> {
+    /// An export of `doc`; `directional` says whether its `$defs` tell a named type's input and
+    /// output readings apart ([`reads_by_direction`], a walk of the whole document: only the
+    /// export of the whole contract needs it, so one target's export does not pay for it).
+    fn new(doc: &'d Document, directional: bool) -> Export<'d> {
         Export {
             doc,
             defs: Map::new(),
             pending: Vec::new(),
             done: BTreeSet::new(),
             reading: Reading::Plain,
-            directional: reads_by_direction(doc),
+            directional,
             lossless: false,
             ref_base: "#/$defs/",
         }
@@ -464,10 +466,9 @@ pub struct SchemaWriter<'d> {
 impl<'d> SchemaWriter<'d> {
     /// A writer over `doc` whose refs start with `ref_base` (`#/components/schemas/`).
     pub fn lossless(doc: &'d Document, ref_base: &'static str) -> SchemaWriter<'d> {
-        let mut export = Export::new(doc);
+        let mut export = Export::new(doc, false);
         export.lossless = true;
         export.ref_base = ref_base;
-        export.directional = false;
         export.reading = Reading::Plain;
         SchemaWriter { export }
     }
