@@ -6,15 +6,14 @@
 
 use accord_schema_model::PubsubRoute;
 use accord_validate::Target;
-use accord_wire::{ProtocolMethod, Response};
+use accord_wire::Response;
 use serde_json::{Value, json};
-use tokio::time::Instant;
 
 use crate::client::Socket;
 use crate::judge::validation_problems;
 use crate::kind::{FailureKind, Problem};
 use crate::report::Outcome;
-use crate::run::{Run, read_response, verdict, ws_call};
+use crate::run::{Run, missing_events, read_response, verdict, ws_call};
 use crate::transcript::{Credential, Transcript, Transport};
 
 impl Run<'_> {
@@ -48,37 +47,11 @@ impl Run<'_> {
             }
             return verdict(problems);
         };
-        // accord serve emits on request (rpc.fake, docs/wire.md §6, on every wire); a real
-        // plant answers it as a method it does not have, and its events are awaited for the
-        // timeout.
-        let sent = self.request(ProtocolMethod::Fake.name(), Some(json!({"emit": name})));
-        let emitted = match ws_call(socket, transcript, &sent).await {
-            Ok((reply, more)) => {
-                notes.extend(more);
-                read_response(&reply).and_then(|r| match r {
-                    Response::Success { result, .. } => {
-                        result.get("emitted").and_then(Value::as_u64)
-                    }
-                    Response::Failure { .. } => None,
-                })
-            }
-            Err(e) => return verdict(vec![e.problem()]),
-        };
-        let want = emitted.map_or(self.options.calls.max(1), |n| n as usize);
-        let deadline = Instant::now() + self.client.timeout;
-        while notes.len() < want {
-            match socket.next(deadline).await {
-                Ok(Some(text)) => {
-                    transcript.received(&text);
-                    notes.push(text);
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    problems.push(e.problem());
-                    break;
-                }
-            }
-        }
+        let emitted =
+            match self.collect_emitted(socket, transcript, name, &mut notes, &mut problems).await {
+                Ok(emitted) => emitted,
+                Err(outcome) => return outcome,
+            };
         let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
         let mut validated = 0;
         for text in &notes {
@@ -96,17 +69,7 @@ impl Run<'_> {
                 Err(problem) => problems.push(problem),
             }
         }
-        if let Some(n) = emitted
-            && (notes.len() as u64) < n
-        {
-            problems.push(Problem::new(
-                FailureKind::EventMissing,
-                format!(
-                    "the plant emitted {n} notification(s), {} arrived within the timeout",
-                    notes.len()
-                ),
-            ));
-        }
+        problems.extend(missing_events(emitted, notes.len()));
         self.notes.push(format!(
             "{name}: {validated} `{}` notification(s) validated, subscribed with {}",
             route.notification, route.subscribe

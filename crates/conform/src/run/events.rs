@@ -85,6 +85,50 @@ impl Run<'_> {
         }
     }
 
+    /// Asks the plant to emit `name` (`rpc.fake`, docs/wire.md §6, on every wire: accord serve
+    /// emits on request; a real plant answers it as a method it does not have) and collects
+    /// notifications into `notes` until as many as were emitted (else `calls`) have arrived or
+    /// the timeout has run out; both subscription styles wait this way. `Err` is the verdict
+    /// when the socket fails on the ask.
+    pub(crate) async fn collect_emitted(
+        &mut self,
+        socket: &mut Socket,
+        transcript: &mut Transcript,
+        name: &str,
+        notes: &mut Vec<String>,
+        problems: &mut Vec<Problem>,
+    ) -> Result<Option<u64>, Outcome> {
+        let sent = self.request(ProtocolMethod::Fake.name(), Some(json!({"emit": name})));
+        let emitted = match ws_call(socket, transcript, &sent).await {
+            Ok((reply, more)) => {
+                notes.extend(more);
+                read_response(&reply).and_then(|r| match r {
+                    Response::Success { result, .. } => {
+                        result.get("emitted").and_then(Value::as_u64)
+                    }
+                    Response::Failure { .. } => None,
+                })
+            }
+            Err(e) => return Err(verdict(vec![e.problem()])),
+        };
+        let want = emitted.map_or(self.options.calls.max(1), |n| n as usize);
+        let deadline = Instant::now() + self.client.timeout;
+        while notes.len() < want {
+            match socket.next(deadline).await {
+                Ok(Some(text)) => {
+                    transcript.received(&text);
+                    notes.push(text);
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    problems.push(e.problem());
+                    break;
+                }
+            }
+        }
+        Ok(emitted)
+    }
+
     async fn subscribe(
         &mut self,
         socket: &mut Socket,
@@ -109,36 +153,11 @@ impl Run<'_> {
             }
             return verdict(problems);
         };
-        // accord serve emits on request (rpc.fake, docs/wire.md §6); a real plant answers -32601
-        // and its events are awaited for the timeout.
-        let sent = self.request(ProtocolMethod::Fake.name(), Some(json!({"emit": name})));
-        let emitted = match ws_call(socket, transcript, &sent).await {
-            Ok((reply, more)) => {
-                notes.extend(more);
-                read_response(&reply).and_then(|r| match r {
-                    Response::Success { result, .. } => {
-                        result.get("emitted").and_then(Value::as_u64)
-                    }
-                    Response::Failure { .. } => None,
-                })
-            }
-            Err(e) => return verdict(vec![e.problem()]),
-        };
-        let want = emitted.map_or(self.options.calls.max(1), |n| n as usize);
-        let deadline = Instant::now() + self.client.timeout;
-        while notes.len() < want {
-            match socket.next(deadline).await {
-                Ok(Some(text)) => {
-                    transcript.received(&text);
-                    notes.push(text);
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    problems.push(e.problem());
-                    break;
-                }
-            }
-        }
+        let emitted =
+            match self.collect_emitted(socket, transcript, name, &mut notes, &mut problems).await {
+                Ok(emitted) => emitted,
+                Err(outcome) => return outcome,
+            };
         let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
         for text in &notes {
             let value: Value = match serde_json::from_str(text) {
@@ -165,17 +184,7 @@ impl Run<'_> {
                 Err(e) => problems.push(Problem::new(FailureKind::EventInvalid, format!("a malformed notification: {e}"))),
             }
         }
-        if let Some(n) = emitted
-            && (notes.len() as u64) < n
-        {
-            problems.push(Problem::new(
-                FailureKind::EventMissing,
-                format!(
-                    "the plant emitted {n} notification(s), {} arrived within the timeout",
-                    notes.len()
-                ),
-            ));
-        }
+        problems.extend(missing_events(emitted, notes.len()));
         let sent = self.request(UNSUBSCRIBE, Some(json!({"subscription": subscription})));
         match ws_call(socket, transcript, &sent).await {
             Ok((reply, _)) => {
@@ -204,4 +213,13 @@ impl Run<'_> {
         }
         verdict(problems)
     }
+}
+
+/// The problem when fewer notifications arrived than the plant said it emitted.
+pub(crate) fn missing_events(emitted: Option<u64>, arrived: usize) -> Option<Problem> {
+    let n = emitted.filter(|&n| (arrived as u64) < n)?;
+    Some(Problem::new(
+        FailureKind::EventMissing,
+        format!("the plant emitted {n} notification(s), {arrived} arrived within the timeout"),
+    ))
 }

@@ -22,6 +22,8 @@ mod credentials;
 mod describe;
 mod events;
 
+pub(crate) use events::missing_events;
+
 pub(crate) struct Run<'a> {
     pub(crate) client: Client,
     pub(crate) judge: Judge<'a>,
