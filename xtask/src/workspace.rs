@@ -161,6 +161,48 @@ pub(crate) fn publishable_packages(root: &Path) -> Result<Vec<(String, bool)>> {
 /// `cargo package` of `packages` in `root`: each one built from its packaged files alone
 /// (interdependent unpublished crates are verified together), nothing published.
 pub(crate) fn package(root: &Path, target_dir: &Path, packages: &[String]) -> Result<()> {
+    // cargo verifies each crate against the others' archives, put in a local registry under
+    // `package/tmp-registry` and unpacked once into `$CARGO_HOME/registry/src/-HASH/NAME-VERSION`
+    // (a local registry's folder starts with `-`). An unpacked copy left by an earlier run of
+    // the same version is used as it is: a crate changed since would be verified against its
+    // old self (seen: accord-cli against an accord-extract 0.2.0 without `extract_dirs`). Each
+    // run starts without them.
+    let stale = target_dir.join("package");
+    if stale.exists() {
+        std::fs::remove_dir_all(&stale)
+            .with_context(|| format!("could not remove {}", stale.display()))?;
+    }
+    let cargo_home = env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    if let Some(sources) = cargo_home.map(|h| h.join("registry/src"))
+        && let Ok(registries) = std::fs::read_dir(&sources)
+    {
+        for registry in registries.flatten() {
+            if !registry.file_name().to_string_lossy().starts_with('-') {
+                continue;
+            }
+            for unpacked in std::fs::read_dir(registry.path()).into_iter().flatten().flatten() {
+                let name = unpacked.file_name().to_string_lossy().into_owned();
+                if packages.iter().any(|p| name.starts_with(&format!("{p}-"))) {
+                    std::fs::remove_dir_all(unpacked.path()).with_context(|| {
+                        format!("could not remove {}", unpacked.path().display())
+                    })?;
+                }
+            }
+        }
+    }
+    // The same holds for what was compiled from them: cargo takes a registry crate's build as
+    // fresh by its name and version alone. `cargo clean -p` removes every build of the name.
+    let mut clean = cargo();
+    clean.current_dir(root).env("CARGO_TARGET_DIR", target_dir).args(["clean", "--quiet"]);
+    for p in packages {
+        clean.args(["--package", p]);
+    }
+    let status = clean.status().with_context(|| format!("could not run {}", describe(&clean)))?;
+    if !status.success() {
+        bail!("{} failed ({status})", describe(&clean));
+    }
     let mut cmd = cargo();
     cmd.current_dir(root).env("CARGO_TARGET_DIR", target_dir);
     cmd.args(["package", "--allow-dirty", "--quiet"]);
