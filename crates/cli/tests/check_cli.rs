@@ -198,3 +198,27 @@ fn several_contracts_make_one_report() {
     assert_eq!(none.status.code(), Some(2));
     assert!(stderr(&none).contains("no file matches"), "{}", stderr(&none));
 }
+
+/// The README's main job prints what the README shows, word for word: its command's output is
+/// the block after it (a change of layout or wording must update the README too).
+#[test]
+fn the_readme_shows_the_main_job_as_it_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let command = "cargo run -p accord-cli -- check fixtures/contracts/pump-plant.types.json --against fixtures/baselines/pump-plant.v2.2.0.types.json\n```\n";
+    let after = &readme[readme.find(command).expect("the README's main job") + command.len()..];
+    let block = after.split_once("```text\n").expect("an output block after it").1;
+    let shown = &block[..block.find("```\n").expect("the block's end")];
+    let out = accord(&["check", PUMP, "--against", OLD_PUMP]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_same_text(shown, &stdout(&out));
+}
+
+fn assert_same_text(shown: &str, printed: &str) {
+    if shown != printed {
+        let diff = similar::TextDiff::from_lines(shown, printed)
+            .unified_diff()
+            .header("README.md", "accord check")
+            .to_string();
+        panic!("README.md's main-job output is stale; regenerate it:\n{diff}");
+    }
+}
