@@ -1,27 +1,4 @@
-//! A caller of a live plant by its contract: `pump.status` called by its contract name over the
-//! contract's wire, the raw JSON-RPC answer (its result or its error object) handed back, and an
-//! event's payloads collected from a subscription.
-//!
-//! Names, the describe method and subscription routes come only from the model's
-//! [`Dialect`], so a contract on a foreign wire (`eth_getBalance`,
-//! `boiler_subscribeTelemetry`) is called as its plant expects; envelopes are accord-wire's.
-//! Transports are HTTP (`POST /`) and WebSocket (`/`), with the plant's Bearer token when one is
-//! given (docs/wire.md §1, §8).
-//!
-//! This layer sits on accord-schema-model and accord-wire. It must never depend on serve,
-//! conform, mcp or the cli (a plant is a URL, and its tests call `accord serve`'s engine only as
-//! a dev-dependency), never validate (what it hands back is judged by its caller) and never
-//! build a tokio runtime of its own.
-//!
-//! ```no_run
-//! # async fn run(doc: accord_schema_model::Document) -> Result<(), accord_client::Error> {
-//! use std::time::Duration;
-//! let dialect = accord_wire::Dialect::of(&doc).expect("a wire that resolves");
-//! let client = accord_client::Client::new(dialect, "http://127.0.0.1:7878", None, Duration::from_secs(5))?;
-//! let answer = client.call("pump.status", Some(serde_json::json!({"pump": "P-101"}))).await?;
-//! println!("{answer:?}");
-//! # Ok(()) }
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod error;
 mod events;

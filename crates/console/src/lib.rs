@@ -1,25 +1,4 @@
-//! The console: a web page to browse a plant's contract and call its methods, confirming before
-//! anything but a read (docs/console.md).
-//!
-//! This layer is an axum [`Router`] that serves the page at `/console` (plain HTML, CSS and
-//! JavaScript built into the binary: no build step, no CDN, nothing fetched at run time) and its
-//! API under `/console/api/`: `describe`, `validate`, `confirm`, `call` and the `events`
-//! WebSocket. The page never speaks to the plant itself: the console forwards over the
-//! contract's own wire (its `Dialect`), checks every value with accord-validate (the page runs
-//! no validator of its own) and refuses a call that is not a read unless it carries the
-//! confirmation token of that exact call.
-//!
-//! It stands on the model, accord-validate and accord-wire, and must never depend on
-//! accord-serve, conform, mcp or the cli: `accord serve --console` mounts this router on the
-//! fake's port, and the console speaks to that fake over loopback exactly as to a live plant.
-//!
-//! ```no_run
-//! # async fn run() -> Result<(), accord_console::Error> {
-//! let console = accord_console::Console::new(accord_console::Config::default())?;
-//! console.set_upstream("http://127.0.0.1:7878/")?;
-//! let app = console.router();
-//! # let _ = app; Ok(()) }
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod api;
 mod assets;

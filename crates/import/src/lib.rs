@@ -1,42 +1,4 @@
-//! Other schema languages to accord contracts and back: OpenRPC documents and JSON Schemas
-//! (drafts 2020-12 and 07) are imported into a [`Document`], and a contract is exported as an
-//! OpenRPC 1.3 document. Every construct of a source that the format cannot hold exactly is a
-//! [`Loss`] in the [`Report`], with its JSON Pointer in the source and whether the contract
-//! accepts more or fewer values there. Semantics are never guessed from method names: they come
-//! from the [`Options`] (a `--semantics` mapping, accord.toml) or from an extension in the
-//! source.
-//!
-//! This layer sits on `accord-schema-model` (whose one reader checks every document an import
-//! builds) and `accord-validate` (whose JSON Schema export writes the OpenRPC export's
-//! schemas). It must never depend on serve, conform, compat-diff or the cli, and it does no IO:
-//! it takes parsed JSON and returns values.
-//!
-//! # Overview
-//!
-//! - `schema.rs` turns JSON Schema into type nodes (`$ref`s, recursion, the losses), `merge.rs`
-//!   merges `allOf` parts where that is exact, `node.rs` builds and reads type-node JSON;
-//! - `openrpc.rs` imports an OpenRPC document, `jsonschema.rs` a JSON Schema;
-//! - `export.rs` writes a contract as OpenRPC with `x-accord-*` extensions for what OpenRPC
-//!   lacks, so that importing the export gives the contract back;
-//! - `options.rs` holds what the user says (semantics by pattern, wire options, accord.toml).
-//!
-//! # Example
-//!
-//! ```
-//! use accord_import::{Options, SemanticsRule, import_openrpc};
-//! use serde_json::json;
-//!
-//! let source = json!({"openrpc": "1.3.2", "info": {"title": "node", "version": "1.0.0"},
-//!   "methods": [{"name": "eth_blockNumber", "params": [],
-//!                "result": {"name": "n", "schema": {"type": "string", "pattern": "^0x[0-9a-f]+$"}}}]});
-//! let mut options = Options::default();
-//! options.semantics.push(SemanticsRule::parse("read=eth_block*")?);
-//! let import = import_openrpc(&source, &options)?;
-//! let eth = &import.document.namespaces.as_ref().unwrap()["eth"];
-//! assert!(eth.methods.as_ref().unwrap().contains_key("blockNumber"));
-//! assert!(import.report.losses.is_empty());
-//! # Ok::<(), accord_import::Error>(())
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod error;
 mod export;

@@ -1,19 +1,4 @@
-//! `accord mcp`: a contract's methods as Model Context Protocol tools, on rmcp (the official
-//! Rust SDK), so that an agent is told by the contract what pressing each one does.
-//!
-//! One tool per exposed method ([`catalog`]): `inputSchema` from the params (by-position params
-//! become an object keyed by param name, [`schema`]), `outputSchema` from the result, `title` the
-//! wire name, a description with semantics, units and declared errors, and all four annotations
-//! from the declared semantics ([`annotations`]). Which methods are exposed is the [`policy`]'s
-//! decision; tool names are made portable by [`names`]. Arguments are validated with
-//! accord-validate before anything is forwarded; calls go through accord-client, to `accord
-//! serve`'s own engine started in-process on loopback (`--fake`: the same answers and seeds) or
-//! to a live plant (`--upstream`). The describe answer and each namespace's types are resources.
-//! Transports: stdio and Streamable HTTP on axum ([`http`]).
-//!
-//! This layer sits on accord-schema-model, accord-validate, accord-wire, accord-serve (the fake)
-//! and accord-client (the calls). It must never depend on conform or the cli, and it draws
-//! nothing: what is exposed and hidden is handed to the caller ([`Catalog::exposure`]) to print.
+#![doc = include_str!("../README.md")]
 
 pub mod annotations;
 pub mod catalog;
