@@ -1,6 +1,7 @@
 //! Baselines for `accord check`: the contract as it was, read from a file or from git
-//! (`git:REV[:PATH]`, `--against-tags GLOB`). Every failure is printed to stderr and ends the
-//! run as an input error (exit 2).
+//! (`git:REV[:PATH]`, `--against-tags GLOB`). Every failure is printed to stderr and returned
+//! as an [`Unavailable`], which `check` reports as its contract's input error (exit 2), in the
+//! machine formats too.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,21 +19,34 @@ pub(crate) struct Baseline {
     pub(crate) source: Source,
 }
 
+/// Why no baseline could be read. Its diagnostic is on stderr already; the message is for the
+/// reports that must carry the failure too (JSON, SARIF, JUnit, GitHub annotations).
+pub(crate) struct Unavailable(pub(crate) String);
+
+/// Prints `message` as an error and returns it as the reason.
+fn refuse(message: String) -> Unavailable {
+    eprintln!("error: {message}");
+    Unavailable(message)
+}
+
 /// Reads the baseline `spec` for `contract`: a file path, or `git:REV[:PATH]` where PATH
 /// defaults to the contract's path relative to its repository root.
-pub(crate) fn resolve(spec: &str, contract: &Path) -> Option<Baseline> {
+pub(crate) fn resolve(spec: &str, contract: &Path) -> Result<Baseline, Unavailable> {
     let Some(git) = spec.strip_prefix("git:") else {
-        let loaded = input::load(Path::new(spec))?;
+        // `read` prints the file's own diagnostic.
+        let loaded = input::read(Path::new(spec))
+            .map_err(|why| Unavailable(format!("baseline {spec}: {}", why.message)))?;
         let source = Source { file: spec.to_owned(), text: loaded.text, document: loaded.document };
-        return Some(Baseline { name: spec.to_owned(), source });
+        return Ok(Baseline { name: spec.to_owned(), source });
     };
     let (rev, path) = match git.split_once(':') {
         Some((rev, path)) => (rev, Some(path)),
         None => (git, None),
     };
     if rev.is_empty() {
-        eprintln!("error: `--against {spec}` names no revision (write git:REV or git:REV:PATH)");
-        return None;
+        return Err(refuse(format!(
+            "`--against {spec}` names no revision (write git:REV or git:REV:PATH)"
+        )));
     }
     let repo = Repo::of(contract)?;
     let path = match path {
@@ -40,7 +54,7 @@ pub(crate) fn resolve(spec: &str, contract: &Path) -> Option<Baseline> {
         None => repo.relative(contract)?,
     };
     let source = repo.show(rev, &path)?;
-    Some(Baseline { name: rev.to_owned(), source })
+    Ok(Baseline { name: rev.to_owned(), source })
 }
 
 /// The subject of a release commit before its name: `release: v0.2.0` (the commit
@@ -51,15 +65,12 @@ const RELEASE_COMMIT_PREFIX: &str = "release: ";
 /// Releases are tags, and release commits whose tag did not travel with the clone (shallow or
 /// tagless CI clones, mirrors). Releases that do not hold the contract's path are left out with
 /// a note on stderr.
-pub(crate) fn tags(glob: &str, contract: &Path) -> Option<Vec<Baseline>> {
+pub(crate) fn tags(glob: &str, contract: &Path) -> Result<Vec<Baseline>, Unavailable> {
     let repo = Repo::of(contract)?;
     let path = repo.relative(contract)?;
     let matcher = match globset::Glob::new(glob) {
         Ok(g) => g.compile_matcher(),
-        Err(err) => {
-            eprintln!("error: `--against-tags {glob}` is not a glob: {err}");
-            return None;
-        }
+        Err(err) => return Err(refuse(format!("`--against-tags {glob}` is not a glob: {err}"))),
     };
     // (name, revision, what it is): a tag is its own revision; a release commit is found by
     // its hash.
@@ -92,10 +103,11 @@ pub(crate) fn tags(glob: &str, contract: &Path) -> Option<Vec<Baseline>> {
         out.push(Baseline { name, source });
     }
     if out.is_empty() {
-        eprintln!("error: no release matching `{glob}` (tag or release commit) holds {path}");
-        return None;
+        return Err(refuse(format!(
+            "no release matching `{glob}` (tag or release commit) holds {path}"
+        )));
     }
-    Some(out)
+    Ok(out)
 }
 
 /// Release names in version order (`v1.10.0` after `v1.9.0`); names that are not versions
@@ -116,76 +128,57 @@ struct Repo {
 }
 
 impl Repo {
-    fn of(contract: &Path) -> Option<Repo> {
+    fn of(contract: &Path) -> Result<Repo, Unavailable> {
         let dir = match contract.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
         let out = run_git(&dir, &["rev-parse", "--show-toplevel"]);
         match out {
-            Ok(root) => Some(Repo { root: PathBuf::from(root.trim_end()) }),
+            Ok(root) => Ok(Repo { root: PathBuf::from(root.trim_end()) }),
             Err(err) => {
-                eprintln!("error: {} is not in a git repository: {err}", contract.display());
-                None
+                Err(refuse(format!("{} is not in a git repository: {err}", contract.display())))
             }
         }
     }
 
     /// `contract`'s path relative to the repository root, with `/` separators.
-    fn relative(&self, contract: &Path) -> Option<String> {
-        let full = match contract.canonicalize() {
-            Ok(p) => p,
-            Err(err) => {
-                diagnostic::print_io_error(contract, &err);
-                return None;
-            }
-        };
+    fn relative(&self, contract: &Path) -> Result<String, Unavailable> {
+        let full = contract.canonicalize().map_err(|err| {
+            diagnostic::print_io_error(contract, &err);
+            Unavailable(format!("cannot read {}: {err}", contract.display()))
+        })?;
         let root = self.root.canonicalize().unwrap_or_else(|_| self.root.clone());
         match full.strip_prefix(&root) {
-            Ok(rel) => Some(
-                rel.components()
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                    .collect::<Vec<_>>()
-                    .join("/"),
-            ),
-            Err(_) => {
-                eprintln!(
-                    "error: {} is outside the repository at {}",
-                    contract.display(),
-                    root.display()
-                );
-                None
-            }
+            Ok(rel) => Ok(rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/")),
+            Err(_) => Err(refuse(format!(
+                "{} is outside the repository at {}",
+                contract.display(),
+                root.display()
+            ))),
         }
     }
 
     /// The document at `rev:path`, named so in findings.
-    fn show(&self, rev: &str, path: &str) -> Option<Source> {
+    fn show(&self, rev: &str, path: &str) -> Result<Source, Unavailable> {
         let name = format!("{rev}:{path}");
-        let text = match run_git(&self.root, &["show", &name]) {
-            Ok(text) => text,
-            Err(err) => {
-                eprintln!("error: cannot read {name} from git: {err}");
-                return None;
-            }
-        };
+        let text = run_git(&self.root, &["show", &name])
+            .map_err(|err| refuse(format!("cannot read {name} from git: {err}")))?;
         match Document::parse(&text) {
-            Ok(document) => Some(Source { file: name, text, document }),
+            Ok(document) => Ok(Source { file: name, text, document }),
             Err(err) => {
                 diagnostic::print_parse_error(Path::new(&name), text.as_bytes(), &err);
-                None
+                Err(Unavailable(format!("baseline {name} cannot be read: {err}")))
             }
         }
     }
 
-    fn git(&self, args: &[&str]) -> Option<String> {
-        match run_git(&self.root, args) {
-            Ok(out) => Some(out),
-            Err(err) => {
-                eprintln!("error: git {}: {err}", args.join(" "));
-                None
-            }
-        }
+    fn git(&self, args: &[&str]) -> Result<String, Unavailable> {
+        run_git(&self.root, args).map_err(|err| refuse(format!("git {}: {err}", args.join(" "))))
     }
 
     fn git_quiet(&self, args: &[&str]) -> Option<String> {

@@ -16,7 +16,7 @@ use accord_validate::{Diagnostic, LintReport, Severity};
 use serde_json::{Value, json};
 
 use crate::accept::{self, Date, Entry};
-use crate::baseline::{self, Baseline};
+use crate::baseline::{self, Baseline, Unavailable};
 use crate::diff::FailOn;
 use crate::input::Unreadable;
 use crate::output::plural;
@@ -248,7 +248,23 @@ pub(crate) fn run(args: &Args) -> Outcome {
                 continue;
             }
         };
-        match check_one(args, path, loaded, lint_config.as_ref()) {
+        // A baseline that cannot be read makes its contract's result an input error, which the
+        // machine formats carry like an unreadable contract (so a SARIF log is never empty when
+        // the step fails for it).
+        let baselines = match baselines_of(args, path) {
+            Ok(baselines) => baselines,
+            Err(Unavailable(message)) => {
+                let why = Unreadable {
+                    code: "baseline-unreadable",
+                    message,
+                    pointer: None,
+                    position: None,
+                };
+                all.push(Contract::Unreadable(path.display().to_string(), why));
+                continue;
+            }
+        };
+        match check_one(args, path, loaded, baselines, lint_config.as_ref()) {
             Ok(checked) => all.push(Contract::Checked(checked)),
             Err(outcome) => return outcome,
         }
@@ -392,13 +408,24 @@ struct Policy {
     deny_warnings: bool,
 }
 
-/// Lints `path` (the lint configuration applied) and compares it with its baselines; the
-/// outcome instead when the run must stop (a stale contract under `--source`: exit 1; a
-/// baseline that cannot be read: exit 2; the reason is printed).
+/// The baselines `path` is compared with: `--against`'s one, `--against-tags`' every release,
+/// or none.
+fn baselines_of(args: &Args, path: &Path) -> Result<Vec<Baseline>, Unavailable> {
+    match (&args.against, &args.against_tags) {
+        (Some(spec), _) => Ok(vec![baseline::resolve(spec, path)?]),
+        (None, Some(glob)) => baseline::tags(glob, path),
+        (None, None) => Ok(Vec::new()),
+    }
+}
+
+/// Lints `path` (the lint configuration applied) and compares it with `baselines`; the
+/// outcome instead when the run must stop (a stale contract under `--source`: exit 1, the
+/// reason printed).
 fn check_one(
     args: &Args,
     path: &Path,
     loaded: input::Loaded,
+    baselines: Vec<Baseline>,
     config: Option<&lint_config::LintConfig>,
 ) -> Result<Checked, Outcome> {
     // `--config` alone re-extracts when the configuration names an `extract.source`, as its help
@@ -434,11 +461,6 @@ fn check_one(
     // In the order of the file; findings at one place keep the registry's order.
     found.sort_by_key(|l| l.span.start);
 
-    let baselines = match (&args.against, &args.against_tags) {
-        (Some(spec), _) => vec![baseline::resolve(spec, path).ok_or(Outcome::InputError)?],
-        (None, Some(glob)) => baseline::tags(glob, path).ok_or(Outcome::InputError)?,
-        (None, None) => Vec::new(),
-    };
     let file = path.display().to_string();
     let current =
         Source { file: file.clone(), text: loaded.text.clone(), document: loaded.document };

@@ -2,8 +2,9 @@
 //! takes it. The tool's rules are the compatibility registry and the lint registry; a result's
 //! level is `error` when it fails the run, `warning` for other risky, breaking or warning
 //! findings, and `note` for safe ones. A contract that cannot be read is an `error` result under
-//! the reader's error code (`malformed-json`, `schema-missing` …), at the place it names. A finding accepted by `--accept` carries an external,
-//! accepted suppression with the entry's reason and place.
+//! the reader's error code (`malformed-json`, `schema-missing` …), at the place it names; a
+//! baseline that cannot be read is one under `baseline-unreadable`. A finding accepted by
+//! `--accept` carries an external, accepted suppression with the entry's reason and place.
 
 use accord_compat_diff::RULES;
 use serde_json::{Value, json};

@@ -108,6 +108,32 @@ fn against_tags_json_says_which_baselines_fail() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// Before the first release the step fails with exit 2, and the machine formats say why: a SARIF
+/// log with the failure as an error result (code scanning shows it), a JSON error object.
+#[test]
+fn against_tags_without_a_release_says_so_in_every_format() {
+    let dir = repo("tags_cli_none");
+    let why = "no release matching `v0*` (tag or release commit) holds contracts/pump.types.json";
+    let check = |format: &str| {
+        let args = ["check", "contracts/pump.types.json", "--against-tags", "v0*", "--format"];
+        let out = accord(&dir, &[&args[..], &[format]].concat());
+        assert_eq!(out.status.code(), Some(2), "{format}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(why), "{format}");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let sarif: serde_json::Value = serde_json::from_str(&check("sarif")).expect("sarif");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1, "{sarif:#}");
+    assert_eq!(results[0]["ruleId"], "baseline-unreadable");
+    assert_eq!(results[0]["level"], "error");
+    assert_eq!(results[0]["message"]["text"], why);
+    let json: serde_json::Value = serde_json::from_str(&check("json")).expect("json");
+    assert_eq!(json["error"]["code"], "baseline-unreadable", "{json:#}");
+    assert_eq!(json["fails"], true);
+    assert!(check("github").contains("baseline-unreadable"));
+    assert!(check("junit").contains("baseline-unreadable"));
+}
+
 #[test]
 fn against_tags_finds_releases_by_their_commit_when_tags_did_not_travel() {
     let dir = repo("tags_cli_commits");

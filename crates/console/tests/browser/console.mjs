@@ -22,7 +22,9 @@ const base = args.url.replace(/\/$/, '');
 const contract = JSON.parse(readFileSync(args.contract, 'utf8'));
 const executablePath = process.env.ACCORD_CHROMIUM || '/usr/bin/chromium';
 const figures = {};
-const TIMEOUT = 15000;
+// Generous: on a 2-core machine shared with builds, Chromium takes seconds to start and lay out;
+// 15 s timed out there once under load 8 although nothing was wrong.
+const TIMEOUT = 45000;
 const pageErrors = [];
 
 function fail(message) {
