@@ -20,6 +20,7 @@ fixture! {
     assoc_types => "../../../fixtures/extract/assoc-types/src/lib.rs",
     collections => "../../../fixtures/extract/collections/src/lib.rs",
     deps_path => "../../../fixtures/extract/deps-path/types/src/lib.rs",
+    deps_vendored => "../../../fixtures/extract/deps-vendored/src/lib.rs",
     docs_deprecated => "../../../fixtures/extract/docs-deprecated/src/lib.rs",
     enum_external => "../../../fixtures/extract/enum-external/src/lib.rs",
     generics_aliases => "../../../fixtures/extract/generics-aliases/src/lib.rs",
@@ -55,6 +56,7 @@ fixture! {
     unresolved => "../../../fixtures/extract/unresolved/src/lib.rs",
     well_known => "../../../fixtures/extract/well-known/src/lib.rs",
     well_known_crates => "../../../fixtures/extract/well-known-crates/src/lib.rs",
+    workspace => "../../../fixtures/extract/workspace/crates/types/src/lib.rs",
 }
 
 /// Checks one type: `(contract name, check)`.
@@ -104,6 +106,18 @@ fn cases() -> Vec<Case> {
                 "Alarm" => deps_path::alarms::Alarm, "Gauge" => deps_path::prelude::Gauge,
             ],
             unknowable: vec!["Calibration"],
+            known_wrong: vec![],
+        },
+        Case {
+            // The types are rgb's own, read from its vendored source and checked against the real
+            // crate's serde.
+            dir: "deps-vendored",
+            checks: checks![
+                "Rgb<u8>" => rgb::RGB8, "Rgba<u16>" => rgb::Rgba<u16>,
+                "Gray_v08<u8>" => rgb::Gray<u8>, "GrayAlpha_v08<u8>" => rgb::GrayAlpha<u8>,
+                "Bgr<u8>" => rgb::alt::BGR8,
+            ],
+            unknowable: vec![],
             known_wrong: vec![],
         },
         Case {
@@ -340,6 +354,16 @@ fn cases() -> Vec<Case> {
             unknowable: vec![],
             known_wrong: vec![],
         },
+        Case {
+            // The wire types live in the workspace's `ws-types` member, the traits in two others.
+            dir: "workspace",
+            checks: checks![
+                "Block" => workspace::Block, "Filter" => workspace::logs::Filter,
+                "Log" => workspace::logs::Log,
+            ],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
     ]
 }
 
@@ -413,10 +437,12 @@ fn project(doc: &Document, input: bool) -> Document {
 fn every_fixture_agrees_with_serde() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract");
     let cases = cases();
+    // Every case with an expected contract: single crates, a crate with a path dependency, a
+    // workspace.
     let mut dirs: Vec<String> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|d| root.join(d).join("src").is_dir())
+        .filter(|d| root.join(d).join("expected.types.json").is_file())
         .collect();
     dirs.sort();
     let covered: Vec<String> = cases.iter().map(|c| c.dir.to_owned()).collect();

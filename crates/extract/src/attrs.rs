@@ -304,7 +304,9 @@ pub(crate) fn docs(attrs: &[RawAttr]) -> Docs {
     let mut out = Docs::default();
     for attr in attrs.iter().filter(|a| a.name == "doc") {
         let Some(text) = attr.value.as_deref() else { continue };
-        for line in text.lines() {
+        // `split`, not `lines`: a bare `///` is an empty doc attribute, which has no lines but
+        // is the blank line between two paragraphs.
+        for line in text.split('\n') {
             let line = line.trim();
             if let Some(rest) = line.strip_prefix("accord:") {
                 out.tag.extend(parse_tag(rest));

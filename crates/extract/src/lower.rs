@@ -788,7 +788,16 @@ impl<'a> Lowerer<'a> {
             let bound = match args.get(i) {
                 Some(t) => Bound { ty: (*t).clone(), scope: use_scope.clone() },
                 None => match generics.type_params().nth(i).and_then(|tp| tp.default.clone()) {
-                    Some(d) => Bound { ty: d, scope: item_scope.clone() },
+                    // A default may name the parameters before it (rgb's `Rgba<T, A = T>`):
+                    // it is read with those already bound.
+                    Some(d) => Bound {
+                        ty: d,
+                        scope: Scope {
+                            module: item_scope.module,
+                            file: item_scope.file.clone(),
+                            generics: Rc::new(map.clone()),
+                        },
+                    },
                     None => Bound {
                         ty: syn::parse_quote!(serde_json::Value),
                         scope: item_scope.clone(),
