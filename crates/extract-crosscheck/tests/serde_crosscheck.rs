@@ -56,6 +56,7 @@ fixture! {
     unresolved => "../../../fixtures/extract/unresolved/src/lib.rs",
     well_known => "../../../fixtures/extract/well-known/src/lib.rs",
     well_known_crates => "../../../fixtures/extract/well-known-crates/src/lib.rs",
+    well_known_eth => "../../../fixtures/extract/well-known-eth/src/lib.rs",
     workspace => "../../../fixtures/extract/workspace/crates/types/src/lib.rs",
 }
 
@@ -351,6 +352,12 @@ fn cases() -> Vec<Case> {
         Case {
             dir: "well-known-crates",
             checks: checks!["Stamped" => well_known_crates::Stamped],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "well-known-eth",
+            checks: checks!["Account" => well_known_eth::Account],
             unknowable: vec![],
             known_wrong: vec![],
         },
