@@ -64,10 +64,14 @@ pub(crate) fn setup(config: Option<&Path>, sources: &[PathBuf]) -> Option<Setup>
         }
         None => (Config::default(), PathBuf::new()),
     };
-    let sources = if sources.is_empty() {
-        vec![
-            cfg.source
-                .as_ref()
+    let sources =
+        if !sources.is_empty() {
+            sources.to_vec()
+        } else if cfg.sources.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            cfg.sources
+                .iter()
                 .map(|s| {
                     if s == "." && !base.as_os_str().is_empty() {
                         base.clone()
@@ -75,11 +79,8 @@ pub(crate) fn setup(config: Option<&Path>, sources: &[PathBuf]) -> Option<Setup>
                         base.join(s)
                     }
                 })
-                .unwrap_or_else(|| PathBuf::from(".")),
-        ]
-    } else {
-        sources.to_vec()
-    };
+                .collect()
+        };
     let contract = cfg.contract.as_ref().map(|c| base.join(c));
     Some(Setup { config: cfg, sources, contract })
 }
@@ -196,7 +197,7 @@ pub(crate) fn names_source(config: &Path) -> bool {
     std::fs::read_to_string(config)
         .ok()
         .and_then(|text| Config::parse(&text, &config.display().to_string()).ok())
-        .is_some_and(|c| c.source.is_some())
+        .is_some_and(|c| !c.sources.is_empty())
 }
 
 /// printed when it is not. Without `source` the configuration's `extract.source` is read.

@@ -342,5 +342,21 @@ fn a_workspace_root_and_several_sources_are_one_contract() {
         "{}",
         text(&stale.stdout)
     );
+    // The same two as a list in accord.toml's `extract.source` (relative to the file).
+    let config = Path::new(env!("CARGO_TARGET_TMPDIR")).join("accord-ws-sources.toml");
+    let members = ws.join("crates");
+    std::fs::write(
+        &config,
+        format!(
+            "[extract]\nsource = [{:?}, {:?}]\n",
+            members.join("eth-api").display().to_string(),
+            members.join("eth-pubsub").display().to_string()
+        ),
+    )
+    .unwrap();
+    let listed =
+        accord_in(&root(), &["extract", "--offline", "--config", &config.display().to_string()]);
+    assert_eq!(listed.status.code(), Some(0), "{}", text(&listed.stderr));
+    assert_eq!(text(&listed.stdout), written);
     let _ = std::fs::remove_file(&out);
 }

@@ -58,6 +58,9 @@ fixture! {
     well_known_crates => "../../../fixtures/extract/well-known-crates/src/lib.rs",
     well_known_eth => "../../../fixtures/extract/well-known-eth/src/lib.rs",
     workspace => "../../../fixtures/extract/workspace/crates/types/src/lib.rs",
+    workspace_root_package => "../../../fixtures/extract/workspace-root-package/src/lib.rs",
+    workspace_root_package_valves =>
+        "../../../fixtures/extract/workspace-root-package/valves/src/lib.rs",
 }
 
 /// Checks one type: `(contract name, check)`.
@@ -367,6 +370,16 @@ fn cases() -> Vec<Case> {
             checks: checks![
                 "Block" => workspace::Block, "Filter" => workspace::logs::Filter,
                 "Log" => workspace::logs::Log,
+            ],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            // The root package's types and a member's.
+            dir: "workspace-root-package",
+            checks: checks![
+                "Reading" => workspace_root_package::Reading,
+                "Position" => workspace_root_package_valves::Position,
             ],
             unknowable: vec![],
             known_wrong: vec![],

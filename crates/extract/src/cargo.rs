@@ -8,29 +8,49 @@ use serde_json::Value;
 
 use crate::Dependency;
 
-/// The dependencies of the package in `dir`, every crate of its graph by the name code uses
-/// for it (the nearest wins when two versions share a name); and a note when `cargo metadata`
-/// could not tell.
-pub(crate) fn dependencies(dir: &Path, offline: bool) -> (Vec<Dependency>, Option<String>) {
+/// What `cargo metadata` says of a crate directory.
+pub(crate) enum CrateDir {
+    /// A crate read alone: its dependencies, every crate of its graph by the name code uses for
+    /// it (the nearest wins when two versions share a name); and a note when `cargo metadata`
+    /// could not tell.
+    Alone(Vec<Dependency>, Option<String>),
+    /// A crate that is also the root of a workspace with other members (a root `[package]`
+    /// beside `[workspace] members`): every member, as [`workspace`] gives them.
+    WorkspaceRoot(Members),
+}
+
+/// Workspace members: each one's directory relative to the root (`""` for the root package),
+/// sorted, with its dependencies.
+pub(crate) type Members = Vec<(String, Vec<Dependency>)>;
+
+/// The crate in `dir` (one `cargo metadata`): alone, or the root of a workspace.
+pub(crate) fn crate_dir(dir: &Path, offline: bool) -> CrateDir {
     if !dir.join("Cargo.toml").is_file() {
-        return (Vec::new(), None);
+        return CrateDir::Alone(Vec::new(), None);
     }
     let meta = match metadata(dir, offline) {
         Ok(m) => m,
-        Err(note) => return (Vec::new(), Some(note)),
+        Err(note) => return CrateDir::Alone(Vec::new(), Some(note)),
     };
+    let is_root = meta["workspace_root"].as_str().and_then(|r| std::fs::canonicalize(r).ok())
+        == std::fs::canonicalize(dir).ok();
+    if is_root && meta["workspace_members"].as_array().is_some_and(|m| m.len() > 1) {
+        if let Ok(members) = members(&meta, dir) {
+            return CrateDir::WorkspaceRoot(members);
+        }
+    }
     let mut deps = graph(&meta, dir);
     relative(&mut deps, dir);
-    (deps, None)
+    CrateDir::Alone(deps, None)
 }
 
-/// The members of the workspace whose root is `dir` (relative directories, sorted), each with
-/// its dependencies (one `cargo metadata` for all); paths inside `dir` are relative to it.
-pub(crate) fn workspace(
-    dir: &Path,
-    offline: bool,
-) -> Result<Vec<(String, Vec<Dependency>)>, String> {
-    let meta = metadata(dir, offline)?;
+/// The members of the workspace whose root is `dir` (one `cargo metadata` for all).
+pub(crate) fn workspace(dir: &Path, offline: bool) -> Result<Members, String> {
+    members(&metadata(dir, offline)?, dir)
+}
+
+/// The workspace members `meta` lists, relative to the root `dir`.
+fn members(meta: &Value, dir: &Path) -> Result<Members, String> {
     let base = std::fs::canonicalize(dir).map_err(|e| e.to_string())?;
     let empty = Vec::new();
     let members: Vec<&str> = meta["workspace_members"]
@@ -51,7 +71,7 @@ pub(crate) fn workspace(
             .and_then(|m| m.strip_prefix(&base).ok().map(Path::to_path_buf))
             .map(|r| r.to_string_lossy().replace('\\', "/"))
             .unwrap_or_else(|| member.to_string_lossy().into_owned());
-        let mut deps = graph(&meta, member);
+        let mut deps = graph(meta, member);
         relative(&mut deps, dir);
         out.push((rel, deps));
     }

@@ -2,7 +2,8 @@
 //!
 //! ```toml
 //! [extract]
-//! source = "."                      # the crate directory, relative to this file
+//! source = "."                      # the crate or workspace directory, relative to this file
+//!                                   # (or a list: ["plant", "../types"], one contract)
 //! contract = "plant.types.json"     # where `accord extract` writes and `check --source` reads
 //! name = "riverside-pumping-station"
 //! description = "…"
@@ -35,8 +36,9 @@ use crate::Error;
 /// The configuration of one extraction.
 #[derive(Debug, Clone, Default)]
 pub struct Config {
-    /// The crate directory, relative to the configuration file.
-    pub source: Option<String>,
+    /// The crate or workspace directories, relative to the configuration file: `source = "."`
+    /// or `source = ["plant", "types"]` (several are one contract); empty when not given.
+    pub sources: Vec<String>,
     /// The contract file, relative to the configuration file.
     pub contract: Option<String>,
     /// The document's `name`.
@@ -117,7 +119,23 @@ impl Config {
                 Some(Value::Bool(b)) => *b,
                 Some(_) => return Err(bad("`extract.strict` must be true or false".into())),
             };
-            config.source = str_at(ex, "source", "extract")?;
+            config.sources = match ex.get("source") {
+                None => Vec::new(),
+                Some(Value::String(s)) => vec![s.clone()],
+                Some(Value::Array(items)) if !items.is_empty() => items
+                    .iter()
+                    .map(|i| i.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| {
+                        bad("`extract.source` must be a directory or a list of directories".into())
+                    })?,
+                Some(_) => {
+                    return Err(bad(
+                        "`extract.source` must be a directory or a non-empty list of directories"
+                            .into(),
+                    ));
+                }
+            };
             config.contract = str_at(ex, "contract", "extract")?;
             config.name = str_at(ex, "name", "extract")?;
             config.description = str_at(ex, "description", "extract")?;

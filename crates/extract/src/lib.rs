@@ -348,6 +348,19 @@ fn crate_root(dir: &Path) -> Option<&'static str> {
     ["src/lib.rs", "src/main.rs"].into_iter().find(|r| dir.join(r).is_file())
 }
 
+/// Every member of the workspace rooted at `dir` with a crate root, read with one loader (paths
+/// relative to the root).
+fn members_parts(dir: &Path, members: cargo::Members, config: &Config) -> Vec<Part> {
+    let mut loader = FsLoader::new(dir);
+    let mut parts = Vec::new();
+    for (member, deps) in members {
+        let Some(r) = crate_root(&dir.join(&member)) else { continue };
+        let file = if member.is_empty() { r.to_owned() } else { format!("{member}/{r}") };
+        parts.push(lower_crate(&mut loader, &file, config, &deps));
+    }
+    parts
+}
+
 /// The parts of a crate or workspace directory, and the file a `no-rpc-traits` warning names.
 fn parts_of(dir: &Path, config: &Config) -> Result<(Vec<Part>, String), Error> {
     if !dir.is_dir() {
@@ -369,17 +382,16 @@ fn parts_of(dir: &Path, config: &Config) -> Result<(Vec<Part>, String), Error> {
                 });
             }
         };
-        let mut loader = FsLoader::new(dir);
-        let mut parts = Vec::new();
-        for (member, deps) in members {
-            let Some(r) = crate_root(&dir.join(&member)) else { continue };
-            let file = if member.is_empty() { r.to_owned() } else { format!("{member}/{r}") };
-            parts.push(lower_crate(&mut loader, &file, config, &deps));
+        return Ok((members_parts(dir, members, config), "Cargo.toml".into()));
+    };
+    let (deps, note) = match cargo::crate_dir(dir, config.offline) {
+        // A root package beside other members: the whole workspace, as for a virtual root.
+        cargo::CrateDir::WorkspaceRoot(members) => {
+            return Ok((members_parts(dir, members, config), "Cargo.toml".into()));
         }
-        return Ok((parts, "Cargo.toml".into()));
+        cargo::CrateDir::Alone(deps, note) => (deps, note),
     };
     let mut loader = FsLoader::new(dir);
-    let (deps, note) = cargo::dependencies(dir, config.offline);
     let mut part = lower_crate(&mut loader, root, config, &deps);
     if let Some(note) = note {
         part.diagnostics.push(Diagnostic {

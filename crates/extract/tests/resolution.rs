@@ -144,6 +144,21 @@ fn unknown_keys_of_accord_toml_are_refused_with_the_closest_known_key() {
 }
 
 #[test]
+fn extract_source_in_accord_toml_is_one_directory_or_a_list() {
+    let parse = |text: &str| Config::parse(text, "accord.toml").map(|c| c.sources);
+    assert_eq!(parse("[extract]\nsource = \".\"\n").unwrap(), ["."]);
+    assert_eq!(
+        parse("[extract]\nsource = [\"plant\", \"../types\"]\n").unwrap(),
+        ["plant", "../types"]
+    );
+    assert!(parse("").unwrap().is_empty());
+    for bad in ["source = []", "source = [1]", "source = 1"] {
+        let err = parse(&format!("[extract]\n{bad}\n")).unwrap_err().to_string();
+        assert!(err.contains("`extract.source` must be a directory or a"), "{bad}: {err}");
+    }
+}
+
+#[test]
 fn an_override_in_accord_toml_describes_an_external_or_opaque_type() {
     let config = Config::parse(
         "[types.\"somecrate::Widget\"]\nkind = \"string\"\nformat = \"widget\"\n\n[types.\"crate::Raw\"]\nkind = \"integer\"\n",
