@@ -34,10 +34,11 @@ pub(crate) fn crate_dir(dir: &Path, offline: bool) -> CrateDir {
     };
     let is_root = meta["workspace_root"].as_str().and_then(|r| std::fs::canonicalize(r).ok())
         == std::fs::canonicalize(dir).ok();
-    if is_root && meta["workspace_members"].as_array().is_some_and(|m| m.len() > 1) {
-        if let Ok(members) = members(&meta, dir) {
-            return CrateDir::WorkspaceRoot(members);
-        }
+    if is_root
+        && meta["workspace_members"].as_array().is_some_and(|m| m.len() > 1)
+        && let Ok(members) = members(&meta, dir)
+    {
+        return CrateDir::WorkspaceRoot(members);
     }
     let mut deps = graph(&meta, dir);
     relative(&mut deps, dir);
