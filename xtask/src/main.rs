@@ -2,6 +2,7 @@
 
 mod accord;
 mod bench_serve;
+mod bench_startup;
 mod bless;
 mod console_shots;
 mod crates;
@@ -42,6 +43,8 @@ tasks:
   bench-serve              accord serve against @open-rpc/mock-server and Prism (installed with npm into
                            the target dir when npm is there, else skipped) on loopback: requests/s and
                            p50/p99 per method, then accord's latency at a fixed 5,000 requests/s
+  bench-startup            accord serve (release) from exec to its first answer on generated contracts
+                           of 1,000 and 10,000 methods, 15 starts each, interleaved: quartiles
   bench-floor ADDR METHOD=FILE...
                            (run by bench-serve) the least server there can be: answers each POST on ADDR
                            with FILE's bytes for the METHOD its body names, parsing nothing else
@@ -82,6 +85,7 @@ enum Task {
     Layering,
     ConsoleShots,
     BenchServe,
+    BenchStartup,
     BenchFloor { addr: std::net::SocketAddr, answers: Vec<String> },
     Soak(soak::Options),
     Help,
@@ -163,6 +167,7 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
         "layering" => Task::Layering,
         "console-shots" => Task::ConsoleShots,
         "bench-serve" => Task::BenchServe,
+        "bench-startup" => Task::BenchStartup,
         "bench-floor" => {
             let addr = rest.next().ok_or("`bench-floor` needs an ADDR")?;
             let addr = addr.parse().map_err(|_| format!("`{addr}` is not an address"))?;
@@ -211,6 +216,7 @@ fn task_name(task: &Task) -> &'static str {
         Task::Layering => "layering",
         Task::ConsoleShots => "console-shots",
         Task::BenchServe => "bench-serve",
+        Task::BenchStartup => "bench-startup",
         Task::BenchFloor { .. } => "bench-floor",
         Task::Soak(_) => "soak",
         Task::Help => "help",
@@ -260,6 +266,7 @@ fn main() -> ExitCode {
         Task::Layering => layering::run(&root),
         Task::ConsoleShots => console_shots::run(&root),
         Task::BenchServe => bench_serve::run(&root),
+        Task::BenchStartup => bench_startup::run(&root),
         Task::BenchFloor { addr, answers } => floor::run(addr, &answers),
         Task::Soak(options) => soak::run(&root, &options),
     };

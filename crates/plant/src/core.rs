@@ -141,7 +141,7 @@ impl Plant {
         let (methods, events) = table(&doc, &dialect);
         let accord_events =
             dialect.is_accord() || dialect.events().any(|(_, r)| matches!(r, EventRoute::Accord));
-        let described = describe::Described::new(&doc);
+        let described = describe::Described::new();
         let (emitted, _) = broadcast::channel(1024);
         Ok(Plant {
             name: name.to_owned(),

@@ -104,7 +104,7 @@ impl Plant {
         let accord_events =
             dialect.is_accord() || dialect.events().any(|(_, r)| matches!(r, EventRoute::Accord));
         Ok(Plant {
-            described: describe::Described::new(&doc),
+            described: describe::Described::new(),
             doc,
             contract,
             protocol: Protocol::new(dialect.codes.clone(), dialect.describe.clone()),

@@ -9,7 +9,7 @@ use accord_schema_model::Document;
 use semver::Version;
 use serde_json::{Map, Value, json};
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::encode;
 use crate::protocol::Protocol;
@@ -261,34 +261,28 @@ pub fn request_params(built: &BuiltAgainst) -> Value {
     json!({"builtAgainst": versions})
 }
 
-/// The `rpc.describe` answers of one served document, serialized once: one per credential state
-/// for a call without `builtAgainst` (the usual call, answered by copying bytes), and the
-/// contract alone, appended to the answer made for a call with `builtAgainst` (whose verdicts
-/// depend on it). A contract of a million methods is serialized once, not once per call.
-#[derive(Debug)]
+/// The `rpc.describe` answers of one served document, each serialized once, when first asked
+/// for: one per credential state for a call without `builtAgainst` (the usual call, answered by
+/// copying bytes), and the contract alone, appended to the answer made for a call with
+/// `builtAgainst` (whose verdicts depend on it). A contract of a million methods is serialized
+/// once, not once per call, and not at start-up: a plant answers its first call before anyone
+/// has asked to describe it (start-up of a 10,000-method contract spent most of its time here).
+#[derive(Debug, Default)]
 pub struct Described {
-    full: Arc<[u8]>,
-    reduced: Arc<[u8]>,
-    contract: Vec<u8>,
+    full: OnceLock<Arc<[u8]>>,
+    reduced: OnceLock<Arc<[u8]>>,
+    contract: OnceLock<Vec<u8>>,
 }
 
 impl Described {
-    /// The answers of `doc`.
-    pub fn new(doc: &Document) -> Described {
-        let bytes = |reduced| {
-            let answer = answer(doc, &Vec::new(), reduced);
-            Arc::from(serde_json::to_vec(&answer).unwrap_or_default())
-        };
-        Described {
-            full: bytes(false),
-            reduced: bytes(true),
-            contract: serde_json::to_vec(&doc.to_value()).unwrap_or_default(),
-        }
+    /// Answers of a document, none made yet: [`Described::answer`] is given the document.
+    pub fn new() -> Described {
+        Described::default()
     }
 
-    /// The answer to a describe call with `params`, full or `reduced`, about `doc` (the
-    /// document these answers were made from); a `builtAgainst` that is not versions is the
-    /// wire's invalid-params error.
+    /// The answer to a describe call with `params`, full or `reduced`, about `doc` (the same
+    /// document on every call); a `builtAgainst` that is not versions is the wire's
+    /// invalid-params error.
     pub fn answer(
         &self,
         doc: &Document,
@@ -297,21 +291,37 @@ impl Described {
         protocol: &Protocol,
     ) -> encode::Answer {
         match read_params(params) {
-            Ok(built) if built.is_empty() && reduced => encode::Answer::Raw(self.reduced.clone()),
-            Ok(built) if built.is_empty() => encode::Answer::Raw(self.full.clone()),
-            Ok(built) if reduced => encode::Answer::Value(answer_head(doc, &built, true)),
-            Ok(built) => {
-                let head = answer_head(doc, &built, false);
-                let mut out = Vec::with_capacity(256 + self.contract.len());
-                // Cannot fail: a Value into memory.
-                let _ = serde_json::to_writer(&mut out, &head);
-                out.pop(); // the head's closing `}`
-                out.extend_from_slice(br#","contract":"#);
-                out.extend_from_slice(&self.contract);
-                out.push(b'}');
-                encode::Answer::Raw(Arc::from(out))
+            Ok(built) if built.is_empty() && reduced => {
+                let bytes = self.reduced.get_or_init(|| {
+                    // Cannot fail: a Value into memory.
+                    Arc::from(
+                        serde_json::to_vec(&answer_head(doc, &built, true)).unwrap_or_default(),
+                    )
+                });
+                encode::Answer::Raw(bytes.clone())
             }
+            Ok(built) if built.is_empty() => {
+                let bytes = self.full.get_or_init(|| self.with_contract(doc, &built));
+                encode::Answer::Raw(bytes.clone())
+            }
+            Ok(built) if reduced => encode::Answer::Value(answer_head(doc, &built, true)),
+            Ok(built) => encode::Answer::Raw(self.with_contract(doc, &built)),
             Err(error) => protocol.params_refusal(error).into(),
         }
+    }
+
+    /// The full answer for `built`: its head, then the contract's bytes as its last member.
+    fn with_contract(&self, doc: &Document, built: &BuiltAgainst) -> Arc<[u8]> {
+        let contract =
+            self.contract.get_or_init(|| serde_json::to_vec(&doc.to_value()).unwrap_or_default());
+        let head = answer_head(doc, built, false);
+        let mut out = Vec::with_capacity(256 + contract.len());
+        // Cannot fail: a Value into memory.
+        let _ = serde_json::to_writer(&mut out, &head);
+        out.pop(); // the head's closing `}`
+        out.extend_from_slice(br#","contract":"#);
+        out.extend_from_slice(contract);
+        out.push(b'}');
+        Arc::from(out)
     }
 }
