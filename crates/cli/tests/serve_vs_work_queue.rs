@@ -77,7 +77,8 @@ async fn serve_and_the_work_queue_node_answer_the_same_calls_alike() {
     let text = std::fs::read_to_string(root().join(WQ)).unwrap();
     let doc = Document::parse(&text).unwrap();
     let contract = Contract::compile(&doc).unwrap();
-    let config = accord_serve::Config { addr: ([127, 0, 0, 1], 0).into(), ..Default::default() };
+    let mut config = accord_serve::Config::default();
+    config.addr = ([127, 0, 0, 1], 0).into();
     let fake = accord_serve::start(doc.clone(), config).await.expect("serve");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("serve-vs-work-queue-{}", std::process::id()));

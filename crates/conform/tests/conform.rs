@@ -19,13 +19,12 @@ fn contract(name: &str) -> Document {
 }
 
 fn options(doc: &Document, allow: &[&str], calls: usize) -> Options {
-    Options {
-        calls,
-        seed: 1,
-        policy: Policy::with_allowed(doc, allow.iter().copied()).expect("policy"),
-        timeout: Duration::from_secs(5),
-        ..Options::default()
-    }
+    let mut options = Options::default();
+    options.calls = calls;
+    options.seed = 1;
+    options.policy = Policy::with_allowed(doc, allow.iter().copied()).expect("policy");
+    options.timeout = Duration::from_secs(5);
+    options
 }
 
 async fn conform(
@@ -37,7 +36,8 @@ async fn conform(
 ) -> Report {
     let url = plant::start(contract_file, token, fault).await;
     let doc = contract(contract_file);
-    let plant = Plant { url, token: token.map(str::to_owned) };
+    let mut plant = Plant::new(url);
+    plant.token = token.map(str::to_owned);
     accord_conform::run(&doc, &plant, &options(&doc, allow, calls), &NoProgress).await.expect("run")
 }
 
@@ -220,12 +220,11 @@ async fn a_slow_plant_is_failed_checks_with_the_time_waited_and_the_deadline_end
     let slow = Fault::Slow(Duration::from_secs(3));
     let url = plant::start("pump-plant.types.json", Some(TOKEN), slow).await;
     let doc = contract("pump-plant.types.json");
-    let options = Options {
-        timeout: Duration::from_millis(200),
-        deadline: Some(Duration::from_millis(1500)),
-        ..options(&doc, &[], 2)
-    };
-    let plant = Plant { url, token: Some(TOKEN.to_owned()) };
+    let mut options = options(&doc, &[], 2);
+    options.timeout = Duration::from_millis(200);
+    options.deadline = Some(Duration::from_millis(1500));
+    let mut plant = Plant::new(url);
+    plant.token = Some(TOKEN.to_owned());
     let started = std::time::Instant::now();
     let report = accord_conform::run(&doc, &plant, &options, &NoProgress)
         .await
@@ -253,8 +252,10 @@ async fn calls_go_out_in_parallel_up_to_jobs_and_the_report_does_not_depend_on_i
         let slow = Fault::Slow(Duration::from_millis(20));
         let (url, stats) =
             plant::start_with_stats("pump-plant.types.json", Some(TOKEN), slow).await;
-        let options = Options { jobs, ..options(&doc, &[], 2) };
-        let plant = Plant { url, token: Some(TOKEN.to_owned()) };
+        let mut options = options(&doc, &[], 2);
+        options.jobs = jobs;
+        let mut plant = Plant::new(url);
+        plant.token = Some(TOKEN.to_owned());
         let report = accord_conform::run(&doc, &plant, &options, &NoProgress).await.expect("run");
         assert!(report.passed(), "{}", report.to_text());
         seen.push((
@@ -301,7 +302,8 @@ async fn a_failure_transcript_replays_to_the_same_failure_and_passes_on_the_heal
     let opts = options(&doc, &[], 2);
     for (fault, fails) in [(Fault::WrongResultType, true), (Fault::None, false)] {
         let url = plant::start("pump-plant.types.json", Some(TOKEN), fault).await;
-        let plant = Plant { url, token: Some(TOKEN.to_owned()) };
+        let mut plant = Plant::new(url);
+        plant.token = Some(TOKEN.to_owned());
         let replayed = accord_conform::replay(&doc, &plant, &opts, &transcript, &NoProgress)
             .await
             .expect("replay");
@@ -317,7 +319,7 @@ async fn a_refused_connection_is_an_error_naming_the_url() {
     let url = format!("http://{}/", listener.local_addr().expect("addr"));
     drop(listener);
     let doc = contract("pump-plant.types.json");
-    let plant = Plant { url: url.clone(), token: None };
+    let plant = Plant::new(url.clone());
     let err =
         accord_conform::run(&doc, &plant, &Options::default(), &NoProgress).await.unwrap_err();
     assert!(matches!(err, accord_conform::Error::Connect { .. }));
@@ -343,7 +345,8 @@ async fn a_websocket_transcript_with_a_wrong_credential_replays() {
     let opts = options(&doc, &[], 2);
     for (fault, fails) in [(Fault::WrongCredentialDowngraded, true), (Fault::None, false)] {
         let url = plant::start("pump-plant.types.json", Some(TOKEN), fault).await;
-        let plant = Plant { url, token: Some(TOKEN.to_owned()) };
+        let mut plant = Plant::new(url);
+        plant.token = Some(TOKEN.to_owned());
         let replayed = accord_conform::replay(&doc, &plant, &opts, &transcript, &NoProgress)
             .await
             .expect("replay");

@@ -57,7 +57,7 @@ fn an_allow_entry_that_is_neither_class_nor_method_is_refused() {
 fn the_plan_lists_every_method_with_its_decision_and_sends_nothing() {
     let doc = pump();
     // Nothing listens on port 9 of loopback; the plan does not need it.
-    let plant = Plant { url: "http://127.0.0.1:9/".into(), token: None };
+    let plant = Plant::new("http://127.0.0.1:9/");
     let plan =
         accord_conform::plan(&doc, &plant, &Options::default()).expect("a wire that resolves");
     assert_eq!(plan.methods.len(), 13);
@@ -92,7 +92,7 @@ fn the_plan_follows_the_contracts_wire_section() {
     let path =
         format!("{}/../../fixtures/future/foreign-wire.types.json", env!("CARGO_MANIFEST_DIR"));
     let doc = Document::parse(&std::fs::read_to_string(path).expect("contract")).expect("parses");
-    let plant = Plant { url: "http://127.0.0.1:9/".into(), token: None };
+    let plant = Plant::new("http://127.0.0.1:9/");
     let plan = accord_conform::plan(&doc, &plant, &Options::default()).expect("plan");
     let dialect = accord_schema_model::Dialect::of(&doc).expect("dialect");
     assert_eq!(plan.protocol.describe, None, "`describe: false`: no describe phase");

@@ -34,6 +34,7 @@ use crate::Error;
 
 /// The configuration of one extraction.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Config {
     /// The crate directory, relative to the configuration file.
     pub source: Option<String>,
@@ -77,6 +78,7 @@ pub enum WireFrom {
 
 /// `[namespaces.NAME]`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct NamespaceConfig {
     /// The contract version.
     pub version: Option<String>,

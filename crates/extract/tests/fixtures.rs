@@ -54,7 +54,8 @@ fn every_case_extracts_to_its_expected_document() {
 #[test]
 fn a_workspace_root_extracts_every_member_into_one_contract() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract/workspace");
-    let config = Config { offline: true, ..Config::default() };
+    let mut config = Config::default();
+    config.offline = true;
     let x = extract_dir(&dir, &config).unwrap();
     let text = x.document.to_canonical_string();
     let expected_path = dir.join("expected.types.json");
@@ -78,7 +79,8 @@ fn a_workspace_root_extracts_every_member_into_one_contract() {
 #[test]
 fn several_sources_are_one_contract() {
     let ws = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract/workspace");
-    let config = Config { offline: true, ..Config::default() };
+    let mut config = Config::default();
+    config.offline = true;
     let dirs = [ws.join("crates/eth-api"), ws.join("crates/eth-pubsub")];
     let x = accord_extract::extract_dirs(&dirs, &config).unwrap();
     let whole = extract_dir(&ws, &config).unwrap();

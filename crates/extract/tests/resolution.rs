@@ -79,7 +79,8 @@ fn a_missing_module_is_an_error_and_an_unresolved_type_is_any_with_one_warning_p
     assert_eq!(result(&x, "n", "ext").kind, TypeKind::Any);
 
     // `--strict`: the same types are errors.
-    let strict = Config { strict: true, ..Config::default() };
+    let mut strict = Config::default();
+    strict.strict = true;
     let x = extract(&mut src, "src/lib.rs", &strict);
     let errors = x.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
     assert_eq!(errors, 3);
@@ -96,7 +97,8 @@ fn an_opaque_type_is_any_with_a_warning_and_its_help_suggests_the_kind_its_decla
     let helps: Vec<&str> = x.diagnostics.iter().filter_map(|d| d.help.as_deref()).collect();
     assert!(helps[0].contains("[types.\"crate::Obj\"] kind = \"object\""), "{helps:?}");
     assert!(helps[1].contains("[types.\"crate::Name\"] kind = \"string\""), "{helps:?}");
-    let strict = Config { strict: true, ..Config::default() };
+    let mut strict = Config::default();
+    strict.strict = true;
     assert!(extract(&mut src, "src/lib.rs", &strict).has_errors());
 }
 

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use accord_mcp::schema::{argument_pointer, input_schema, to_params};
-use accord_mcp::{Backend, Mcp, Options, Policy};
+use accord_mcp::{Backend, Mcp, Options};
 use accord_schema_model::Document;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -48,11 +48,8 @@ fn the_input_schema_is_an_object_keyed_by_param_name_and_arguments_go_back_to_an
 
 #[tokio::test]
 async fn a_by_position_call_reaches_the_fake_as_an_array_and_a_bad_one_is_pointed_by_name() {
-    let options = Options {
-        policy: Policy::default(),
-        backend: Backend::Fake { seed: 0 },
-        timeout: Duration::from_secs(10),
-    };
+    let mut options = Options::new(Backend::Fake { seed: 0 });
+    options.timeout = Duration::from_secs(10);
     let mcp = Mcp::start(Document::parse(CONTRACT).unwrap(), options).await.unwrap();
     let server = mcp.serve_http("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let client = ().serve(StreamableHttpClientTransport::from_uri(server.url())).await.unwrap();

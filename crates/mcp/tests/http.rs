@@ -15,8 +15,9 @@ use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 
 async fn start(name: &str, policy: Policy) -> (HttpServer, RunningService<RoleClient, ()>) {
-    let options =
-        Options { policy, backend: Backend::Fake { seed: 0 }, timeout: Duration::from_secs(10) };
+    let mut options = Options::new(Backend::Fake { seed: 0 });
+    options.policy = policy;
+    options.timeout = Duration::from_secs(10);
     let mcp = Mcp::start(common::contract(name), options).await.unwrap();
     let server = mcp.serve_http("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let transport = StreamableHttpClientTransport::from_uri(server.url());

@@ -95,7 +95,8 @@ fn the_policy_hides_destructive_and_undeclared_and_read_only_keeps_reads() {
     assert!(catalog.method("tank_drain").is_none());
     assert!(by_name.clone().allow("pump.explode", &dialect).is_err());
 
-    let read_only = Policy { read_only: true, ..Policy::default() };
+    let mut read_only = Policy::default();
+    read_only.read_only = true;
     let (catalog, _) = tools_list("pump-plant", &read_only, false);
     assert!(catalog.methods.iter().all(|t| t.class == accord_mcp::Class::Read));
     assert!(catalog.events.is_some(), "collect_events is gated like a read");

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use accord_mcp::{Backend, Mcp, Options, Policy};
+use accord_mcp::{Backend, Mcp, Options};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use rmcp::ServiceExt;
@@ -57,11 +57,9 @@ async fn invalid_arguments_never_reach_the_plant_and_its_errors_come_back_as_too
     let app = axum::Router::new().route("/", axum::routing::post(plant)).with_state(seen.clone());
     let plant_task = tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let options = Options {
-        policy: Policy::default(),
-        backend: Backend::Upstream { url: plant_url, token: Some("t0k".to_owned()) },
-        timeout: Duration::from_secs(10),
-    };
+    let mut options =
+        Options::new(Backend::Upstream { url: plant_url, token: Some("t0k".to_owned()) });
+    options.timeout = Duration::from_secs(10);
     let mcp = Mcp::start(common::contract("pump-plant"), options).await.unwrap();
     let server = mcp.serve_http("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let client = ().serve(StreamableHttpClientTransport::from_uri(server.url())).await.unwrap();

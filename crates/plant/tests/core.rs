@@ -35,7 +35,8 @@ fn a_contract_that_does_not_parse_is_a_start_up_error_naming_it() {
     )
     .expect_err("refused");
     assert!(matches!(error, Error::ReservedNamespace { .. }), "{error}");
-    let config = Config { credential: Credential::Token("two\nlines".into()), ..Config::default() };
+    let mut config = Config::default();
+    config.credential = Credential::Token("two\nlines".into());
     let error = Plant::from_contract("pump", PUMP, config).expect_err("refused");
     assert!(error.to_string().contains("a line break"), "{error}");
 }
@@ -76,7 +77,9 @@ fn describe_has_three_credential_states_with_a_static_token_or_a_callback() {
     for credential in
         [Credential::Token("s3cret".into()), Credential::check(|t| t == "s3cret" || t == "next")]
     {
-        let plant = plant(Config { credential, ..Config::default() });
+        let mut config = Config::default();
+        config.credential = credential;
+        let plant = plant(config);
         assert_eq!(plant.access(Some("Bearer s3cret")), Access::Full);
         assert_eq!(plant.access(None), Access::Reduced);
         assert_eq!(plant.access(Some("Bearer wrong")), Access::Refused);
@@ -96,10 +99,9 @@ fn describe_has_three_credential_states_with_a_static_token_or_a_callback() {
     }
     let rotating = std::sync::Arc::new(std::sync::Mutex::new("old".to_owned()));
     let current = rotating.clone();
-    let plant = plant(Config {
-        credential: Credential::check(move |t| *current.lock().unwrap() == t),
-        ..Config::default()
-    });
+    let mut config = Config::default();
+    config.credential = Credential::check(move |t| *current.lock().unwrap() == t);
+    let plant = plant(config);
     assert_eq!(plant.access(Some("Bearer old")), Access::Full);
     *rotating.lock().unwrap() = "new".to_owned();
     assert_eq!(plant.access(Some("Bearer old")), Access::Refused, "the rotated secret is refused");
@@ -108,7 +110,9 @@ fn describe_has_three_credential_states_with_a_static_token_or_a_callback() {
 
 #[test]
 fn an_answer_that_breaks_the_contract_is_an_error_or_a_counted_warning_never_silent() {
-    let strict = plant(Config { on_violation: OnViolation::Fail, ..Config::default() });
+    let mut config = Config::default();
+    config.on_violation = OnViolation::Fail;
+    let strict = plant(config.clone());
     let Route::Contract(call) =
         strict.route("pump.getSpeed", Some(&json!(["P-101"])), Access::Full)
     else {
@@ -134,7 +138,8 @@ fn an_answer_that_breaks_the_contract_is_an_error_or_a_counted_warning_never_sil
     );
     assert_eq!(strict.violations(), 2);
 
-    let lenient = plant(Config { on_violation: OnViolation::Warn, ..Config::default() });
+    config.on_violation = OnViolation::Warn;
+    let lenient = plant(config);
     let Route::Contract(call) = lenient.route("pump.status", Some(&json!(["P-101"])), Access::Full)
     else {
         panic!("a contract call");

@@ -13,7 +13,9 @@ use serde_json::{Value, json};
 const PUMP: &str = include_str!("../../../fixtures/contracts/pump-plant.types.json");
 
 fn pump(limits: Limits) -> Arc<Plant> {
-    let config = Config { limits, on_violation: OnViolation::Fail, ..Config::default() };
+    let mut config = Config::default();
+    config.limits = limits;
+    config.on_violation = OnViolation::Fail;
     Arc::new(Plant::from_contract("pump-plant.types.json", PUMP, config).unwrap())
 }
 
@@ -155,7 +157,9 @@ async fn without_the_middleware_the_layer_checks_the_answer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_past_answer_bytes_is_replaced_on_the_short_path() {
-    let plant = pump(Limits { answer_bytes: 30, ..Limits::default() });
+    let mut limits = Limits::default();
+    limits.answer_bytes = 30;
+    let plant = pump(limits);
     let (url, handle) = serve(&plant, true).await;
     let answer =
         post(&url, r#"{"jsonrpc":"2.0","id":5,"method":"pump.getSpeed","params":["P-101"]}"#).await;
@@ -168,7 +172,8 @@ async fn an_answer_past_answer_bytes_is_replaced_on_the_short_path() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_warned_answer_is_sent_as_made_and_counted_once() {
     for middleware in [true, false] {
-        let config = Config { on_violation: OnViolation::Warn, ..Config::default() };
+        let mut config = Config::default();
+        config.on_violation = OnViolation::Warn;
         let plant = Arc::new(Plant::from_contract("pump-plant.types.json", PUMP, config).unwrap());
         let (url, handle) = serve(&plant, middleware).await;
         let broken =

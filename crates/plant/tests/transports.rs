@@ -37,7 +37,8 @@ impl Dispatch for Station {
 }
 
 fn pump(credential: Credential) -> Arc<Plant> {
-    let config = Config { credential, ..Config::default() };
+    let mut config = Config::default();
+    config.credential = credential;
     Arc::new(Plant::from_contract("pump-plant.types.json", PUMP, config).unwrap())
 }
 
