@@ -6,7 +6,7 @@
 //!
 //! Run: `cargo bench -p accord-conform --bench conform`
 
-#[path = "../tests/plant/mod.rs"]
+#[path = "../tests/it/plant.rs"]
 mod plant;
 
 use std::sync::OnceLock;

@@ -3,7 +3,7 @@
 //! that never reads closed by the write timeout (its pongs coalesced meanwhile), subscriptions
 //! per connection limited, and a long answer sent in fragments. After each, a normal call over
 //! HTTP still succeeds. The slow probes measured against a real process (RSS, descriptor
-//! limits) are crates/cli/tests/hostile_serve.rs.
+//! limits) are crates/cli/tests/it/hostile_serve.rs.
 
 use std::time::{Duration, Instant};
 
