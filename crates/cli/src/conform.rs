@@ -102,16 +102,16 @@ pub(crate) fn run(args: &Args) -> Outcome {
             return Outcome::InputError;
         }
     };
-    let options = Options {
-        calls: usize::try_from(args.calls).unwrap_or(usize::MAX),
-        seed: args.seed,
-        policy,
-        timeout: Duration::from_millis(args.timeout),
-        invalid_params_code: args.invalid_params_code,
-        jobs: usize::from(args.jobs),
-        deadline: args.deadline,
-    };
-    let plant = Plant { url: args.url.clone(), token };
+    let mut options = Options::default();
+    options.calls = usize::try_from(args.calls).unwrap_or(usize::MAX);
+    options.seed = args.seed;
+    options.policy = policy;
+    options.timeout = Duration::from_millis(args.timeout);
+    options.invalid_params_code = args.invalid_params_code;
+    options.jobs = usize::from(args.jobs);
+    options.deadline = args.deadline;
+    let mut plant = Plant::new(args.url.clone());
+    plant.token = token;
     let plan = match accord_conform::plan(&doc, &plant, &options) {
         Ok(plan) => plan,
         // The URL is the command line's, not the contract's.

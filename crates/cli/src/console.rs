@@ -40,7 +40,9 @@ pub(crate) fn run(args: &Args) -> Outcome {
             None => return Outcome::InputError,
         },
     };
-    let config = accord_console::Config { contract, token, fake: false };
+    let mut config = accord_console::Config::default();
+    config.contract = contract;
+    config.token = token;
     let console = match accord_console::Console::new(config) {
         Ok(console) => console,
         Err(err) => {

@@ -54,7 +54,8 @@ pub(crate) fn run(args: &Args) -> Outcome {
             return Outcome::InputError;
         }
     };
-    let mut policy = Policy { read_only: args.read_only, ..Policy::default() };
+    let mut policy = Policy::default();
+    policy.read_only = args.read_only;
     for list in &args.allow {
         if let Err(err) = policy.allow(list, &dialect) {
             eprintln!("error: {err}");
@@ -74,7 +75,9 @@ pub(crate) fn run(args: &Args) -> Outcome {
             Backend::Upstream { url: url.clone(), token }
         }
     };
-    let options = Options { policy, backend, timeout: Duration::from_millis(args.timeout) };
+    let mut options = Options::new(backend);
+    options.policy = policy;
+    options.timeout = Duration::from_millis(args.timeout);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => {

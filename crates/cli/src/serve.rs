@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use accord_schema_model::Document;
-use accord_serve::{Budget, Config, Limits, Mode, Prefer, ScenarioSource, TokenHandle};
+use accord_serve::{Config, Limits, Mode, Prefer, ScenarioSource, TokenHandle};
 use clap::ValueEnum;
 
 use crate::diagnostic::escape_controls;
@@ -151,37 +151,20 @@ pub(crate) fn run(args: &Args) -> Outcome {
         return Outcome::InputError;
     }
     let log = init_log(args.log_format);
-    let config = Config {
-        addr: args.addr,
-        seed: args.seed,
-        mode: match args.mode {
-            ModeArg::Stable => Mode::Stable,
-            ModeArg::Sequence => Mode::Sequence,
-        },
-        token,
-        scenario,
-        event_interval: args.event_interval.map(Duration::from_millis),
-        limits: Limits {
-            body_bytes: usize::try_from(args.max_body_bytes).unwrap_or(usize::MAX),
-            depth: usize::try_from(args.max_depth).unwrap_or(128),
-            batch_length: usize::try_from(args.max_batch).unwrap_or(usize::MAX),
-            connections: match args.max_connections {
-                Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
-                None => accord_serve::default_connections(),
-            },
-            subscriptions: usize::try_from(args.max_subscriptions).unwrap_or(usize::MAX),
-            body_memory: usize::try_from(args.max_body_memory).unwrap_or(usize::MAX),
-            answer_bytes: usize::try_from(args.max_answer_bytes).unwrap_or(usize::MAX),
-            generation: Budget {
-                nodes: usize::try_from(args.max_generated_values).unwrap_or(usize::MAX),
-                bytes: usize::try_from(args.max_generated_bytes).unwrap_or(usize::MAX),
-            },
-        },
-        read_timeout: Duration::from_millis(args.read_timeout),
-        write_timeout: Duration::from_millis(args.write_timeout),
-        prefer: args.prefer.unwrap_or_default(),
-        extra: None,
+    let mut config = Config::default();
+    config.addr = args.addr;
+    config.seed = args.seed;
+    config.mode = match args.mode {
+        ModeArg::Stable => Mode::Stable,
+        ModeArg::Sequence => Mode::Sequence,
     };
+    config.token = token;
+    config.scenario = scenario;
+    config.event_interval = args.event_interval.map(Duration::from_millis);
+    config.limits = limits(args);
+    config.read_timeout = Duration::from_millis(args.read_timeout);
+    config.write_timeout = Duration::from_millis(args.write_timeout);
+    config.prefer = args.prefer.unwrap_or_default();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => {
@@ -196,13 +179,32 @@ pub(crate) fn run(args: &Args) -> Outcome {
     outcome
 }
 
+/// The `--max-*` options.
+fn limits(args: &Args) -> Limits {
+    let mut limits = Limits::default();
+    limits.body_bytes = usize::try_from(args.max_body_bytes).unwrap_or(usize::MAX);
+    limits.depth = usize::try_from(args.max_depth).unwrap_or(128);
+    limits.batch_length = usize::try_from(args.max_batch).unwrap_or(usize::MAX);
+    limits.connections = match args.max_connections {
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+        None => accord_serve::default_connections(),
+    };
+    limits.subscriptions = usize::try_from(args.max_subscriptions).unwrap_or(usize::MAX);
+    limits.body_memory = usize::try_from(args.max_body_memory).unwrap_or(usize::MAX);
+    limits.answer_bytes = usize::try_from(args.max_answer_bytes).unwrap_or(usize::MAX);
+    limits.generation.nodes = usize::try_from(args.max_generated_values).unwrap_or(usize::MAX);
+    limits.generation.bytes = usize::try_from(args.max_generated_bytes).unwrap_or(usize::MAX);
+    limits
+}
+
 async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
     let mut banner = banner(&doc, args.token_file.as_deref());
     // The console speaks to this fake over loopback like to any plant: its URL is known once
     // the fake listens.
     let console = if args.console {
-        let console_config =
-            accord_console::Config { contract: Some(doc.clone()), token: None, fake: true };
+        let mut console_config = accord_console::Config::default();
+        console_config.contract = Some(doc.clone());
+        console_config.fake = true;
         match accord_console::Console::new(console_config) {
             Ok(console) => {
                 config.extra = Some(console.router());

@@ -14,6 +14,7 @@ use crate::{Answer, Client, Error, is_response_to, read_answer, request_text};
 
 /// How many payloads to collect, and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Collect {
     /// Stop after this many payloads.
     pub count: usize,
@@ -23,6 +24,14 @@ pub struct Collect {
     /// docs/wire.md §6). Only for a fake: a real plant would be sent a method outside its
     /// contract.
     pub emit_on_fake: bool,
+}
+
+impl Collect {
+    /// Up to `count` payloads within `timeout`, without asking a fake to emit any (set
+    /// [`Collect::emit_on_fake`] for that).
+    pub fn new(count: usize, timeout: Duration) -> Collect {
+        Collect { count, timeout, emit_on_fake: false }
+    }
 }
 
 impl Client {

@@ -21,11 +21,9 @@ fn contract(name: &str) -> Document {
 async fn plant(name: &str, token: Option<&str>) -> (Server, Dialect) {
     let doc = contract(name);
     let dialect = Dialect::of(&doc).unwrap();
-    let config = Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        token: token.map(str::to_owned),
-        ..Config::default()
-    };
+    let mut config = Config::default();
+    config.addr = "127.0.0.1:0".parse().unwrap();
+    config.token = token.map(str::to_owned);
     (accord_serve::start(doc, config).await.unwrap(), dialect)
 }
 
@@ -107,7 +105,8 @@ async fn a_foreign_wire_is_spoken_by_its_dialect() {
 
 #[tokio::test]
 async fn events_are_collected_by_accords_subscription_and_by_pubsub() {
-    let collect = Collect { count: 3, timeout: TIMEOUT, emit_on_fake: true };
+    let mut collect = Collect::new(3, TIMEOUT);
+    collect.emit_on_fake = true;
     for (name, event) in [("pump-plant", "pump.stateChanged"), ("boiler-plant", "boiler.telemetry")]
     {
         let (server, dialect) = plant(name, None).await;
@@ -127,7 +126,7 @@ async fn events_are_collected_by_accords_subscription_and_by_pubsub() {
 async fn without_emission_a_quiet_plant_gives_what_arrived_within_the_timeout() {
     let (server, dialect) = plant("pump-plant", None).await;
     let client = Client::new(dialect, &server.url(), None, TIMEOUT).unwrap();
-    let quiet = Collect { count: 2, timeout: Duration::from_millis(200), emit_on_fake: false };
+    let quiet = Collect::new(2, Duration::from_millis(200));
     assert_eq!(client.collect_events("valve.moved", quiet).await, Ok(vec![]));
     server.shutdown().await;
 }

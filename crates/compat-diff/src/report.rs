@@ -42,6 +42,7 @@ pub struct Location {
 
 /// One finding: a rule broken (or kept) at a path, for one pairing.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Finding {
     /// The rule id.
     pub rule: &'static str,
@@ -76,6 +77,7 @@ pub struct SchemaDifference {
 
 /// Everything a comparison found.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Report {
     /// The findings, both pairings, in file order.
     pub findings: Vec<Finding>,

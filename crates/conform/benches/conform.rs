@@ -6,7 +6,7 @@
 //!
 //! Run: `cargo bench -p accord-conform --bench conform`
 
-#[path = "../tests/plant/mod.rs"]
+#[path = "../tests/it/plant.rs"]
 mod plant;
 
 use std::sync::OnceLock;
@@ -52,11 +52,10 @@ fn setup() -> &'static Setup {
 
 fn conform(bencher: Bencher, allow: &[&str]) {
     let s = setup();
-    let options = Options {
-        policy: Policy::with_allowed(&s.doc, allow.iter().copied()).expect("policy"),
-        ..Options::default()
-    };
-    let plant = Plant { url: s.url.clone(), token: Some(TOKEN.to_owned()) };
+    let mut options = Options::default();
+    options.policy = Policy::with_allowed(&s.doc, allow.iter().copied()).expect("policy");
+    let mut plant = Plant::new(s.url.clone());
+    plant.token = Some(TOKEN.to_owned());
     bencher.bench(|| {
         let report = s
             .runtime

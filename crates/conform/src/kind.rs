@@ -116,6 +116,7 @@ impl FailureKind {
 
 /// One thing a check found wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Problem {
     /// What kind of failure.
     pub kind: FailureKind,

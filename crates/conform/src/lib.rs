@@ -36,6 +36,7 @@ use crate::run::Run;
 
 /// A plant: where it listens, and the token it wants (`None`: it has no credentials).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Plant {
     /// `http://host:port/` (or `ws://…`; the other transport's URL is derived).
     pub url: String,
@@ -43,8 +44,17 @@ pub struct Plant {
     pub token: Option<String>,
 }
 
+impl Plant {
+    /// The plant at `url`, without credentials (set [`Plant::token`] for a plant that has
+    /// them).
+    pub fn new(url: impl Into<String>) -> Plant {
+        Plant { url: url.into(), token: None }
+    }
+}
+
 /// How a run goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Options {
     /// Generated valid params, and mutants, per called method.
     pub calls: usize,

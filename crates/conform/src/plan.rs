@@ -12,6 +12,7 @@ use crate::protocol::Protocol;
 
 /// One contract method in the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PlannedMethod {
     /// `namespace.method`.
     pub name: String,
@@ -25,6 +26,7 @@ pub struct PlannedMethod {
 
 /// What a run will do.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Plan {
     /// Every contract method, in contract order.
     pub methods: Vec<PlannedMethod>,

@@ -11,6 +11,7 @@ use crate::Options;
 
 /// The protocol parameters of a plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Protocol {
     /// The method that describes the plant (`rpc.describe`); `None`: the plant has none, and the
     /// describe phase is skipped.

@@ -83,6 +83,7 @@ pub enum Answered {
 
 /// One check: one exchange (or a few, for a subscription) and its verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Check {
     /// Its phase.
     pub phase: Phase,
@@ -107,6 +108,7 @@ impl Check {
 
 /// Everything a run found.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Report {
     /// What was planned.
     pub plan: Plan,
@@ -137,6 +139,7 @@ pub enum MethodSummary {
 /// What a method's positive calls got back: the counts that show whether the plant ever
 /// answered it with a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Answers {
     /// Calls answered with a result.
     pub results: usize,

@@ -4,12 +4,14 @@
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    // A cause is printed in its message, so it is not also a `source` (a reporter walking the
+    // chain would print it twice): hence `From` by hand, not `#[from]`.
     /// The contract's `wire` does not resolve.
     #[error("the contract's wire cannot be resolved: {0}")]
-    Wire(#[from] accord_schema_model::Error),
+    Wire(accord_schema_model::Error),
     /// The contract's types do not compile.
     #[error("the contract does not compile: {0}")]
-    Compile(#[from] accord_validate::Error),
+    Compile(accord_validate::Error),
     /// The plant's URL is not one the console can forward to.
     #[error("`{url}` is not an http:// URL (this build has no TLS)")]
     Url {
@@ -27,4 +29,16 @@ pub enum Error {
         /// What went wrong.
         reason: String,
     },
+}
+
+impl From<accord_schema_model::Error> for Error {
+    fn from(err: accord_schema_model::Error) -> Error {
+        Error::Wire(err)
+    }
+}
+
+impl From<accord_validate::Error> for Error {
+    fn from(err: accord_validate::Error) -> Error {
+        Error::Compile(err)
+    }
 }

@@ -26,6 +26,7 @@ pub const PAGE_PATH: &str = "/console";
 
 /// How the console is set up.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Config {
     /// The contract the console holds the plant to, when it has one of its own (the contract
     /// `accord serve --console` serves, or `accord console --contract`). Without one the

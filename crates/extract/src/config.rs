@@ -35,6 +35,7 @@ use crate::Error;
 
 /// The configuration of one extraction.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Config {
     /// The crate or workspace directories, relative to the configuration file: `source = "."`
     /// or `source = ["plant", "types"]` (several are one contract); empty when not given.
@@ -79,6 +80,7 @@ pub enum WireFrom {
 
 /// `[namespaces.NAME]`.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct NamespaceConfig {
     /// The contract version.
     pub version: Option<String>,

@@ -25,6 +25,7 @@ impl fmt::Display for Location {
 
 /// One finding of an extraction.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,

@@ -26,11 +26,13 @@ pub enum Error {
         dir: String,
     },
     /// A file of the crate could not be read.
-    #[error("{path}: {source}")]
+    // The cause is printed in the message, so it is not also a `source` (a reporter walking
+    // the chain would print it twice): hence not a field named `source`.
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }

@@ -30,6 +30,7 @@ pub use crate::{
 
 /// What one extraction produced.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Extraction {
     /// The contract the code implies.
     pub document: Document,

@@ -18,7 +18,9 @@ fn source() -> String {
 }
 
 fn options() -> Options {
-    Options { profile: Some("eip-1474".to_owned()), ..Options::default() }
+    let mut options = Options::default();
+    options.profile = Some("eip-1474".to_owned());
+    options
 }
 
 fn main() {

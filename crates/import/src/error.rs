@@ -29,8 +29,10 @@ pub enum Error {
     Options(String),
     /// The contract the import built is refused by the model's reader: a bug in the import,
     /// reported rather than written.
+    // The cause is printed in the message, so it is not also a `source` (a reporter walking
+    // the chain would print it twice): hence `From` by hand, not `#[from]`.
     #[error("the imported contract does not read: {0}")]
-    Model(#[from] accord_schema_model::Error),
+    Model(accord_schema_model::Error),
     /// The contract to export cannot be written as OpenRPC (a dangling ref, a wire that does
     /// not resolve).
     #[error("{0}")]
@@ -46,4 +48,10 @@ impl Error {
 /// A pointer as printed: the root as `(root)`, as accord prints pointers everywhere.
 pub(crate) fn display_pointer(pointer: &str) -> String {
     if pointer.is_empty() { "(root)".to_owned() } else { pointer.to_owned() }
+}
+
+impl From<accord_schema_model::Error> for Error {
+    fn from(err: accord_schema_model::Error) -> Error {
+        Error::Model(err)
+    }
 }

@@ -45,6 +45,7 @@ impl Draft {
 
 /// What an import made: the contract and what it could not carry over exactly.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Import {
     /// The contract, as the model's reader read it.
     pub document: Document,

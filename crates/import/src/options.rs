@@ -8,6 +8,7 @@ use crate::Error;
 
 /// Options of an OpenRPC import.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Options {
     /// What stands between namespace and method in the source's method names (`_` for
     /// `eth_getBalance`); the contract's `wire.separator`.

@@ -24,6 +24,7 @@ impl Accepts {
 
 /// One construct the contract cannot hold exactly.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub struct Loss {
     /// The JSON Pointer of the construct in the source document.
     pub pointer: String,
@@ -37,6 +38,7 @@ pub struct Loss {
 
 /// Everything an import could not carry over exactly, in source order.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Report {
     /// The losses, sorted by pointer then kind, each once.
     pub losses: Vec<Loss>,

@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use accord_mcp::{Backend, Mcp, Options, Policy};
+use accord_mcp::{Backend, Mcp, Options};
 use accord_schema_model::Document;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -23,11 +23,9 @@ fn main() {
 }
 
 fn options() -> Options {
-    Options {
-        policy: Policy::default(),
-        backend: Backend::Fake { seed: 0 },
-        timeout: Duration::from_secs(10),
-    }
+    let mut options = Options::new(Backend::Fake { seed: 0 });
+    options.timeout = Duration::from_secs(10);
+    options
 }
 
 /// A contract of `n` read methods, each with one bounded integer param and an object result.

@@ -25,6 +25,7 @@ pub const MAX_EVENT_WAIT_MS: u64 = 60_000;
 
 /// One exposed method.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct MethodTool {
     /// The method as the wire reaches it.
     pub route: MethodRoute,
@@ -36,6 +37,7 @@ pub struct MethodTool {
 
 /// A method left out, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Hidden {
     /// The contract name, `namespace.method`.
     pub method: String,

@@ -185,11 +185,8 @@ impl Inner {
         if !errors.is_empty() {
             return Ok(invalid_arguments(errors));
         }
-        let collect = Collect {
-            count: count as usize,
-            timeout: Duration::from_millis(wait),
-            emit_on_fake: self.fake,
-        };
+        let mut collect = Collect::new(count as usize, Duration::from_millis(wait));
+        collect.emit_on_fake = self.fake;
         match self.client.collect_events(&event, collect).await {
             Ok(payloads) => {
                 Ok(CallToolResult::structured(json!({"event": event, "payloads": payloads})))

@@ -43,6 +43,7 @@ pub enum Backend {
 
 /// How to serve.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Options {
     /// What is exposed.
     pub policy: Policy,
@@ -50,6 +51,15 @@ pub struct Options {
     pub backend: Backend,
     /// How long one call to the plant may take.
     pub timeout: Duration,
+}
+
+impl Options {
+    /// Calls go to `backend`, with the default policy (read, idempotent and write methods
+    /// exposed; destructive and undeclared ones hidden) and `accord mcp`'s default timeout of
+    /// 30 s; set the other fields after.
+    pub fn new(backend: Backend) -> Options {
+        Options { policy: Policy::default(), backend, timeout: Duration::from_secs(30) }
+    }
 }
 
 /// An MCP server of one contract: cheap to clone (the Streamable HTTP transport makes one per
@@ -85,11 +95,9 @@ impl Mcp {
         let resources = Resources::build(&doc);
         let (client, plant) = match options.backend {
             Backend::Fake { seed } => {
-                let config = accord_serve::Config {
-                    addr: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
-                    seed,
-                    ..accord_serve::Config::default()
-                };
+                let mut config = accord_serve::Config::default();
+                config.addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+                config.seed = seed;
                 let plant = accord_serve::start(doc.clone(), config)
                     .await
                     .map_err(|e| Error::Fake(e.to_string()))?;

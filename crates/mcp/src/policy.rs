@@ -49,6 +49,7 @@ impl Class {
 
 /// What `--allow` and `--read-only` say.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Policy {
     /// Expose destructive methods.
     pub destructive: bool,

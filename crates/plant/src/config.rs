@@ -6,6 +6,7 @@ use crate::credential::Credential;
 /// bodies together are the transport's (jsonrpsee's `max_connections`, a tower limit in front
 /// of axum), not this layer's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// The largest HTTP body or WebSocket message, in bytes (`body-bytes`).
     pub body_bytes: usize,
@@ -70,6 +71,7 @@ impl Default for OnViolation {
 
 /// A plant's configuration.
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub struct Config {
     /// The limits of docs/wire.md §9.
     pub limits: Limits,

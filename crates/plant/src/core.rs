@@ -45,6 +45,7 @@ struct Declared {
 
 /// An answer of the plant's that breaks its contract.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Violation {
     /// What was answered: `namespace.method`, or `namespace.event` for a payload.
     pub subject: String,
@@ -128,16 +129,16 @@ impl Plant {
     pub fn from_contract(name: &str, text: &str, config: Config) -> Result<Plant, Error> {
         let named = || name.to_owned();
         let doc =
-            Document::parse(text).map_err(|source| Error::Contract { name: named(), source })?;
+            Document::parse(text).map_err(|error| Error::Contract { name: named(), error })?;
         if doc.namespaces.as_ref().is_some_and(|n| n.contains_key("rpc")) {
             return Err(Error::ReservedNamespace { name: named() });
         }
         if let Some(reason) = config.credential.problem() {
             return Err(Error::Token { reason });
         }
-        let dialect = Dialect::of(&doc).map_err(|source| Error::Wire { name: named(), source })?;
+        let dialect = Dialect::of(&doc).map_err(|error| Error::Wire { name: named(), error })?;
         let contract =
-            Contract::compile(&doc).map_err(|source| Error::Compile { name: named(), source })?;
+            Contract::compile(&doc).map_err(|error| Error::Compile { name: named(), error })?;
         let (methods, events) = table(&doc, &dialect);
         let accord_events =
             dialect.is_accord() || dialect.events().any(|(_, r)| matches!(r, EventRoute::Accord));

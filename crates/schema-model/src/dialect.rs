@@ -165,6 +165,7 @@ impl Profile {
 
 /// The codes of a plant's protocol errors.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ProtocolCodes {
     /// The built-in set these started from.
     pub profile: Profile,

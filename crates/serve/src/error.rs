@@ -53,12 +53,14 @@ pub enum Error {
         reason: String,
     },
     /// The address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    // The cause is printed in the message, so it is not also a `source` (a reporter walking
+    // the chain would print it twice): hence not a field named `source`.
+    #[error("cannot listen on {addr}: {error}")]
     Bind {
         /// The address asked for.
         addr: std::net::SocketAddr,
         /// Why the OS refused it.
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 

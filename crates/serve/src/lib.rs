@@ -30,6 +30,7 @@ pub use crate::server::{SHUTDOWN_GRACE, Server, ShutdownHandle, start};
 
 /// The limits of docs/wire.md §9.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// The largest HTTP body or WebSocket message, in bytes.
     pub body_bytes: usize,
@@ -114,6 +115,7 @@ impl Limits {
 
 /// How to serve.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Config {
     /// Where to listen; port 0 picks a free port ([`Server::addr`] tells which).
     pub addr: SocketAddr,
@@ -147,6 +149,7 @@ pub struct Config {
 /// Which answers a fake prefers among the valid ones (`--prefer`, docs/serve.md): union arms
 /// in the generator's order, and the method's examples before generated values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Prefer {
     /// The order the generator tries union arms in.
     pub arms: ArmPreference,

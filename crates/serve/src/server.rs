@@ -109,8 +109,8 @@ pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
     let token = plant.token.is_set().then(|| TokenHandle(plant.token.clone()));
     let listener = TcpListener::bind(config.addr)
         .await
-        .map_err(|source| Error::Bind { addr: config.addr, source })?;
-    let addr = listener.local_addr().map_err(|source| Error::Bind { addr: config.addr, source })?;
+        .map_err(|error| Error::Bind { addr: config.addr, error })?;
+    let addr = listener.local_addr().map_err(|error| Error::Bind { addr: config.addr, error })?;
     let (tx, rx) = watch::channel(false);
     let shared = Arc::new(Shared {
         plant,

@@ -32,6 +32,7 @@ pub const DEFAULT_MAX_BYTES: usize = 8 << 20;
 /// How large one generated value may grow. Past either bound generation stops with
 /// [`Error::Budget`](crate::Error::Budget), never an allocation failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Budget {
     /// The most values in one generated value ([`DEFAULT_MAX_NODES`]).
     pub nodes: usize,
@@ -41,7 +42,14 @@ pub struct Budget {
 
 impl Default for Budget {
     fn default() -> Budget {
-        Budget { nodes: DEFAULT_MAX_NODES, bytes: DEFAULT_MAX_BYTES }
+        Budget::new(DEFAULT_MAX_NODES, DEFAULT_MAX_BYTES)
+    }
+}
+
+impl Budget {
+    /// At most `nodes` values and `bytes` bytes in one generated value.
+    pub fn new(nodes: usize, bytes: usize) -> Budget {
+        Budget { nodes, bytes }
     }
 }
 

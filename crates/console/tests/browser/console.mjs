@@ -6,7 +6,7 @@
 //
 // `check` walks the console as a person would and fails (exit 1, the reason on stderr) when
 // the page does not do what docs/console.md says; `big` measures a large contract. Both print
-// one JSON object of figures on stdout. crates/cli/tests/console_browser.rs runs them.
+// one JSON object of figures on stdout. crates/cli/tests/it/console_browser.rs runs them.
 import { readFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

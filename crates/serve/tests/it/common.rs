@@ -24,7 +24,15 @@ pub(crate) fn contract(name: &str) -> Document {
 }
 
 pub(crate) fn local() -> Config {
-    Config { addr: "127.0.0.1:0".parse().unwrap(), ..Config::default() }
+    local_with(|_| {})
+}
+
+/// [`local`], with `set` applied to it.
+pub(crate) fn local_with(set: impl FnOnce(&mut Config)) -> Config {
+    let mut config = Config::default();
+    config.addr = "127.0.0.1:0".parse().unwrap();
+    set(&mut config);
+    config
 }
 
 pub(crate) async fn pump(config: Config) -> Server {

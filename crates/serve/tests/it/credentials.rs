@@ -3,13 +3,13 @@
 use accord_serve::Config;
 use serde_json::json;
 
-use crate::common::{local, next, post_with, pump, send, ws, ws_call};
+use crate::common::{local, local_with, next, post_with, pump, send, ws, ws_call};
 
 const LIST: &str = r#"{"jsonrpc": "2.0", "id": 1, "method": "pump.list"}"#;
 const DESCRIBE: &str = r#"{"jsonrpc": "2.0", "id": 2, "method": "rpc.describe", "params": {"builtAgainst": {"pump": "3.0.0"}}}"#;
 
 fn guarded() -> Config {
-    Config { token: Some("s3cret-token".into()), ..local() }
+    local_with(|c| c.token = Some("s3cret-token".into()))
 }
 
 #[tokio::test]
@@ -106,7 +106,7 @@ async fn websocket_with_the_right_credential_gets_everything() {
 async fn an_empty_token_is_refused_at_startup() {
     let err = accord_serve::start(
         crate::common::contract("pump-plant"),
-        Config { token: Some(String::new()), ..local() },
+        local_with(|c| c.token = Some(String::new())),
     )
     .await
     .unwrap_err();
@@ -126,7 +126,7 @@ async fn a_token_no_header_can_carry_is_refused_at_startup() {
     ] {
         let err = accord_serve::start(
             crate::common::contract("pump-plant"),
-            Config { token: Some(token.into()), ..local() },
+            local_with(|c| c.token = Some(token.into())),
         )
         .await
         .unwrap_err();
@@ -136,7 +136,7 @@ async fn a_token_no_header_can_carry_is_refused_at_startup() {
     let long = "a".repeat(4097);
     let err = accord_serve::start(
         crate::common::contract("pump-plant"),
-        Config { token: Some(long), ..local() },
+        local_with(|c| c.token = Some(long)),
     )
     .await
     .unwrap_err();

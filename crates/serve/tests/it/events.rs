@@ -6,7 +6,7 @@ use std::time::Duration;
 use accord_validate::{Contract, Target};
 use serde_json::{Value, json};
 
-use crate::common::{contract, local, next, pump, ws, ws_call};
+use crate::common::{contract, local, local_with, next, pump, ws, ws_call};
 
 fn payload_is_valid(event: &str, payload: &Value) {
     let doc = contract("pump-plant");
@@ -75,7 +75,7 @@ async fn unknown_events_and_emit_over_http_are_refused() {
 
 #[tokio::test]
 async fn notifications_arrive_on_the_interval() {
-    let config = accord_serve::Config { event_interval: Some(Duration::from_millis(5)), ..local() };
+    let config = local_with(|c| c.event_interval = Some(Duration::from_millis(5)));
     let server = pump(config).await;
     let mut socket = ws(&server, None).await.unwrap();
     let sub = ws_call(&mut socket, "rpc.subscribe", json!({"event": "valve.moved"})).await;

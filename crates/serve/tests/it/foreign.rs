@@ -4,7 +4,7 @@
 //! no describe method, `eth_subscribe`/`eth_subscription`/`eth_unsubscribe`).
 
 use accord_schema_model::Document;
-use accord_serve::{Config, Limits, Server};
+use accord_serve::{Config, Server};
 use accord_validate::{Contract, Target};
 use jsonrpsee_core::client::{ClientT, Error as ClientError, SubscriptionClientT};
 use jsonrpsee_core::params::ObjectParams;
@@ -14,7 +14,7 @@ use jsonrpsee_ws_client::{WsClient, WsClientBuilder};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::common::{fixtures, local, next, post, post_with, send, ws, ws_call};
+use crate::common::{fixtures, local, local_with, next, post, post_with, send, ws, ws_call};
 
 fn read(path: &str) -> Document {
     Document::parse(&std::fs::read_to_string(fixtures().join(path)).unwrap()).unwrap()
@@ -174,7 +174,7 @@ async fn geth_style_subscriptions_over_a_websocket() {
 
 #[tokio::test]
 async fn eip_1474_codes_and_no_describe_method() {
-    let config = Config { limits: Limits { batch_length: 1, ..Limits::default() }, ..local() };
+    let config = local_with(|c| c.limits.batch_length = 1);
     let server = serve(ethereum(), config).await;
     let balance = crate::common::call(
         &server,
@@ -247,7 +247,7 @@ async fn a_wire_that_does_not_resolve_is_refused_at_start() {
 
 #[tokio::test]
 async fn a_wire_without_credential_codes_refuses_at_the_http_level() {
-    let config = Config { token: Some("s3cret".into()), ..local() };
+    let config = local_with(|c| c.token = Some("s3cret".into()));
     let server = serve(boiler(), config).await;
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"boiler_temperature","params":["flow"]}"#;
     for authorization in [None, Some("Bearer wrong")] {

@@ -3,12 +3,12 @@
 //! that never reads closed by the write timeout (its pongs coalesced meanwhile), subscriptions
 //! per connection limited, and a long answer sent in fragments. After each, a normal call over
 //! HTTP still succeeds. The slow probes measured against a real process (RSS, descriptor
-//! limits) are crates/cli/tests/hostile_serve.rs.
+//! limits) are crates/cli/tests/it/hostile_serve.rs.
 
 use std::time::{Duration, Instant};
 
 use accord_schema_model::Document;
-use accord_serve::{Config, Limits, ScenarioSource, Server};
+use accord_serve::{Config, ScenarioSource, Server};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
@@ -16,7 +16,7 @@ use tokio::net::TcpSocket;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{Control, Data, OpCode};
 
-use crate::common::{call, local, next, pump, send, ws, ws_call};
+use crate::common::{call, local, local_with, next, pump, send, ws, ws_call};
 use crate::lifecycle::capture_log;
 use crate::stall::{frame, handshaken, list, read, text, write};
 
@@ -65,7 +65,7 @@ async fn broken_frames_get_the_close_code_rfc_6455_gives_them() {
 const READ: Duration = Duration::from_millis(1000);
 
 fn patient() -> Config {
-    Config { read_timeout: READ, ..local() }
+    local_with(|c| c.read_timeout = READ)
 }
 
 /// Writes `first`, then each of `then` every 300 ms, until the socket closes; the close frame.
@@ -137,7 +137,7 @@ async fn messages_that_keep_coming_each_in_time_are_answered() {
 #[tokio::test]
 async fn a_ping_flood_that_never_reads_is_closed_by_the_write_timeout() {
     let log = capture_log();
-    let config = Config { write_timeout: Duration::from_millis(300), ..local() };
+    let config = local_with(|c| c.write_timeout = Duration::from_millis(300));
     let server = pump(config).await;
     let socket = TcpSocket::new_v4().unwrap();
     socket.set_recv_buffer_size(4096).unwrap();
@@ -158,8 +158,7 @@ async fn a_ping_flood_that_never_reads_is_closed_by_the_write_timeout() {
 
 #[tokio::test]
 async fn subscriptions_per_connection_are_limited() {
-    let limits = Limits { subscriptions: 3, ..Limits::default() };
-    let server = pump(Config { limits, ..local() }).await;
+    let server = pump(local_with(|c| c.limits.subscriptions = 3)).await;
     let mut socket = ws(&server, None).await.unwrap();
     let event = json!({"event": "pump.alarm"});
     for _ in 0..3 {
@@ -195,10 +194,9 @@ async fn a_long_answer_goes_out_in_fragments_and_arrives_whole() {
     .unwrap();
     let long = "é".repeat(150_000);
     let scenario = json!({"scenario": 1, "answers": [{"method": "t.big", "result": long}]});
-    let config = Config {
-        scenario: Some(ScenarioSource { file: "big.json".into(), text: scenario.to_string() }),
-        ..local()
-    };
+    let config = local_with(|c| {
+        c.scenario = Some(ScenarioSource { file: "big.json".into(), text: scenario.to_string() });
+    });
     let server = accord_serve::start(doc, config).await.unwrap();
     let mut raw = handshaken(&server).await.unwrap();
     write(&mut raw, &text(true, r#"{"jsonrpc": "2.0", "id": 1, "method": "t.big"}"#)).await;

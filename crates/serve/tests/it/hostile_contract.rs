@@ -2,10 +2,10 @@
 //! budget or the answer size, and keeps serving; it never aborts or answers hundreds of MB.
 
 use accord_schema_model::Document;
-use accord_serve::{Budget, Config, Limits, Server};
+use accord_serve::{Budget, Config, Server};
 use serde_json::{Value, json};
 
-use crate::common::{call, local, post};
+use crate::common::{call, local, local_with, post};
 
 /// A contract of one method `h.get` with this result type.
 async fn plant(result: Value, config: Config) -> Server {
@@ -53,9 +53,8 @@ async fn huge_strings_are_refused_by_the_byte_budget() {
 /// whose responses add up past it (each response that would pass it is refused in its place).
 #[tokio::test]
 async fn answers_past_answer_bytes_are_refused() {
-    let limits = Limits { answer_bytes: 20_000, ..Limits::default() };
     let result = json!({"kind": "array", "minItems": 10, "maxItems": 10, "items": {"kind": "string", "minLength": 4000, "maxLength": 4000}});
-    let server = plant(result, Config { limits, ..local() }).await;
+    let server = plant(result, local_with(|c| c.limits.answer_bytes = 20_000)).await;
     let reply = post(&server, r#"{"jsonrpc":"2.0","id":7,"method":"h.get"}"#).await;
     assert!(reply.text.len() < 20_000, "{} bytes", reply.text.len());
     assert_eq!(reply.body["id"], 7);
@@ -82,9 +81,8 @@ async fn answers_past_answer_bytes_are_refused() {
 /// The budget is the caller's to set: a tight one refuses what the default makes.
 #[tokio::test]
 async fn the_generation_budget_is_configurable() {
-    let limits = Limits { generation: Budget { nodes: 5, bytes: 1 << 20 }, ..Limits::default() };
     let result = json!({"kind": "array", "minItems": 10, "items": {"kind": "integer"}});
-    let server = plant(result, Config { limits, ..local() }).await;
+    let server = plant(result, local_with(|c| c.limits.generation = Budget::new(5, 1 << 20))).await;
     let body = call(&server, "h.get", json!([])).await;
     assert_eq!(
         error(&body)["data"],

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::common::{close_code, local, post, pump, ws, ws_call};
+use crate::common::{close_code, local, local_with, post, pump, ws, ws_call};
 
 #[tokio::test]
 async fn shutdown_finishes_requests_in_flight_and_closes_websockets() {
@@ -62,7 +62,7 @@ async fn a_client_close_frame_is_answered_with_a_close_frame() {
 
 #[tokio::test]
 async fn a_stalled_request_is_closed_after_the_read_timeout() {
-    let config = accord_serve::Config { read_timeout: Duration::from_millis(100), ..local() };
+    let config = local_with(|c| c.read_timeout = Duration::from_millis(100));
     let server = pump(config).await;
     let mut stream = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
     stream.write_all(b"POST / HTTP/1.1\r\nHost: x\r\n").await.unwrap();

@@ -1,14 +1,17 @@
 //! Each limit of docs/wire.md §9 answers with `-32003` naming it, over HTTP and WebSocket.
 
-use accord_serve::{Config, Limits};
+use accord_serve::Config;
 use serde_json::json;
 
-use crate::common::{close_code, local, next, post, pump, send, ws};
+use crate::common::{close_code, local_with, next, post, pump, send, ws};
 
 fn small() -> Config {
-    let limits =
-        Limits { body_bytes: 512, depth: 8, batch_length: 3, connections: 1, ..Limits::default() };
-    Config { limits, ..local() }
+    local_with(|c| {
+        c.limits.body_bytes = 512;
+        c.limits.depth = 8;
+        c.limits.batch_length = 3;
+        c.limits.connections = 1;
+    })
 }
 
 #[tokio::test]
@@ -87,8 +90,7 @@ async fn connections_over_the_limit_get_503() {
 
 #[tokio::test]
 async fn a_depth_past_the_parser_s_counts_as_the_parser_s() {
-    let limits = Limits { depth: 500, ..Limits::default() };
-    let server = pump(Config { limits, ..local() }).await;
+    let server = pump(local_with(|c| c.limits.depth = 500)).await;
     let deep = format!(
         r#"{{"jsonrpc": "2.0", "id": 1, "method": "pump.status", "params": {}1{}}}"#,
         "[".repeat(200),

@@ -8,7 +8,7 @@ use accord_schema_model::Document;
 use accord_serve::{Config, Mode, Prefer, ScenarioSource, Server};
 use serde_json::{Value, json};
 
-use crate::common::{call, fixtures, local};
+use crate::common::{call, fixtures, local, local_with};
 
 fn read(path: &str) -> Document {
     Document::parse(&std::fs::read_to_string(fixtures().join(path)).unwrap()).unwrap()
@@ -21,7 +21,11 @@ async fn boiler(config: Config) -> Server {
 /// Twenty answers of `boiler_lastFault` (a union of `null` and an object), in sequence mode so
 /// that each is made from its own seed.
 async fn last_faults(prefer: Prefer) -> Vec<Value> {
-    let server = boiler(Config { mode: Mode::Sequence, prefer, ..local() }).await;
+    let server = boiler(local_with(|c| {
+        c.mode = Mode::Sequence;
+        c.prefer = prefer;
+    }))
+    .await;
     let mut answers = Vec::new();
     for _ in 0..20 {
         answers.push(call(&server, "boiler_lastFault", json!([])).await["result"].clone());
@@ -49,7 +53,7 @@ async fn prefer_examples_answers_an_example_whatever_the_params() {
     let generated = call(&plain, "boiler_temperature", json!(["flue"])).await;
     assert_ne!(generated["result"], example);
     plain.shutdown().await;
-    let server = boiler(Config { prefer: Prefer::parse("examples").unwrap(), ..local() }).await;
+    let server = boiler(local_with(|c| c.prefer = Prefer::parse("examples").unwrap())).await;
     for sensor in ["flow", "return", "flue"] {
         let answer = call(&server, "boiler_temperature", json!([sensor])).await;
         assert_eq!(answer["result"], example, "{sensor}");
@@ -71,7 +75,7 @@ fn prefer_names_are_checked() {
 
 fn scenario(text: &str) -> Config {
     let source = ScenarioSource { file: "wire.scenario.json".into(), text: text.into() };
-    Config { scenario: Some(source), ..local() }
+    local_with(|c| c.scenario = Some(source))
 }
 
 #[tokio::test]
@@ -113,7 +117,9 @@ async fn scenario_picks_an_example_or_an_arm() {
       {"method": "boiler_temperature", "match": {"/sensor": {"oneOf": ["return", "flue"]}}, "example": "flow"},
       {"method": "boiler_lastFault", "arm": 1}
     ]}"#;
-    let server = boiler(Config { mode: Mode::Sequence, ..scenario(text) }).await;
+    let mut config = scenario(text);
+    config.mode = Mode::Sequence;
+    let server = boiler(config).await;
     let answer = call(&server, "boiler_temperature", json!(["flue"])).await;
     assert_eq!(answer["result"], json!({"sensor": "flow", "celsius": 71.5}));
     for _ in 0..10 {

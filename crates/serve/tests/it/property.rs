@@ -4,7 +4,7 @@
 use accord_validate::{Contract, Target};
 use serde_json::{Value, json};
 
-use crate::common::{contract, local, post};
+use crate::common::{contract, local_with, post};
 
 const SEEDS: u64 = 24;
 
@@ -14,7 +14,10 @@ async fn every_answer_to_valid_params_is_valid() {
         let doc = contract(name);
         let compiled = Contract::compile(&doc).unwrap();
         for mode in [accord_serve::Mode::Stable, accord_serve::Mode::Sequence] {
-            let config = accord_serve::Config { mode, seed: 11, ..local() };
+            let config = local_with(|c| {
+                c.mode = mode;
+                c.seed = 11;
+            });
             let server = accord_serve::start(doc.clone(), config).await.unwrap();
             let mut checked = 0;
             for (ns, namespace) in doc.namespaces.iter().flatten() {

@@ -1,10 +1,10 @@
 //! Where results come from: examples with matching params, else generated, deterministic in
 //! stable mode (per request) and in sequence mode (per call number); rpc.describe's verdicts.
 
-use accord_serve::{Config, Mode};
+use accord_serve::Mode;
 use serde_json::json;
 
-use crate::common::{call, local, pump};
+use crate::common::{call, local, local_with, pump};
 
 #[tokio::test]
 async fn an_example_with_the_same_params_answers_whichever_way_they_are_sent() {
@@ -18,7 +18,7 @@ async fn an_example_with_the_same_params_answers_whichever_way_they_are_sent() {
 
 #[tokio::test]
 async fn stable_mode_answers_the_same_request_the_same_way() {
-    let server = pump(Config { seed: 7, ..local() }).await;
+    let server = pump(local_with(|c| c.seed = 7)).await;
     let a = call(&server, "pump.status", json!({"pump": "P-555"})).await;
     let b = call(&server, "pump.status", json!(["P-555"])).await;
     let other = call(&server, "pump.status", json!({"pump": "P-556"})).await;
@@ -26,21 +26,26 @@ async fn stable_mode_answers_the_same_request_the_same_way() {
     assert_eq!(a, b);
     assert_ne!(a, other, "another request, another generated value");
     server.shutdown().await;
-    let again = pump(Config { seed: 7, ..local() }).await;
+    let again = pump(local_with(|c| c.seed = 7)).await;
     assert_eq!(
         call(&again, "pump.status", json!({"pump": "P-555"})).await,
         a,
         "replayed after a restart"
     );
     again.shutdown().await;
-    let reseeded = pump(Config { seed: 8, ..local() }).await;
+    let reseeded = pump(local_with(|c| c.seed = 8)).await;
     assert_ne!(call(&reseeded, "pump.status", json!({"pump": "P-555"})).await, a);
     reseeded.shutdown().await;
 }
 
 #[tokio::test]
 async fn sequence_mode_replays_per_method_after_a_restart() {
-    let config = || Config { seed: 3, mode: Mode::Sequence, ..local() };
+    let config = || {
+        local_with(|c| {
+            c.seed = 3;
+            c.mode = Mode::Sequence;
+        })
+    };
     let mut runs = Vec::new();
     for _ in 0..2 {
         let server = pump(config()).await;

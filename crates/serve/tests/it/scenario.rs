@@ -4,13 +4,12 @@
 use accord_serve::{Config, ScenarioSource};
 use serde_json::json;
 
-use crate::common::{call, contract, local, pump};
+use crate::common::{call, contract, local_with, pump};
 
 fn with(text: &str) -> Config {
-    Config {
-        scenario: Some(ScenarioSource { file: "plant.scenario.json".into(), text: text.into() }),
-        ..local()
-    }
+    local_with(|c| {
+        c.scenario = Some(ScenarioSource { file: "plant.scenario.json".into(), text: text.into() });
+    })
 }
 
 const GOOD: &str = r#"{

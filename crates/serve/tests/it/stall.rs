@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use accord_serve::{Config, Limits, Server};
+use accord_serve::{Config, Server};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -16,7 +16,7 @@ use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{Control, Data, OpCode};
 use tokio_tungstenite::tungstenite::protocol::frame::{Frame, FrameHeader};
 
-use crate::common::{local, pump};
+use crate::common::{local_with, pump};
 use crate::lifecycle::capture_log;
 
 /// The read timeout of these plants.
@@ -27,7 +27,7 @@ const BOUND: Duration = Duration::from_secs(10);
 pub(crate) type Raw = WebSocketStream<TcpStream>;
 
 fn short() -> Config {
-    Config { read_timeout: TIMEOUT, ..local() }
+    local_with(|c| c.read_timeout = TIMEOUT)
 }
 
 /// A raw connection after a real handshake (RFC 6455 §1.3's sample key), read with tungstenite
@@ -194,8 +194,9 @@ async fn an_idle_socket_stays_open_past_several_timeouts() {
 
 #[tokio::test]
 async fn a_stalled_socket_gives_its_connection_back() {
-    let limits = Limits { connections: 1, ..Limits::default() };
-    let server = pump(Config { limits, ..short() }).await;
+    let mut config = short();
+    config.limits.connections = 1;
+    let server = pump(config).await;
     let mut stalled = handshaken(&server).await.unwrap();
     // It holds the only slot (checked before it stalls, so no timer races the check).
     assert_eq!(handshaken(&server).await.unwrap_err(), "http/1.1 503 service unavailable");

@@ -6,14 +6,14 @@
 use std::time::{Duration, Instant};
 
 use accord_schema_model::Document;
-use accord_serve::{Config, Limits, Server};
+use accord_serve::{Limits, Server};
 use futures_util::SinkExt;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::common::{fixtures, local, ws};
+use crate::common::{fixtures, local_with, ws};
 use crate::lifecycle::{Captured, capture_log};
 
 /// The write timeout of these plants.
@@ -28,7 +28,10 @@ const REQUESTS: usize = 2_000;
 async fn catalog_plant(limits: Limits) -> Server {
     let path = fixtures().join("peers/bench.types.json");
     let doc = Document::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let config = Config { write_timeout: TIMEOUT, limits, ..local() };
+    let config = local_with(|c| {
+        c.write_timeout = TIMEOUT;
+        c.limits = limits;
+    });
     accord_serve::start(doc, config).await.unwrap()
 }
 
@@ -106,7 +109,9 @@ async fn an_http_peer_that_never_reads_is_dropped() {
 #[tokio::test]
 async fn a_websocket_peer_that_never_reads_is_dropped_and_its_slot_comes_back() {
     let log = capture_log();
-    let server = catalog_plant(Limits { connections: 1, ..Limits::default() }).await;
+    let mut limits = Limits::default();
+    limits.connections = 1;
+    let server = catalog_plant(limits).await;
     let tcp = reluctant_reader(&server).await;
     let (mut stuck, _) = tokio_tungstenite::client_async(server.ws_url(), tcp).await.unwrap();
     // The one slot is taken.

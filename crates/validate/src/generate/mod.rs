@@ -102,6 +102,7 @@ impl ArmPreference {
 
 /// An invalid value made from a valid one by one change.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Mutant {
     /// The whole value, with the change made.
     pub value: Value,

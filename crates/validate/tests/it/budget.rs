@@ -49,12 +49,12 @@ fn a_value_growing_past_the_budget_is_stopped_while_made() {
     let c = single(
         json!({"kind": "array", "minItems": 50, "items": {"kind": "string", "minLength": 10}}),
     );
-    let small = t(&c).generator().budget(Budget { nodes: 1000, bytes: 400 });
+    let small = t(&c).generator().budget(Budget::new(1000, 400));
     match small.generate(1) {
         Err(Error::Budget { limit: BudgetLimit::Bytes, max: 400, .. }) => {}
         other => panic!("expected the byte budget, got {other:?}"),
     }
-    let few = t(&c).generator().budget(Budget { nodes: 20, bytes: 1 << 20 });
+    let few = t(&c).generator().budget(Budget::new(20, 1 << 20));
     match few.generate(1) {
         Err(Error::Budget { limit: BudgetLimit::Nodes, max: 20, .. }) => {}
         other => panic!("expected the node budget, got {other:?}"),

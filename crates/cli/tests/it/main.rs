@@ -1,0 +1,29 @@
+//! End-to-end tests of the `accord` binary (and a few of the library crates through it): one test binary, one module per concern (each was its own binary).
+
+mod accept_cli;
+mod check_cli;
+mod ci_workflow;
+mod common;
+mod conform_boiler;
+mod conform_cli;
+mod conform_pump;
+mod conform_serve;
+mod conform_work_queue;
+mod console_api;
+mod console_browser;
+mod diff_cli;
+mod end_to_end;
+mod escape_cli;
+mod extract_cli;
+mod help_cli;
+mod hostile_serve;
+mod import_vectors;
+mod lint_cli;
+mod mcp_cli;
+mod process_edges;
+mod rules_cli;
+mod sarif_cli;
+mod serve_cli;
+mod serve_vs_work_queue;
+mod tags_cli;
+mod tutorial;

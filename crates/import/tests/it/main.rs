@@ -1,0 +1,5 @@
+//! Integration tests of accord-import: one test binary, one module per concern (each was its own binary).
+
+mod execution_apis;
+mod export_openrpc;
+mod json_schema;
