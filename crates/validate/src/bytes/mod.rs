@@ -622,15 +622,7 @@ impl<'b> ByteCheck<'_, 'b> {
     /// wording is the same by construction.
     fn map_key(&mut self, keys: NodeId, key: &str) -> bool {
         // The common key types are decided on the text itself, without building a `Value`.
-        let program = self.program;
-        let quick = match program.node(program.resolve(keys)) {
-            Node::Any => Some(true),
-            Node::String(rules) => Some(checks::text(rules, key, |_, _, _| {})),
-            Node::Enum(c) => Some(checks::enum_has_string(c, key)),
-            Node::Literal(Value::String(s)) => Some(s == key),
-            _ => None,
-        };
-        if quick == Some(true) {
+        if checks::quick_key(self.program, keys, key) == Some(true) {
             return true;
         }
         let as_value = Value::String(key.to_owned());
