@@ -3,7 +3,7 @@
 //! `fail(rule, expected, found)` for every rule it broke.
 
 use crate::number::Num;
-use crate::program::{Choices, Numeric, Text};
+use crate::program::{Choices, Node, NodeId, Numeric, Program, Text};
 use crate::report::{ValidationRule, found};
 
 pub(crate) fn numeric(
@@ -197,4 +197,16 @@ pub(crate) fn unique_items(
         }
     }
     true
+}
+
+/// The verdict on a map key for the common key types (any, string, enum, string literal),
+/// decided on the text without building a `Value`; `None` for the others.
+pub(crate) fn quick_key(program: &Program, keys: NodeId, key: &str) -> Option<bool> {
+    match program.node(program.resolve(keys)) {
+        Node::Any => Some(true),
+        Node::String(rules) => Some(text(rules, key, |_, _, _| {})),
+        Node::Enum(c) => Some(enum_has_string(c, key)),
+        Node::Literal(serde_json::Value::String(s)) => Some(s == key),
+        _ => None,
+    }
 }

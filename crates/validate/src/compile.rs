@@ -177,6 +177,7 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
     }
     c.refuse_ref_cycles()?;
     c.tabulate_discriminators()?;
+    c.program.finish();
     Ok(Compiled { program: c.program, targets })
 }
 
@@ -284,6 +285,8 @@ impl Compiler<'_> {
                 min_items: a.min_items,
                 max_items: a.max_items,
                 unique_items: a.unique_items.unwrap_or(false),
+                resolved: 0,
+                plain: None,
             }),
             TypeKind::Tuple(tuple) => {
                 let mut elements = Vec::with_capacity(tuple.elements.len());

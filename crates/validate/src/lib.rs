@@ -134,7 +134,7 @@ impl<'c> Validator<'c> {
 
     /// Whether `value` is valid; stops at the first problem.
     pub fn is_valid(&self, value: &Value) -> bool {
-        value::ValueCheck::new(self.program, false, self.depth_limit).check(self.root, value)
+        value::Quiet::new(self.program, self.depth_limit).check(self.root, value, 0)
     }
 
     /// Every way `value` is invalid, in document order.

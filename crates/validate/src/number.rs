@@ -36,7 +36,7 @@ impl Num {
                 return Num::U(u);
             }
         }
-        Num::F(token.parse::<f64>().unwrap_or(f64::NAN))
+        Num::F(fast_decimal(token).unwrap_or_else(|| token.parse::<f64>().unwrap_or(f64::NAN)))
     }
 
     pub(crate) fn is_integer(self) -> bool {
@@ -115,5 +115,76 @@ pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
         }
         _ => a == b,
+    }
+}
+
+/// A plain decimal (`-12.34`: no exponent, at most 15 digits) read exactly as `str::parse`
+/// reads it, without its general machinery: the digits are an integer below 2^53 and the
+/// divisor a power of ten up to 10^15, both exact doubles, so the one correctly rounded division
+/// is the correctly rounded value (Clinger's fast path). `None` for any other token.
+fn fast_decimal(token: &str) -> Option<f64> {
+    const POW10: [f64; 16] =
+        [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+    let (negative, digits) = match token.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        all => (false, all),
+    };
+    let (mut mantissa, mut count, mut fraction, mut point) = (0u64, 0usize, 0usize, false);
+    for &b in digits {
+        match b {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(b - b'0');
+                count += 1;
+                fraction += usize::from(point);
+            }
+            b'.' if !point => point = true,
+            _ => return None,
+        }
+        if count > 15 {
+            return None;
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    let value = mantissa as f64 / POW10[fraction];
+    Some(if negative { -value } else { value })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fast_decimals_read_as_str_parse_reads_them() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut tokens: Vec<String> =
+            ["0.1", "-0.0", "0.30000000000000004", "123456789012345", "9.999999999999999", "-7.5"]
+                .map(String::from)
+                .to_vec();
+        for _ in 0..200_000 {
+            let digits = (next() % 15 + 1) as u32;
+            let mantissa = next() % 10u64.pow(digits);
+            let point = (next() % u64::from(digits + 1)) as usize;
+            let text = format!("{mantissa:0width$}", width = digits as usize);
+            let sign = if next() % 2 == 0 { "-" } else { "" };
+            let int = if point == 0 { "0" } else { &text[..point] };
+            let fraction = &text[point..];
+            tokens.push(if fraction.is_empty() {
+                format!("{sign}{int}")
+            } else {
+                format!("{sign}{int}.{fraction}")
+            });
+        }
+        for token in &tokens {
+            let want: f64 = token.parse().expect("a number");
+            if let Some(got) = super::fast_decimal(token) {
+                assert_eq!(got.to_bits(), want.to_bits(), "{token}");
+            }
+        }
     }
 }

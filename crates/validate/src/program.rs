@@ -31,6 +31,32 @@ impl Program {
         }
         id
     }
+
+    /// Fills what is derived from other nodes (arrays' resolved and plain items), once every
+    /// node exists and ref cycles are refused.
+    pub(crate) fn finish(&mut self) {
+        for i in 0..self.nodes.len() {
+            match &self.nodes[i] {
+                Node::Array(list) => {
+                    let resolved = self.resolve(list.items);
+                    let plain = Plain::of(self, resolved);
+                    if let Node::Array(list) = &mut self.nodes[i] {
+                        list.resolved = resolved;
+                        list.plain = plain;
+                    }
+                }
+                Node::Object(Record { members, .. }) | Node::Params(Params { members, .. }) => {
+                    let plain = members.list.iter().map(|m| Plain::of(self, m.node)).collect();
+                    if let Node::Object(Record { members, .. })
+                    | Node::Params(Params { members, .. }) = &mut self.nodes[i]
+                    {
+                        members.plain = plain;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// One compiled type.
@@ -137,6 +163,78 @@ pub(crate) struct List {
     pub(crate) min_items: Option<u64>,
     pub(crate) max_items: Option<u64>,
     pub(crate) unique_items: bool,
+    /// Set by [`Program::finish`] once every node exists: the items' node with refs followed.
+    pub(crate) resolved: NodeId,
+    /// Set by [`Program::finish`]: the JSON type test, when that is all the items' type checks
+    /// (a scalar kind without refinements): the value path's one tight loop.
+    pub(crate) plain: Option<Plain>,
+}
+
+impl List {
+    /// Whether `len` items are within `minItems` and `maxItems`.
+    #[inline]
+    pub(crate) fn count_ok(&self, len: usize) -> bool {
+        let len = len as u64;
+        self.min_items.is_none_or(|min| len >= min) && self.max_items.is_none_or(|max| len <= max)
+    }
+}
+
+/// A type that a value passes by its JSON type alone (a scalar kind without refinements, or a
+/// union of such arms without a discriminator): the JSON types it admits, as bits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Plain(u8);
+
+impl Plain {
+    const NULL: u8 = 1;
+    const BOOLEAN: u8 = 2;
+    const INTEGER: u8 = 4;
+    const NUMBER: u8 = 8;
+    const STRING: u8 = 16;
+
+    /// The plain type node `id` is, if it is one.
+    fn of(program: &Program, id: NodeId) -> Option<Plain> {
+        match program.node(program.resolve(id)) {
+            Node::Number(r) if r.is_unbounded() => Some(Plain(Plain::NUMBER)),
+            Node::Integer(r) if r.is_unbounded() => Some(Plain(Plain::INTEGER)),
+            Node::String(t) if t.is_unbounded() => Some(Plain(Plain::STRING)),
+            Node::Boolean => Some(Plain(Plain::BOOLEAN)),
+            Node::Null => Some(Plain(Plain::NULL)),
+            Node::Union(Union { variants, discriminator: None }) => variants
+                .iter()
+                .try_fold(0, |bits, &arm| Plain::of(program, arm).map(|p| bits | p.0))
+                .map(Plain),
+            _ => None,
+        }
+    }
+
+    /// Whether `v` passes.
+    #[inline]
+    pub(crate) fn test(self, v: &Value) -> bool {
+        let bit = match v {
+            Value::Null => Plain::NULL,
+            Value::Bool(_) => Plain::BOOLEAN,
+            Value::Number(n) => {
+                if self.0 & Plain::NUMBER != 0 || Num::of(n).is_integer() {
+                    Plain::NUMBER | Plain::INTEGER
+                } else {
+                    0
+                }
+            }
+            Value::String(_) => Plain::STRING,
+            Value::Array(_) | Value::Object(_) => 0,
+        };
+        self.0 & bit != 0
+    }
+
+    /// Whether every one of `items` passes: the common single types in a loop of their own.
+    #[inline]
+    pub(crate) fn all(self, items: &[Value]) -> bool {
+        match self.0 {
+            Plain::NUMBER => items.iter().all(Value::is_number),
+            Plain::STRING => items.iter().all(Value::is_string),
+            _ => items.iter().all(|v| self.test(v)),
+        }
+    }
 }
 
 /// One declared member of an object, or one param.
@@ -151,39 +249,92 @@ pub(crate) struct Member {
 #[derive(Debug, Default)]
 pub(crate) struct Members {
     pub(crate) list: Vec<Member>,
+    /// Each member's name as its length and first eight bytes, in `list`'s order: most names
+    /// are decided by this one comparison, without a call to `memcmp`.
+    keys: Vec<Key>,
     /// Built only for larger objects; small ones are searched in order.
     index: Option<HashMap<Box<str>, usize>>,
+    /// Set by [`Program::finish`]: each member's [`Plain`] type, if it has one, in `list`'s order
+    /// (the value path tests those in the member loop, without a call).
+    pub(crate) plain: Vec<Option<Plain>>,
+    /// The required members as [`Seen::Few`] bits (with at most 64 members): every one was
+    /// seen when `seen & required == required`.
+    required: Option<u64>,
+}
+
+/// A name's length and its first eight bytes (zero-padded), as one comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Key {
+    len: usize,
+    head: u64,
+}
+
+impl Key {
+    #[inline]
+    fn of(name: &[u8]) -> Key {
+        let head = match name.first_chunk::<8>() {
+            Some(head) => u64::from_le_bytes(*head),
+            // Byte by byte: a copy of a variable length would be a call to `memcpy`.
+            None => name.iter().rev().fold(0, |word, &b| word << 8 | u64::from(b)),
+        };
+        Key { len: name.len(), head }
+    }
 }
 
 /// Objects with more members than this get a hash index.
-const INDEX_FROM: usize = 12;
+const INDEX_FROM: usize = 64;
 
 impl Members {
     pub(crate) fn new(list: Vec<Member>) -> Self {
         let index = (list.len() > INDEX_FROM)
             .then(|| list.iter().enumerate().map(|(i, m)| (m.name.clone(), i)).collect());
-        Members { list, index }
+        let keys = list.iter().map(|m| Key::of(m.name.as_bytes())).collect();
+        let required = (list.len() <= 64).then(|| {
+            list.iter()
+                .enumerate()
+                .filter(|(_, m)| m.required)
+                .fold(0, |bits, (i, _)| bits | 1 << i)
+        });
+        let plain = vec![None; list.len()];
+        Members { list, keys, index, plain, required }
+    }
+
+    /// Whether `seen` holds every required member.
+    pub(crate) fn all_required(&self, seen: &Seen) -> bool {
+        match (self.required, seen) {
+            (Some(required), Seen::Few(bits)) => bits & required == required,
+            _ => self.list.iter().enumerate().all(|(i, m)| !m.required || seen.has(i)),
+        }
     }
 
     /// The position of the member named `name`.
     pub(crate) fn find(&self, name: &str) -> Option<usize> {
-        match &self.index {
-            Some(index) => index.get(name).copied(),
-            None => self.list.iter().position(|m| &*m.name == name),
-        }
+        self.find_from(name.as_bytes(), 0)
+    }
+
+    /// Whether member `i` is named `name` (of key `key`).
+    #[inline]
+    fn is(&self, i: usize, key: Key, name: &[u8]) -> bool {
+        self.keys[i] == key && (key.len <= 8 || self.list[i].name.as_bytes()[8..] == name[8..])
     }
 
     /// The position of the member named `name`, trying `hint` first: values usually list their
     /// members in the declared order, so the member after the last one found is the likely one.
+    #[inline]
     pub(crate) fn find_from(&self, name: &[u8], hint: usize) -> Option<usize> {
-        if let Some(m) = self.list.get(hint)
-            && m.name.as_bytes() == name
-        {
+        let key = Key::of(name);
+        if hint < self.keys.len() && self.is(hint, key, name) {
             return Some(hint);
         }
+        self.search(key, name)
+    }
+
+    /// [`Members::find_from`] when the hint missed.
+    #[inline(never)]
+    fn search(&self, key: Key, name: &[u8]) -> Option<usize> {
         match &self.index {
             Some(index) => std::str::from_utf8(name).ok().and_then(|n| index.get(n).copied()),
-            None => self.list.iter().position(|m| m.name.as_bytes() == name),
+            None => (0..self.keys.len()).find(|&i| self.is(i, key, name)),
         }
     }
 

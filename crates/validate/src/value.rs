@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::checks;
 use crate::number::{Num, json_equal};
-use crate::program::{Node, NodeId, Params, Program, Record, Seen};
+use crate::program::{Members, Node, NodeId, Params, Program, Record, Seen};
 use crate::report::{
     Path, Seg, ValidationError, ValidationRule, expected, found, map_key_error, member,
 };
@@ -77,6 +77,9 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
     /// Whether the value checks against node `id`.
     pub(crate) fn check(&mut self, id: NodeId, v: &'v Value) -> bool {
         let program = self.program;
+        if !self.detailed {
+            return Quiet::new(program, self.limit).check(id, v, self.depth);
+        }
         match program.node(id) {
             Node::Any => self.within_depth(v),
             Node::Null => self.expect(v.is_null(), id, v),
@@ -136,8 +139,7 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                 let mut ok = true;
                 // Items of a plain scalar type are checked in one tight loop; only when one
                 // fails does the general walk run, to say which and why.
-                let plain =
-                    plain_scalar(program, list.items).is_some_and(|is| items.iter().all(is));
+                let plain = list.plain.is_some_and(|plain| plain.all(items));
                 if !plain {
                     for (i, item) in items.iter().enumerate() {
                         self.push(Seg::Index(i));
@@ -242,12 +244,9 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
                     };
                 }
                 // Without a discriminator: any arm. Arms are tried quietly first.
-                for &arm in &union.variants {
-                    let mut probe = ValueCheck::new(program, false, self.limit);
-                    probe.depth = self.depth;
-                    if probe.check(arm, v) {
-                        return true;
-                    }
+                let quiet = Quiet::new(program, self.limit);
+                if union.variants.iter().any(|&arm| quiet.check(arm, v, self.depth)) {
+                    return true;
                 }
                 if self.detailed {
                     let nearest = self.nearest_arm(&union.variants, v);
@@ -483,18 +482,167 @@ impl<'p, 'v> ValueCheck<'p, 'v> {
     }
 }
 
-/// For a type that a value passes by its JSON type alone (a scalar kind without refinements),
-/// the test of that JSON type.
-fn plain_scalar(program: &Program, id: NodeId) -> Option<fn(&Value) -> bool> {
-    fn integer(v: &Value) -> bool {
-        v.as_number().is_some_and(|n| Num::of(n).is_integer())
+/// The verdict alone on a `Value`: what [`ValueCheck::check`] decides without errors, by a walk
+/// that keeps no path and no errors, checks counts before items, tests arrays of plain items in
+/// one loop and required members with one mask. `Validator::is_valid` and the quiet probes of
+/// unions take it; when errors are wanted and it says no, the detailed walk runs to say why.
+pub(crate) struct Quiet<'p> {
+    program: &'p Program,
+    limit: usize,
+}
+
+impl<'p> Quiet<'p> {
+    pub(crate) fn new(program: &'p Program, limit: usize) -> Self {
+        Quiet { program, limit }
     }
-    match program.node(program.resolve(id)) {
-        Node::Number(r) if r.is_unbounded() => Some(Value::is_number),
-        Node::Integer(r) if r.is_unbounded() => Some(integer),
-        Node::String(t) if t.is_unbounded() => Some(Value::is_string),
-        Node::Boolean => Some(Value::is_boolean),
-        Node::Null => Some(Value::is_null),
-        _ => None,
+
+    /// Whether `v`, at nesting `depth`, checks against node `id`.
+    pub(crate) fn check(&self, id: NodeId, v: &Value, depth: usize) -> bool {
+        match self.program.node(id) {
+            Node::Any => self.within_depth(v, depth),
+            Node::Null => v.is_null(),
+            Node::Boolean => v.is_boolean(),
+            Node::Integer(rules) => match v {
+                Value::Number(n) => {
+                    let n = Num::of(n);
+                    n.is_integer()
+                        && (rules.is_unbounded() || checks::numeric(rules, n, |_, _, _| {}))
+                }
+                _ => false,
+            },
+            Node::Number(rules) => match v {
+                Value::Number(n) => {
+                    rules.is_unbounded() || checks::numeric(rules, Num::of(n), |_, _, _| {})
+                }
+                _ => false,
+            },
+            Node::String(rules) => match v {
+                Value::String(s) => rules.is_unbounded() || checks::text(rules, s, |_, _, _| {}),
+                _ => false,
+            },
+            Node::Literal(lit) => json_equal(lit, v),
+            Node::Enum(c) => match v {
+                Value::String(s) => checks::enum_has_string(c, s),
+                Value::Number(n) => checks::enum_has_number(c, Num::of(n)),
+                _ => false,
+            },
+            Node::Array(list) => {
+                let Value::Array(items) = v else { return false };
+                if depth >= self.limit || !list.count_ok(items.len()) {
+                    return false;
+                }
+                let items_ok = match (list.plain, self.program.node(list.resolved)) {
+                    (Some(plain), _) => plain.all(items),
+                    // Arrays of arrays of plain items (GeoJSON's rings of positions): both
+                    // loops here, without a call per inner array.
+                    (None, Node::Array(inner)) if inner.plain.is_some() && !inner.unique_items => {
+                        let Some(plain) = inner.plain else { return false };
+                        items.is_empty()
+                            || depth + 1 < self.limit
+                                && items.iter().all(|item| match item {
+                                    Value::Array(xs) => inner.count_ok(xs.len()) && plain.all(xs),
+                                    _ => false,
+                                })
+                    }
+                    (None, _) => {
+                        items.iter().all(|item| self.check(list.resolved, item, depth + 1))
+                    }
+                };
+                items_ok && (!list.unique_items || checks::unique_items(items, |_, _, _| {}))
+            }
+            Node::Tuple(elements) => {
+                let Value::Array(items) = v else { return false };
+                depth < self.limit
+                    && items.len() == elements.len()
+                    && items.iter().zip(elements).all(|(item, &e)| self.check(e, item, depth + 1))
+            }
+            Node::Object(record) => {
+                let Value::Object(members) = v else { return false };
+                depth < self.limit
+                    && self.members(&record.members, record.closed, members, depth + 1)
+            }
+            Node::Map(dict) => {
+                let Value::Object(members) = v else { return false };
+                depth < self.limit
+                    && members.iter().all(|(key, value)| {
+                        dict.keys.is_none_or(|keys| self.key(keys, key))
+                            && self.check(dict.values, value, depth + 1)
+                    })
+            }
+            Node::Union(union) => match &union.discriminator {
+                Some(d) => {
+                    let Value::Object(members) = v else { return false };
+                    members
+                        .get(&*d.member)
+                        .and_then(|tag| d.arm_for(tag))
+                        .is_some_and(|arm| self.check(arm, v, depth))
+                }
+                None => union.variants.iter().any(|&arm| self.check(arm, v, depth)),
+            },
+            Node::Ref(target) => self.check(*target, v, depth),
+            Node::Params(params) => match v {
+                Value::Object(members) if params.by_name => {
+                    depth < self.limit && self.members(&params.members, false, members, depth + 1)
+                }
+                Value::Array(items) if params.by_position => {
+                    let list = &params.members.list;
+                    depth < self.limit
+                        && items.len() <= list.len()
+                        && list.iter().enumerate().all(|(i, m)| match items.get(i) {
+                            Some(item) => self.check(m.node, item, depth + 1),
+                            None => !m.required,
+                        })
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// An object's or by-name params' members, one pass: each found by position first, plain
+    /// ones tested in the loop, required ones by mask; unknown ones refused when `closed`.
+    fn members(
+        &self,
+        declared: &Members,
+        closed: bool,
+        members: &serde_json::Map<String, Value>,
+        depth: usize,
+    ) -> bool {
+        let mut seen = Seen::new(declared.len());
+        let mut hint = 0;
+        for (key, value) in members {
+            let ok = match declared.find_from(key.as_bytes(), hint) {
+                Some(i) => {
+                    hint = i + 1;
+                    seen.set(i);
+                    match declared.plain[i] {
+                        Some(plain) => plain.test(value),
+                        None => self.check(declared.list[i].node, value, depth),
+                    }
+                }
+                None => !closed && self.within_depth(value, depth),
+            };
+            if !ok {
+                return false;
+            }
+        }
+        declared.all_required(&seen)
+    }
+
+    fn key(&self, keys: NodeId, key: &str) -> bool {
+        checks::quick_key(self.program, keys, key)
+            .unwrap_or_else(|| self.check(keys, &Value::String(key.to_owned()), 0))
+    }
+
+    fn within_depth(&self, v: &Value, depth: usize) -> bool {
+        match v {
+            Value::Array(items) => {
+                depth < self.limit && items.iter().all(|item| self.within_depth(item, depth + 1))
+            }
+            Value::Object(members) => {
+                depth < self.limit
+                    && members.values().all(|item| self.within_depth(item, depth + 1))
+            }
+            _ => true,
+        }
     }
 }

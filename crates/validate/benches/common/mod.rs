@@ -16,14 +16,19 @@ use accord_schema_model::Document;
 use accord_validate::{Contract, Target, Validator};
 use serde_json::{Value, json};
 
-/// The folder of the standard corpora: `../shared/bench-data/` beside the workspace.
+/// The folder of the standard corpora: `$ACCORD_BENCH_DATA` when set (a worktree that does not
+/// stand beside `shared/`), else `../shared/bench-data/` beside the workspace.
 pub(crate) fn bench_data() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-data");
+    let dir = match std::env::var_os("ACCORD_BENCH_DATA") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-data"),
+    };
     if !dir.join("README.md").is_file() {
         panic!(
             "the benchmark corpora are not at {}: the validate benchmarks read twitter.min.json, \
              citm_catalog.min.json, canada.min.json and their JSON Schemas from `shared/bench-data/` \
-             beside the workspace (the folder the project's shared/ provides)",
+             beside the workspace (the folder the project's shared/ provides), or from \
+             $ACCORD_BENCH_DATA",
             dir.display()
         );
     }
@@ -182,46 +187,49 @@ impl Jsonl {
 
 pub(crate) fn jsonl() -> &'static Jsonl {
     static JSONL: OnceLock<Jsonl> = OnceLock::new();
-    JSONL.get_or_init(|| {
-        let mut rng = SplitMix64(0x5EED_ACC0_7E1E_0001);
-        let mut text = Vec::new();
-        let mut lines = Vec::with_capacity(MESSAGES);
-        let mut values = Vec::with_capacity(MESSAGES);
-        let mut invalid_text = Vec::new();
-        let mut invalid_lines = Vec::with_capacity(MESSAGES);
-        let mut invalid_values = Vec::with_capacity(MESSAGES);
-        for seq in 0..MESSAGES {
-            let (value, line) = loop {
-                let value = message(&mut rng, seq);
-                let line = serde_json::to_vec(&value).expect("a Value serializes");
-                if (200..=2048).contains(&line.len()) {
-                    break (value, line);
-                }
-            };
-            let start = text.len();
-            text.extend_from_slice(&line);
-            lines.push((start, text.len()));
-            text.push(b'\n');
-            let broken = break_message(&value, seq);
-            let start = invalid_text.len();
-            invalid_text
-                .extend_from_slice(&serde_json::to_vec(&broken).expect("a Value serializes"));
-            invalid_lines.push((start, invalid_text.len()));
-            invalid_text.push(b'\n');
-            values.push(value);
-            invalid_values.push(broken);
-        }
-        Jsonl {
-            text,
-            lines,
-            values,
-            invalid_text,
-            invalid_lines,
-            invalid_values,
-            accord: accord("plant-telemetry.types.json", "telemetry", "Sample"),
-            schema: jsonschema(&fixtures().join("plant-telemetry.schema.json")),
-        }
-    })
+    JSONL.get_or_init(|| jsonl_first(MESSAGES))
+}
+
+/// The first `count` messages of the stream [`jsonl`] holds (the same messages: one seeded
+/// sequence), for a run that needs fewer (the instruction counts of `interleaved`).
+pub(crate) fn jsonl_first(count: usize) -> Jsonl {
+    let mut rng = SplitMix64(0x5EED_ACC0_7E1E_0001);
+    let mut text = Vec::new();
+    let mut lines = Vec::with_capacity(count);
+    let mut values = Vec::with_capacity(count);
+    let mut invalid_text = Vec::new();
+    let mut invalid_lines = Vec::with_capacity(count);
+    let mut invalid_values = Vec::with_capacity(count);
+    for seq in 0..count {
+        let (value, line) = loop {
+            let value = message(&mut rng, seq);
+            let line = serde_json::to_vec(&value).expect("a Value serializes");
+            if (200..=2048).contains(&line.len()) {
+                break (value, line);
+            }
+        };
+        let start = text.len();
+        text.extend_from_slice(&line);
+        lines.push((start, text.len()));
+        text.push(b'\n');
+        let broken = break_message(&value, seq);
+        let start = invalid_text.len();
+        invalid_text.extend_from_slice(&serde_json::to_vec(&broken).expect("a Value serializes"));
+        invalid_lines.push((start, invalid_text.len()));
+        invalid_text.push(b'\n');
+        values.push(value);
+        invalid_values.push(broken);
+    }
+    Jsonl {
+        text,
+        lines,
+        values,
+        invalid_text,
+        invalid_lines,
+        invalid_values,
+        accord: accord("plant-telemetry.types.json", "telemetry", "Sample"),
+        schema: jsonschema(&fixtures().join("plant-telemetry.schema.json")),
+    }
 }
 
 /// A fixed-seed SplitMix64: the same workload on every run and machine.

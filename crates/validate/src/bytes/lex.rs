@@ -6,9 +6,12 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+
 use super::{ByteCheck, Fatal, Res, Str};
 use crate::checks;
 use crate::number::Num;
+use crate::program::{Members, Seen};
 use crate::report::{Seg, ValidationError, ValidationRule, found};
 
 impl<'b> ByteCheck<'_, 'b> {
@@ -228,7 +231,7 @@ impl<'b> ByteCheck<'_, 'b> {
                 // remembered, not a reason to stop reading (which `members` does for failures
                 // when errors are not wanted).
                 let mut within = true;
-                self.members(|this, key| {
+                self.members(None, |this, key, _| {
                     if this.detailed {
                         this.inner.push(Seg::Key(Self::decode(key)));
                     }
@@ -325,30 +328,45 @@ impl<'b> ByteCheck<'_, 'b> {
         }
     }
 
-    /// Iterates an object's members: `each(self, key)` consumes the member's value. A key
-    /// named twice is counted and reported (`duplicate-key`, at the second one) but does not
-    /// stop the iteration: a JSON reader keeps one of the two, and which is the ambiguity.
+    /// Iterates an object's members: `each(self, key, found)` consumes the member's value,
+    /// where `found` is the position of the member among `declared` that the key names. A key
+    /// named twice is counted and reported (`duplicate-key`, at the second one) but does not stop
+    /// the iteration: a JSON reader keeps one of the two, and which is the ambiguity. Declared
+    /// members are told apart by the returned [`Seen`] bits, other keys by [`Keys`].
     pub(super) fn members(
         &mut self,
-        mut each: impl FnMut(&mut Self, Str<'b>) -> Res<bool>,
-    ) -> Res<bool> {
+        declared: Option<&Members>,
+        mut each: impl FnMut(&mut Self, Str<'b>, Option<usize>) -> Res<bool>,
+    ) -> Res<(bool, Seen)> {
         // At `{`.
         self.pos += 1;
         self.ws();
         let mut ok = true;
+        let mut seen = Seen::new(declared.map_or(0, Members::len));
         if self.peek() == Some(b'}') {
             self.pos += 1;
-            return Ok(true);
+            return Ok((true, seen));
         }
         let mut keys = Keys::default();
-        loop {
+        let mut hint = 0;
+        let ended = loop {
             self.ws();
             if self.peek() != Some(b'"') {
-                return Err(self.syntax("a member name in double quotes"));
+                break Err(self.syntax("a member name in double quotes"));
             }
             let key = self.string()?;
             self.eat(b':', "`:` after a member name")?;
-            if !keys.insert(key) {
+            let found = declared.and_then(|members| self.find_member(members, key, hint));
+            let fresh = match found {
+                Some(i) => {
+                    hint = i + 1;
+                    let fresh = !seen.has(i);
+                    seen.set(i);
+                    fresh
+                }
+                None => keys.insert(self, key),
+            };
+            if !fresh {
                 self.duplicates += 1;
                 if self.detailed {
                     let name = Self::decode(key);
@@ -362,20 +380,46 @@ impl<'b> ByteCheck<'_, 'b> {
                     self.path.truncate(len);
                 }
             }
-            ok &= each(self, key)?;
+            ok &= each(self, key, found)?;
             if !ok && !self.detailed {
-                return Ok(false);
+                break Ok((false, seen));
             }
             self.ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {
                     self.pos += 1;
-                    return Ok(ok);
+                    break Ok((ok, seen));
                 }
-                _ => return Err(self.syntax("`,` or `}`")),
+                _ => break Err(self.syntax("`,` or `}`")),
             }
+        };
+        keys.release(self);
+        ended
+    }
+
+    /// The declared member a key names: compared as bytes when the key has no escapes (no text
+    /// built), decoded first (into the reused buffer) when it has.
+    fn find_member(&mut self, members: &Members, key: Str<'b>, hint: usize) -> Option<usize> {
+        if key.escaped {
+            self.with_text(key, |_, name| members.find(name))
+        } else {
+            members.find_from(key.raw, hint)
         }
+    }
+
+    /// `f` on the text of string `s`: in place without escapes, else decoded into the buffer
+    /// this check keeps for it (kept across runs on the thread: no allocation once warm).
+    pub(super) fn with_text<R>(&mut self, s: Str<'b>, f: impl FnOnce(&mut Self, &str) -> R) -> R {
+        if !s.escaped {
+            return f(self, s.text());
+        }
+        let mut text = std::mem::take(&mut self.scratch.text);
+        text.clear();
+        unescape_into(s.text(), &mut text);
+        let result = f(self, &text);
+        self.scratch.text = text;
+        result
     }
 
     /// Iterates an array's elements: `each(self, index)` consumes the element. Returns the count.
@@ -456,25 +500,63 @@ impl<'b> ByteCheck<'_, 'b> {
 /// What a `duplicate-key` error expects.
 pub(super) const DUPLICATE_EXPECTED: &str = "each key named once";
 
-/// The keys of one object read so far: compared in place while there are few (no allocation
-/// for a value without escapes), hashed once there are many (a hostile object of 100,000
-/// members costs one insertion each, not a comparison with every other).
+/// The keys of one object read so far (those no declared member names): compared in place
+/// while there are few (no allocation for a value without escapes), then hashed into a table
+/// taken from the check's pool (a hostile object of 100,000 members costs one insertion each,
+/// not a comparison with every other; the table's memory is reused from object to object and
+/// run to run).
 #[derive(Default)]
 struct Keys<'b> {
     few: [Option<Str<'b>>; FEW_KEYS],
     count: usize,
-    many: Option<std::collections::HashSet<Cow<'b, str>>>,
+    many: Option<KeyTable>,
 }
 
 /// How many keys are compared in place before they are hashed (few: the array is on the stack
 /// of every object level, up to the depth limit).
 const FEW_KEYS: usize = 8;
 
+/// Keys by the hash of their text (keyed per thread, so input cannot aim at collisions): the
+/// first key of each hash, and any other key of the same hash (never seen in practice).
+#[derive(Default)]
+pub(super) struct KeyTable {
+    first: std::collections::HashMap<u64, Span, BuildHasherDefault<Prehashed>>,
+    collided: Vec<(u64, Span)>,
+}
+
+/// Where a key's raw text is in the input, and whether it has escapes.
+#[derive(Clone, Copy)]
+struct Span {
+    start: usize,
+    len: usize,
+    escaped: bool,
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 impl<'b> Keys<'b> {
     /// Adds `key`; `false` when it was there already.
-    fn insert(&mut self, key: Str<'b>) -> bool {
-        if let Some(many) = &mut self.many {
-            return many.insert(ByteCheck::decode(key));
+    fn insert(&mut self, check: &mut ByteCheck<'_, 'b>, key: Str<'b>) -> bool {
+        if let Some(table) = &mut self.many {
+            return check.table_insert(table, key);
         }
         let same = |a: Str<'b>, b: Str<'b>| {
             if a.escaped || b.escaped {
@@ -490,11 +572,62 @@ impl<'b> Keys<'b> {
             self.few[self.count] = Some(key);
             self.count += 1;
         } else {
-            let mut many: std::collections::HashSet<Cow<'b, str>> =
-                self.few.iter().flatten().map(|k| ByteCheck::decode(*k)).collect();
-            many.insert(ByteCheck::decode(key));
-            self.many = Some(many);
+            let mut table = check.scratch.tables.pop().unwrap_or_default();
+            table.first.clear();
+            table.collided.clear();
+            for k in self.few.iter().flatten().chain([&key]) {
+                check.table_insert(&mut table, *k);
+            }
+            self.many = Some(table);
         }
+        true
+    }
+
+    /// Gives the table (if one was taken) back to the pool.
+    fn release(self, check: &mut ByteCheck<'_, 'b>) {
+        if let Some(table) = self.many {
+            check.scratch.tables.push(table);
+        }
+    }
+}
+
+impl<'b> ByteCheck<'_, 'b> {
+    fn span(&self, key: Str<'b>) -> Span {
+        // `raw` is a slice of `bytes`: its offset is the distance between their starts.
+        let start = key.raw.as_ptr() as usize - self.bytes.as_ptr() as usize;
+        Span { start, len: key.raw.len(), escaped: key.escaped }
+    }
+
+    fn key_at(&self, span: Span) -> Str<'b> {
+        Str { raw: &self.bytes[span.start..span.start + span.len], escaped: span.escaped }
+    }
+
+    /// Adds `key` to `table`; `false` when a key of the same text is there already.
+    fn table_insert(&mut self, table: &mut KeyTable, key: Str<'b>) -> bool {
+        let hasher = self.scratch.hasher.clone();
+        let hash = self.with_text(key, |_, text| hasher.hash_one(text));
+        let span = self.span(key);
+        let Some(&first) = table.first.get(&hash) else {
+            table.first.insert(hash, span);
+            return true;
+        };
+        let same = |this: &mut Self, other: Span| {
+            let other = this.key_at(other);
+            if key.escaped || other.escaped {
+                ByteCheck::decode(key) == ByteCheck::decode(other)
+            } else {
+                key.raw == other.raw
+            }
+        };
+        if same(self, first) {
+            return false;
+        }
+        let others: Vec<Span> =
+            table.collided.iter().filter(|(h, _)| *h == hash).map(|(_, s)| *s).collect();
+        if others.into_iter().any(|other| same(self, other)) {
+            return false;
+        }
+        table.collided.push((hash, span));
         true
     }
 }
@@ -528,6 +661,12 @@ fn skip_plain(bytes: &[u8], mut i: usize) -> (usize, bool) {
 /// surrogates come in pairs). One allocation, for the result.
 pub(super) fn unescape(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
+    unescape_into(raw, &mut out);
+    out
+}
+
+/// [`unescape`] into `out` (appended), for a buffer that is reused.
+pub(super) fn unescape_into(raw: &str, out: &mut String) {
     let mut chars = raw.chars();
     let hex = |chars: &mut std::str::Chars<'_>| -> u32 {
         let digits: String = chars.by_ref().take(4).collect();
@@ -561,7 +700,6 @@ pub(super) fn unescape(raw: &str) -> String {
             None => {}
         }
     }
-    out
 }
 
 #[cfg(test)]

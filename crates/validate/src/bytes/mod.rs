@@ -20,7 +20,7 @@ use crate::value::ValueCheck;
 
 mod lex;
 
-use lex::{DUPLICATE_EXPECTED, unescape};
+use lex::DUPLICATE_EXPECTED;
 
 /// The input is not JSON; the syntax error, when errors are wanted, is in `errors`.
 #[derive(Debug)]
@@ -66,6 +66,22 @@ pub(crate) struct ByteCheck<'p, 'b> {
     /// only a key named twice is reported deeper, at its own place.
     inner: Vec<Seg<'b>>,
     pub(crate) errors: Vec<ValidationError>,
+    /// Buffers reused from run to run on this thread (see [`Scratch`]).
+    scratch: Scratch,
+}
+
+/// What a run needs memory for, kept on the thread between runs so that a valid value costs no
+/// allocation once the buffers have grown: the text of escaped strings that a rule reads, and
+/// the key tables of objects of many keys.
+#[derive(Default)]
+struct Scratch {
+    text: String,
+    tables: Vec<lex::KeyTable>,
+    hasher: std::hash::RandomState,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
 }
 
 impl<'p, 'b> ByteCheck<'p, 'b> {
@@ -81,11 +97,20 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             duplicates: 0,
             inner: Vec::new(),
             errors: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 
     /// Checks the whole input against `root`: one value, white space around it, nothing else.
     pub(crate) fn run(&mut self, root: NodeId) -> bool {
+        self.scratch = SCRATCH.try_with(std::cell::Cell::take).unwrap_or_default();
+        let ok = self.run_with_scratch(root);
+        let scratch = std::mem::take(&mut self.scratch);
+        let _ = SCRATCH.try_with(|kept| kept.set(scratch));
+        ok
+    }
+
+    fn run_with_scratch(&mut self, root: NodeId) -> bool {
         let Ok(ok) = self.check(root) else { return false };
         if !ok && !self.detailed {
             return false;
@@ -231,27 +256,29 @@ impl<'b> ByteCheck<'_, 'b> {
                 if rules.is_unbounded() {
                     return Ok(true);
                 }
-                let text = Self::decode(s);
-                let mut errs = Vec::new();
-                let ok = checks::text(rules, &text, |r, e, f| errs.push((r, e, f)));
-                for (r, e, f) in errs {
-                    self.fail(r, e, f);
-                }
-                Ok(ok)
+                Ok(self.with_text(s, |this, text| {
+                    let mut errs = Vec::new();
+                    let ok = checks::text(rules, text, |r, e, f| errs.push((r, e, f)));
+                    for (r, e, f) in errs {
+                        this.fail(r, e, f);
+                    }
+                    ok
+                }))
             }
             Node::Literal(lit @ Value::String(want)) if b == b'"' => {
                 // A string literal (a discriminator's tag, usually) is compared in place.
                 let s = self.string()?;
-                let text = Self::decode(s);
-                let ok = text == want.as_str();
-                if !ok {
-                    self.fail(
-                        ValidationRule::Literal,
-                        expected::exactly(lit),
-                        found::string(&text),
-                    );
-                }
-                Ok(ok)
+                Ok(self.with_text(s, |this, text| {
+                    let ok = text == want.as_str();
+                    if !ok {
+                        this.fail(
+                            ValidationRule::Literal,
+                            expected::exactly(lit),
+                            found::string(text),
+                        );
+                    }
+                    ok
+                }))
             }
             Node::Literal(lit) => {
                 let value = self.capture()?;
@@ -269,8 +296,11 @@ impl<'b> ByteCheck<'_, 'b> {
                 let (ok, found) = match b {
                     b'"' => {
                         let s = self.string()?;
-                        let text = Self::decode(s);
-                        (checks::enum_has_string(c, &text), found::string(&text))
+                        let ok = self.with_text(s, |_, text| checks::enum_has_string(c, text));
+                        if ok {
+                            return Ok(true);
+                        }
+                        (false, found::string(&Self::decode(s)))
                     }
                     b'-' | b'0'..=b'9' => {
                         let n = Num::parse(self.number()?);
@@ -358,7 +388,7 @@ impl<'b> ByteCheck<'_, 'b> {
                 if !self.enter() {
                     return self.skip_too_deep();
                 }
-                let ok = self.members(|this, key| {
+                let (ok, _) = self.members(None, |this, key, _| {
                     let name = Self::decode(key);
                     let key_ok = match dict.keys {
                         Some(keys) => this.map_key(keys, &name),
@@ -385,7 +415,7 @@ impl<'b> ByteCheck<'_, 'b> {
                     let path_len = self.path.len();
                     let detailed = std::mem::replace(&mut self.detailed, false);
                     let mut tag = None;
-                    let scanned = self.members(|this, key| {
+                    let scanned = self.members(None, |this, key, _| {
                         if tag.is_none() && Self::decode(key) == *d.member {
                             this.ws();
                             tag = Some(if this.peek() == Some(b'"') {
@@ -455,7 +485,7 @@ impl<'b> ByteCheck<'_, 'b> {
                     if !self.enter() {
                         return self.skip_too_deep();
                     }
-                    let ok = self.declared_members(&params.members, false, "param")?;
+                    let ok = self.declared_members(&params.members, "param")?;
                     self.depth -= 1;
                     Ok(ok)
                 }
@@ -500,19 +530,12 @@ impl<'b> ByteCheck<'_, 'b> {
 
     fn record(&mut self, record: &Record) -> Res<bool> {
         if record.closed {
-            let mut seen = Seen::new(record.members.len());
-            let mut hint = 0;
-            let ok = self.members(|this, key| {
-                let found = find_member(&record.members, key, hint);
+            let (ok, seen) = self.members(Some(&record.members), |this, key, found| {
                 if this.detailed {
                     this.path.push(Seg::Key(Self::decode(key)));
                 }
                 let ok = match found {
-                    Some(i) => {
-                        hint = i + 1;
-                        seen.set(i);
-                        this.check(record.members.list[i].node)?
-                    }
+                    Some(i) => this.check(record.members.list[i].node)?,
                     None => {
                         let name = Self::decode(key);
                         this.fail(ValidationRule::Closed, expected::closed(record), member(&name));
@@ -525,25 +548,18 @@ impl<'b> ByteCheck<'_, 'b> {
             })?;
             Ok(self.required(&record.members, &seen, ok, "member"))
         } else {
-            self.declared_members(&record.members, true, "member")
+            self.declared_members(&record.members, "member")
         }
     }
 
     /// An open object or by-name params: declared members checked, others skipped.
-    fn declared_members(&mut self, members: &Members, _open: bool, what: &str) -> Res<bool> {
-        let mut seen = Seen::new(members.len());
-        let mut hint = 0;
-        let ok = self.members(|this, key| {
-            let found = find_member(members, key, hint);
+    fn declared_members(&mut self, members: &Members, what: &str) -> Res<bool> {
+        let (ok, seen) = self.members(Some(members), |this, key, found| {
             if this.detailed {
                 this.path.push(Seg::Key(Self::decode(key)));
             }
             let ok = match found {
-                Some(i) => {
-                    hint = i + 1;
-                    seen.set(i);
-                    this.check(members.list[i].node)?
-                }
+                Some(i) => this.check(members.list[i].node)?,
                 None => this.skip()?,
             };
             this.pop();
@@ -622,15 +638,7 @@ impl<'b> ByteCheck<'_, 'b> {
     /// wording is the same by construction.
     fn map_key(&mut self, keys: NodeId, key: &str) -> bool {
         // The common key types are decided on the text itself, without building a `Value`.
-        let program = self.program;
-        let quick = match program.node(program.resolve(keys)) {
-            Node::Any => Some(true),
-            Node::String(rules) => Some(checks::text(rules, key, |_, _, _| {})),
-            Node::Enum(c) => Some(checks::enum_has_string(c, key)),
-            Node::Literal(Value::String(s)) => Some(s == key),
-            _ => None,
-        };
-        if quick == Some(true) {
+        if checks::quick_key(self.program, keys, key) == Some(true) {
             return true;
         }
         let as_value = Value::String(key.to_owned());
@@ -651,23 +659,31 @@ impl<'b> ByteCheck<'_, 'b> {
     /// A union without a discriminator: the value matches when any arm does.
     fn any_arm(&mut self, id: NodeId, arms: &[NodeId]) -> Res<bool> {
         let start = self.pos;
+        // Each arm is probed by this check itself with errors off (nothing is kept of a
+        // probe but its verdict and, when it passes, where it ended).
+        let (depth, duplicates) = (self.depth, self.duplicates);
+        let detailed = std::mem::replace(&mut self.detailed, false);
         for &arm in arms {
-            let mut probe = ByteCheck::new(self.program, self.bytes, false, self.limit);
-            probe.pos = start;
-            probe.depth = self.depth;
-            match probe.check(arm) {
+            self.pos = start;
+            let probed = self.check(arm);
+            self.depth = depth;
+            self.duplicates = duplicates;
+            match probed {
                 Ok(true) => {
-                    self.pos = probe.pos;
+                    self.detailed = detailed;
                     return Ok(true);
                 }
                 Ok(false) => {}
                 Err(Fatal) => {
                     // Malformed whatever the arm: re-read with errors wanted, to report it.
+                    self.detailed = detailed;
                     self.pos = start;
                     return self.skip();
                 }
             }
         }
+        self.detailed = detailed;
+        self.pos = start;
         if !self.detailed {
             return Ok(false);
         }
@@ -708,10 +724,4 @@ impl<'b> ByteCheck<'_, 'b> {
         });
         Ok(false)
     }
-}
-
-/// The declared member a key names: compared as bytes when the key has no escapes (no text
-/// built), decoded first when it has.
-fn find_member(members: &Members, key: Str<'_>, hint: usize) -> Option<usize> {
-    if key.escaped { members.find(&unescape(key.text())) } else { members.find_from(key.raw, hint) }
 }
