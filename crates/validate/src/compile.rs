@@ -121,6 +121,9 @@ struct Compiler<'d> {
     names: HashMap<NodeId, (String, String)>,
     /// Unions with a discriminator, tabulated once every node exists.
     discriminated: Vec<(NodeId, String, Pointer)>,
+    /// Each pattern compiled once: contracts repeat their patterns (a hex quantity, a tag format)
+    /// across thousands of fields, and a `Regex` clone shares the compiled automaton.
+    patterns: HashMap<String, Regex>,
 }
 
 pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
@@ -132,6 +135,7 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
         named: HashMap::new(),
         names: HashMap::new(),
         discriminated: Vec::new(),
+        patterns: HashMap::new(),
     };
     let mut targets = HashMap::new();
     let ns_root = Pointer::root().key("namespaces");
@@ -249,6 +253,20 @@ impl Compiler<'_> {
         }
     }
 
+    /// `pattern` compiled, or the one compiled before from the same text.
+    fn pattern(&mut self, pattern: &str, at: &Pointer) -> Result<Regex, Error> {
+        if let Some(regex) = self.patterns.get(pattern) {
+            return Ok(regex.clone());
+        }
+        let regex = Regex::new(pattern).map_err(|e| Error::BadPattern {
+            at: at.key("pattern"),
+            pattern: pattern.to_owned(),
+            reason: e.to_string(),
+        })?;
+        self.patterns.insert(pattern.to_owned(), regex.clone());
+        Ok(regex)
+    }
+
     fn build(&mut self, ns: &str, t: &TypeNode, at: &Pointer) -> Result<Node, Error> {
         Ok(match &t.kind {
             TypeKind::Any => Node::Any,
@@ -264,11 +282,7 @@ impl Compiler<'_> {
                     min_length: *min_length,
                     max_length: *max_length,
                     pattern: match pattern {
-                        Some(p) => Some(Regex::new(p).map_err(|e| Error::BadPattern {
-                            at: at.key("pattern"),
-                            pattern: p.clone(),
-                            reason: e.to_string(),
-                        })?),
+                        Some(p) => Some(self.pattern(p, at)?),
                         None => None,
                     },
                     format: format.as_deref().and_then(Format::from_name),
