@@ -13,7 +13,8 @@
 //! - `invalid`: the broken variants: accord's `validate` and jsonschema's
 //!   `iter_errors(..).count()` on the `Value`, and accord's `validate_bytes` on the bytes.
 //! - `jsonl_100k`: all of the above over the 100,000 messages.
-//! - `compile`: `Contract::compile` of a generated 1,000-type contract.
+//! - `compile`: `Contract::compile` of a generated 1,000-type contract and of the imported
+//!   Ethereum execution APIs.
 //!
 //! Throughput is counted in bytes of the JSON text in every case, the value paths included, so
 //! the rows compare directly. Allocations are counted by the `validate_alloc` bench.
@@ -239,6 +240,21 @@ mod compile {
     #[divan::bench(sample_count = 60)]
     fn contract_1000_types(bencher: Bencher) {
         let doc = contract_1000();
+        bencher.bench(|| Contract::compile(black_box(doc)).expect("compiles"));
+    }
+
+    /// The Ethereum execution APIs as `accord import` writes them (2.1 MB: 86 methods, 124
+    /// types, hex patterns on most strings), the document already read.
+    #[divan::bench(sample_count = 30)]
+    fn ethereum_execution_apis(bencher: Bencher) {
+        static DOC: OnceLock<Document> = OnceLock::new();
+        let doc = DOC.get_or_init(|| {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../fixtures/import/execution-apis/expected.types.json");
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            Document::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        });
         bencher.bench(|| Contract::compile(black_box(doc)).expect("compiles"));
     }
 }
