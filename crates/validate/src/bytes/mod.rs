@@ -667,14 +667,17 @@ impl<'b> ByteCheck<'_, 'b> {
             self.pos = start;
             let probed = self.check(arm);
             self.depth = depth;
-            self.duplicates = duplicates;
             match probed {
                 Ok(true) => {
+                    // The arm that passes keeps the keys it found named twice: the value has
+                    // them whichever arm reads it (errors were off, so they are said at the
+                    // whole value).
                     self.detailed = detailed;
                     return Ok(true);
                 }
-                Ok(false) => {}
+                Ok(false) => self.duplicates = duplicates,
                 Err(Fatal) => {
+                    self.duplicates = duplicates;
                     // Malformed whatever the arm: re-read with errors wanted, to report it.
                     self.detailed = detailed;
                     self.pos = start;

@@ -303,6 +303,7 @@ fn the_bytes_path_refuses_keys_named_twice() {
         "Any": {"kind": "any"},
         "Lit": {"kind": "literal", "value": {"a": 1}},
         "Dict": {"kind": "map", "values": {"kind": "integer"}},
+        "Maybe": {"kind": "union", "variants": [{"kind": "null"}, {"kind": "ref", "name": "Obj"}]},
     }));
     let many: String = (0..40).map(|i| format!(r#""k{i}":{i},"#)).collect();
     for (name, text, pointer) in [
@@ -312,6 +313,8 @@ fn the_bytes_path_refuses_keys_named_twice() {
         ("Any", r#"[{"b":true,"b":false}]"#.to_owned(), "/0/b"),
         ("Dict", format!(r#"{{{many}"k7":1}}"#), "/k7"),
         ("Lit", r#"{"a":2,"a":1}"#.to_owned(), ""),
+        // Inside the union arm that passes (its probe kept no errors: said at the whole value).
+        ("Maybe", r#"{"a":1,"a":2}"#.to_owned(), ""),
     ] {
         let v = c.validator(&ty(name)).expect(name);
         assert!(!v.is_valid_bytes(text.as_bytes()), "{name}: {text}");
