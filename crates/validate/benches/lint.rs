@@ -8,6 +8,9 @@
 //!
 //! See docs/benchmarks.md (`## check's lint`) for the numbers.
 //!
+//! With `ACCORD_LINT_BENCH_OUT=DIR` set, each size's contract is also written to
+//! `DIR/lint-<types>.types.json`, for timing `accord check` on the same text.
+//!
 //! Run: `cargo bench -p accord-validate --bench lint`
 
 use accord_schema_model::Document;
@@ -40,6 +43,10 @@ fn main() {
 #[divan::bench(args = SIZES, sample_count = 3, sample_size = 1)]
 fn check(bencher: Bencher, types: usize) {
     let text = common::contract(NAMESPACES, types / NAMESPACES).to_canonical_string();
+    if let Some(dir) = std::env::var_os("ACCORD_LINT_BENCH_OUT") {
+        let path = std::path::Path::new(&dir).join(format!("lint-{types}.types.json"));
+        std::fs::write(&path, &text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
     let report = LintReport::of(&Document::parse(&text).expect("the generated contract reads"));
     assert_eq!(report.errors(), 0, "the generated contract lints clean: {report:?}");
     bencher.counter(ItemsCount::new(types)).bench(|| {
