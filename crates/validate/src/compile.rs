@@ -109,8 +109,19 @@ pub(crate) fn reads_by_direction(doc: &Document) -> bool {
     })
 }
 
+/// A type node compiled as one more named type of a document, `namespace.name`, where the
+/// document has no type of that name: lint's copies of anonymous nodes, which need validators
+/// of their own (`lint/repair.rs`).
+pub(crate) struct Extra<'d> {
+    pub(crate) namespace: &'d str,
+    pub(crate) name: String,
+    pub(crate) node: &'d TypeNode,
+}
+
 struct Compiler<'d> {
     doc: &'d Document,
+    /// The extra named types, by namespace and name (empty for a document alone).
+    extra: HashMap<(&'d str, &'d str), &'d TypeNode>,
     program: Program,
     /// How presence is read for the target being compiled.
     reading: Reading,
@@ -124,8 +135,18 @@ struct Compiler<'d> {
 }
 
 pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
+    compile_with(doc, &[])
+}
+
+/// Compiles `doc` and, after its own targets, each of `extra` as a named type (read as a named
+/// type on its own is: [`Reading::Plain`]), as if the document listed it.
+pub(crate) fn compile_with<'d>(
+    doc: &'d Document,
+    extra: &'d [Extra<'d>],
+) -> Result<Compiled, Error> {
     let mut c = Compiler {
         doc,
+        extra: extra.iter().map(|e| ((e.namespace, e.name.as_str()), e.node)).collect(),
         program: Program::default(),
         reading: Reading::Plain,
         directional: reads_by_direction(doc),
@@ -175,6 +196,12 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
             targets.insert(Target::Event { namespace: ns_name.clone(), event: e_name.clone() }, id);
         }
     }
+    for e in extra {
+        c.read_as(Reading::Plain);
+        let id = c.named(e.namespace, &e.name, &ns_root.key(e.namespace))?;
+        targets
+            .insert(Target::Type { namespace: e.namespace.to_owned(), name: e.name.clone() }, id);
+    }
     c.refuse_ref_cycles()?;
     c.tabulate_discriminators()?;
     Ok(Compiled { program: c.program, targets })
@@ -204,6 +231,7 @@ impl Compiler<'_> {
             .and_then(|all| all.get(namespace))
             .and_then(|ns| ns.types.as_ref())
             .and_then(|types| types.get(name))
+            .or_else(|| self.extra.get(&(namespace, name)).copied())
             .ok_or_else(|| Error::DanglingRef {
                 at: from.clone(),
                 namespace: namespace.to_owned(),
