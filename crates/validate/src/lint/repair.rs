@@ -24,7 +24,7 @@ use accord_schema_model::{Document, Pointer};
 use serde_json::{Value, json};
 
 use crate::compile::Extra;
-use crate::lint::rules::{bad_pattern, dangling_ref, discriminator_invalid, ref_cycle};
+use crate::lint::rules::{bad_pattern, dangling_ref, discriminator_invalid};
 use crate::lint::walk::{NodeAt, Place, Walk};
 use crate::{Contract, Error, Target, Validator};
 
@@ -89,7 +89,7 @@ const MAX_ROUNDS: usize = 10_000;
 pub(crate) fn repair(walk: &Walk<'_>) -> Repaired {
     let dangling = dangling_ref::find(walk);
     let patterns = bad_pattern::find(walk);
-    let cycles = ref_cycle::find(walk);
+    let cycles = walk.cycles();
     let discriminators = discriminator_invalid::find(walk);
     let nothing_found = dangling.is_empty()
         && patterns.is_empty()

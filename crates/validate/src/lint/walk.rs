@@ -1,7 +1,11 @@
 //! The document as the rules see it: every namespace, method, event and type node, each with
 //! its JSON Pointer, in document order.
 
+use std::cell::OnceCell;
+
 use accord_schema_model::{Document, Event, Method, Namespace, Pointer, TypeKind, TypeNode};
+
+use crate::lint::rules::ref_cycle::{self, Cycle};
 
 /// Where a type node stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,20 +73,33 @@ pub(crate) struct Walk<'d> {
     pub(crate) nodes: Vec<NodeAt<'d>>,
     pub(crate) methods: Vec<MethodAt<'d>>,
     pub(crate) events: Vec<EventAt<'d>>,
-    /// How many named types the document has (a chain of refs longer than this is a cycle).
-    named_count: usize,
+    /// Every named type as `(namespace, name, node)`, in document order: a type's place in
+    /// this list is its id ([`Walk::named_id`]), which the graph rules index by.
+    pub(crate) named_types: Vec<(&'d str, &'d str, &'d TypeNode)>,
+    /// The id of each namespace's first named type, by the namespace's index.
+    first_id: Vec<usize>,
+    /// The ref cycles, found once for the repair and the two rules that need them.
+    cycles: OnceCell<Vec<Cycle>>,
 }
 
 impl<'d> Walk<'d> {
     pub(crate) fn new(doc: &'d Document) -> Self {
-        let named_count = doc
-            .namespaces
-            .iter()
-            .flatten()
-            .map(|(_, ns)| ns.types.as_ref().map_or(0, |t| t.len()))
-            .sum();
-        let mut walk =
-            Walk { doc, nodes: Vec::new(), methods: Vec::new(), events: Vec::new(), named_count };
+        let mut first_id = Vec::new();
+        let mut named_types = Vec::new();
+        for (ns, n) in doc.namespaces.iter().flatten() {
+            first_id.push(named_types.len());
+            named_types
+                .extend(n.types.iter().flatten().map(|(t, node)| (ns.as_str(), t.as_str(), node)));
+        }
+        let mut walk = Walk {
+            doc,
+            nodes: Vec::new(),
+            methods: Vec::new(),
+            events: Vec::new(),
+            named_types,
+            first_id,
+            cycles: OnceCell::new(),
+        };
         for (ns_name, ns, ns_at) in walk.namespaces() {
             for (name, method) in ns.methods.iter().flatten() {
                 let at = ns_at.key("methods").key(name);
@@ -164,6 +181,18 @@ impl<'d> Walk<'d> {
         self.doc.namespaces.as_ref()?.get(namespace)?.types.as_ref()?.get(name)
     }
 
+    /// The id of the named type `namespace.name` (its place in [`Walk::named_types`]), if the
+    /// document defines it. No allocation: the document's own maps give both indexes.
+    pub(crate) fn named_id(&self, namespace: &str, name: &str) -> Option<usize> {
+        let (ns_index, _, ns) = self.doc.namespaces.as_ref()?.get_full(namespace)?;
+        Some(self.first_id[ns_index] + ns.types.as_ref()?.get_index_of(name)?)
+    }
+
+    /// The ref cycles of the document (`ref-cycle`'s), found on first use.
+    pub(crate) fn cycles(&self) -> &[Cycle] {
+        self.cycles.get_or_init(|| ref_cycle::find(self))
+    }
+
     /// The pointer of the named type `namespace.name`.
     pub(crate) fn named_pointer(namespace: &str, name: &str) -> Pointer {
         Pointer::root().key("namespaces").key(namespace).key("types").key(name)
@@ -180,7 +209,7 @@ impl<'d> Walk<'d> {
     ) -> Option<(&'d str, &'d TypeNode, Pointer)> {
         let (mut ns, mut node, mut at) = (namespace, node, at.clone());
         // More hops than named types means a cycle.
-        let mut hops = self.named_count + 1;
+        let mut hops = self.named_types.len() + 1;
         while let TypeKind::Ref(r) = &node.kind {
             if hops == 0 {
                 return None;
