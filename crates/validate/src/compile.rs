@@ -127,9 +127,10 @@ struct Compiler<'d> {
     reading: Reading,
     /// Whether the document reads presence by direction at all (else always [`Reading::Plain`]).
     directional: bool,
-    named: HashMap<(String, String, Reading), NodeId>,
+    /// Named types compiled so far, keyed by the document's own strings (no key is allocated).
+    named: HashMap<(&'d str, &'d str, Reading), NodeId>,
     /// Named types by node, for messages about cycles.
-    names: HashMap<NodeId, (String, String)>,
+    names: HashMap<NodeId, (&'d str, &'d str)>,
     /// Unions with a discriminator, tabulated once every node exists.
     discriminated: Vec<(NodeId, String, Pointer)>,
 }
@@ -160,12 +161,13 @@ pub(crate) fn compile_with<'d>(
         let ns_at = ns_root.key(ns_name);
         for name in ns.types.iter().flatten().map(|(n, _)| n) {
             c.read_as(Reading::Plain);
-            let id = c.named(ns_name, name, &ns_at)?;
+            let id = c.named(ns_name, name, &At::Pointer(&ns_at))?;
             targets.insert(Target::Type { namespace: ns_name.clone(), name: name.clone() }, id);
         }
         for (m_name, method) in ns.methods.iter().flatten() {
             let at = ns_at.key("methods").key(m_name);
             c.read_as(Reading::Input);
+            let at = At::Pointer(&at);
             let params = c.params(ns_name, method, &at)?;
             targets.insert(
                 Target::Params { namespace: ns_name.clone(), method: m_name.clone() },
@@ -192,13 +194,13 @@ pub(crate) fn compile_with<'d>(
         c.read_as(Reading::Output);
         for (e_name, event) in ns.events.iter().flatten() {
             let at = ns_at.key("events").key(e_name).key("payload");
-            let id = c.node(ns_name, &event.payload, &at)?;
+            let id = c.node(ns_name, &event.payload, &At::Pointer(&at))?;
             targets.insert(Target::Event { namespace: ns_name.clone(), event: e_name.clone() }, id);
         }
     }
     for e in extra {
         c.read_as(Reading::Plain);
-        let id = c.named(e.namespace, &e.name, &ns_root.key(e.namespace))?;
+        let id = c.named(e.namespace, &e.name, &At::Pointer(&ns_root.key(e.namespace)))?;
         targets
             .insert(Target::Type { namespace: e.namespace.to_owned(), name: e.name.clone() }, id);
     }
@@ -207,7 +209,7 @@ pub(crate) fn compile_with<'d>(
     Ok(Compiled { program: c.program, targets })
 }
 
-impl Compiler<'_> {
+impl<'d> Compiler<'d> {
     /// Reads presence as `reading` from here on (as plain when the document never says more).
     fn read_as(&mut self, reading: Reading) {
         self.reading = if self.directional { reading } else { Reading::Plain };
@@ -219,8 +221,8 @@ impl Compiler<'_> {
     }
 
     /// The node of named type `namespace.name`, compiling it on first use.
-    fn named(&mut self, namespace: &str, name: &str, from: &Pointer) -> Result<NodeId, Error> {
-        let key = (namespace.to_owned(), name.to_owned(), self.reading);
+    fn named(&mut self, namespace: &'d str, name: &'d str, from: &At<'_>) -> Result<NodeId, Error> {
+        let key = (namespace, name, self.reading);
         if let Some(&id) = self.named.get(&key) {
             return Ok(id);
         }
@@ -233,15 +235,15 @@ impl Compiler<'_> {
             .and_then(|types| types.get(name))
             .or_else(|| self.extra.get(&(namespace, name)).copied())
             .ok_or_else(|| Error::DanglingRef {
-                at: from.clone(),
+                at: from.pointer(),
                 namespace: namespace.to_owned(),
                 name: name.to_owned(),
             })?;
-        let at = Pointer::root().key("namespaces").key(namespace).key("types").key(name);
+        let at = At::Named(namespace, name);
         // Reserve the slot first, so that recursive references find it.
         let id = self.push(Node::Any);
         self.named.insert(key, id);
-        self.names.insert(id, (namespace.to_owned(), name.to_owned()));
+        self.names.insert(id, (namespace, name));
         let node = match &ty.kind {
             TypeKind::Ref(r) => {
                 let target_ns = r.namespace.as_deref().unwrap_or(namespace);
@@ -255,7 +257,7 @@ impl Compiler<'_> {
     }
 
     /// The node of an anonymous type node (a ref links to its named type, no new node).
-    fn node(&mut self, namespace: &str, t: &TypeNode, at: &Pointer) -> Result<NodeId, Error> {
+    fn node(&mut self, namespace: &'d str, t: &'d TypeNode, at: &At<'_>) -> Result<NodeId, Error> {
         if let TypeKind::Ref(r) = &t.kind {
             let target_ns = r.namespace.as_deref().unwrap_or(namespace);
             return self.named(target_ns, &r.name, at);
@@ -268,15 +270,15 @@ impl Compiler<'_> {
 
     /// Unions with a discriminator are tabulated once every node exists (arms may be refs to
     /// types not built yet).
-    fn note_discriminator(&mut self, id: NodeId, t: &TypeNode, at: &Pointer) {
+    fn note_discriminator(&mut self, id: NodeId, t: &TypeNode, at: &At<'_>) {
         if let TypeKind::Union(u) = &t.kind
             && let Some(member) = &u.discriminator
         {
-            self.discriminated.push((id, member.clone(), at.clone()));
+            self.discriminated.push((id, member.clone(), at.pointer()));
         }
     }
 
-    fn build(&mut self, ns: &str, t: &TypeNode, at: &Pointer) -> Result<Node, Error> {
+    fn build(&mut self, ns: &'d str, t: &'d TypeNode, at: &At<'_>) -> Result<Node, Error> {
         Ok(match &t.kind {
             TypeKind::Any => Node::Any,
             TypeKind::Null => Node::Null,
@@ -292,7 +294,7 @@ impl Compiler<'_> {
                     max_length: *max_length,
                     pattern: match pattern {
                         Some(p) => Some(Regex::new(p).map_err(|e| Error::BadPattern {
-                            at: at.key("pattern"),
+                            at: at.pointer().key("pattern"),
                             pattern: p.clone(),
                             reason: e.to_string(),
                         })?),
@@ -356,7 +358,7 @@ impl Compiler<'_> {
         })
     }
 
-    fn params(&mut self, ns: &str, method: &Method, at: &Pointer) -> Result<NodeId, Error> {
+    fn params(&mut self, ns: &'d str, method: &'d Method, at: &At<'_>) -> Result<NodeId, Error> {
         let mut list = Vec::new();
         for (i, p) in method.params.iter().flatten().enumerate() {
             let node = self.node(ns, &p.field.ty, &at.key("params").index(i).key("type"))?;
@@ -408,15 +410,15 @@ impl Compiler<'_> {
                             let (ns, name) = named
                                 .filter_map(|id| self.names.get(&id))
                                 .next()
-                                .cloned()
+                                .copied()
                                 .unwrap_or_default();
                             return Err(Error::RefCycle {
                                 at: Pointer::root()
                                     .key("namespaces")
-                                    .key(&ns)
+                                    .key(ns)
                                     .key("types")
-                                    .key(&name),
-                                name,
+                                    .key(name),
+                                name: name.to_owned(),
                             });
                         }
                         _ => {}
@@ -474,6 +476,42 @@ impl Compiler<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Where a node stands while it is compiled: the parts of its JSON Pointer, joined into a
+/// [`Pointer`] only when an error or a discriminator names the place. Compiling every node
+/// with a pointer of its own allocated and escaped each one (a large part of the cost of
+/// compiling a large contract, which `accord check` does on every run).
+#[derive(Clone, Copy)]
+enum At<'a> {
+    /// A pointer already made.
+    Pointer(&'a Pointer),
+    /// The named type `/namespaces/NS/types/NAME`.
+    Named(&'a str, &'a str),
+    /// A member of the place above.
+    Key(&'a At<'a>, &'a str),
+    /// An item of the place above.
+    Index(&'a At<'a>, usize),
+}
+
+impl<'a> At<'a> {
+    fn key(&'a self, key: &'a str) -> At<'a> {
+        At::Key(self, key)
+    }
+
+    fn index(&'a self, index: usize) -> At<'a> {
+        At::Index(self, index)
+    }
+
+    /// The pointer of this place.
+    fn pointer(&self) -> Pointer {
+        match *self {
+            At::Pointer(p) => p.clone(),
+            At::Named(ns, name) => Pointer::root().key("namespaces").key(ns).key("types").key(name),
+            At::Key(above, key) => above.pointer().key(key),
+            At::Index(above, index) => above.pointer().index(index),
+        }
     }
 }
 
