@@ -24,8 +24,7 @@ use accord_schema_model::{Document, Pointer};
 use serde_json::{Value, json};
 
 use crate::compile::Extra;
-use crate::lint::rules::{bad_pattern, dangling_ref, discriminator_invalid};
-use crate::lint::walk::{NodeAt, Place, Walk};
+use crate::lint::walk::{Found, NodeAt, Place, Walk};
 use crate::{Contract, Error, Target, Validator};
 
 /// The compiled contract and what it took to get it.
@@ -87,10 +86,7 @@ fn named_target(at: &Pointer) -> Option<Target> {
 const MAX_ROUNDS: usize = 10_000;
 
 pub(crate) fn repair(walk: &Walk<'_>) -> Repaired {
-    let dangling = dangling_ref::find(walk);
-    let patterns = bad_pattern::find(walk);
-    let cycles = walk.cycles();
-    let discriminators = discriminator_invalid::find(walk);
+    let Found { dangling, patterns, cycles, discriminators } = walk.found();
     let nothing_found = dangling.is_empty()
         && patterns.is_empty()
         && cycles.is_empty()
@@ -101,11 +97,11 @@ pub(crate) fn repair(walk: &Walk<'_>) -> Repaired {
 
     let mut value = walk.doc.to_value();
     let mut patched = Vec::new();
-    for at in dangling.into_iter().map(|d| d.node) {
-        replace_with_any(&mut value, &at, &mut patched);
+    for d in dangling {
+        replace_with_any(&mut value, &d.node, &mut patched);
     }
-    for at in patterns.into_iter().map(|b| b.pointer) {
-        remove(&mut value, &at, &mut patched);
+    for b in patterns {
+        remove(&mut value, &b.pointer, &mut patched);
     }
     for cycle in cycles {
         for at in cycle.members.iter().map(|(ns, name)| Walk::named_pointer(ns, name)) {

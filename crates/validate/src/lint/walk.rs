@@ -6,6 +6,7 @@ use std::cell::OnceCell;
 use accord_schema_model::{Document, Event, Method, Namespace, Pointer, TypeKind, TypeNode};
 
 use crate::lint::rules::ref_cycle::{self, Cycle};
+use crate::lint::rules::{bad_pattern, dangling_ref, discriminator_invalid};
 
 /// Where a type node stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,8 +79,19 @@ pub(crate) struct Walk<'d> {
     pub(crate) named_types: Vec<(&'d str, &'d str, &'d TypeNode)>,
     /// The id of each namespace's first named type, by the namespace's index.
     first_id: Vec<usize>,
-    /// The ref cycles, found once for the repair and the two rules that need them.
-    cycles: OnceCell<Vec<Cycle>>,
+    /// What the repair sets aside, found once for it and the rules that report it.
+    found: OnceCell<Found>,
+}
+
+/// What lint's own rules find that compiling would refuse: the repair sets it aside, and
+/// their rules report it (and `no-finite-value` leaves the cycles to `ref-cycle`). Each is
+/// found once per lint.
+#[derive(Debug)]
+pub(crate) struct Found {
+    pub(crate) dangling: Vec<dangling_ref::Dangling>,
+    pub(crate) patterns: Vec<bad_pattern::Bad>,
+    pub(crate) cycles: Vec<Cycle>,
+    pub(crate) discriminators: Vec<discriminator_invalid::Bad>,
 }
 
 impl<'d> Walk<'d> {
@@ -98,7 +110,7 @@ impl<'d> Walk<'d> {
             events: Vec::new(),
             named_types,
             first_id,
-            cycles: OnceCell::new(),
+            found: OnceCell::new(),
         };
         for (ns_name, ns, ns_at) in walk.namespaces() {
             for (name, method) in ns.methods.iter().flatten() {
@@ -188,9 +200,19 @@ impl<'d> Walk<'d> {
         Some(self.first_id[ns_index] + ns.types.as_ref()?.get_index_of(name)?)
     }
 
-    /// The ref cycles of the document (`ref-cycle`'s), found on first use.
+    /// What the repair sets aside, found on first use.
+    pub(crate) fn found(&self) -> &Found {
+        self.found.get_or_init(|| Found {
+            dangling: dangling_ref::find(self),
+            patterns: bad_pattern::find(self),
+            cycles: ref_cycle::find(self),
+            discriminators: discriminator_invalid::find(self),
+        })
+    }
+
+    /// The ref cycles of the document (`ref-cycle`'s).
     pub(crate) fn cycles(&self) -> &[Cycle] {
-        self.cycles.get_or_init(|| ref_cycle::find(self))
+        &self.found().cycles
     }
 
     /// The pointer of the named type `namespace.name`.

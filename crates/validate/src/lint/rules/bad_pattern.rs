@@ -31,7 +31,7 @@ declare_rule! {
 }
 
 /// One pattern that does not compile.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Bad {
     /// The `pattern` member.
     pub(crate) pointer: Pointer,
@@ -56,7 +56,7 @@ pub(crate) fn find(walk: &Walk<'_>) -> Vec<Bad> {
 }
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
-    let mut found = find(&cx.walk);
+    let mut found = cx.walk.found().patterns.clone();
     for e in &cx.repaired.errors {
         if let Error::BadPattern { at, pattern, reason } = e
             && !found.iter().any(|b| b.pointer == *at)
