@@ -131,6 +131,8 @@ struct Compiler<'d> {
     named: HashMap<(&'d str, &'d str, Reading), NodeId>,
     /// Named types by node, for messages about cycles.
     names: HashMap<NodeId, (&'d str, &'d str)>,
+    /// The patterns compiled so far.
+    regexes: HashMap<&'d str, Regex>,
     /// Unions with a discriminator, tabulated once every node exists.
     discriminated: Vec<(NodeId, String, Pointer)>,
 }
@@ -153,6 +155,7 @@ pub(crate) fn compile_with<'d>(
         directional: reads_by_direction(doc),
         named: HashMap::new(),
         names: HashMap::new(),
+        regexes: HashMap::new(),
         discriminated: Vec::new(),
     };
     let mut targets = HashMap::new();
@@ -293,11 +296,7 @@ impl<'d> Compiler<'d> {
                     min_length: *min_length,
                     max_length: *max_length,
                     pattern: match pattern {
-                        Some(p) => Some(Regex::new(p).map_err(|e| Error::BadPattern {
-                            at: at.pointer().key("pattern"),
-                            pattern: p.clone(),
-                            reason: e.to_string(),
-                        })?),
+                        Some(p) => Some(self.regex(p, at)?),
                         None => None,
                     },
                     format: format.as_deref().and_then(Format::from_name),
@@ -356,6 +355,22 @@ impl<'d> Compiler<'d> {
                 Node::Ref(self.named(target_ns, &r.name, at)?)
             }
         })
+    }
+
+    /// The regex of `pattern`, compiled once per distinct pattern (a `Regex` clone shares
+    /// the compiled program): contracts repeat their patterns, and compiling one costs more
+    /// than the rest of its node.
+    fn regex(&mut self, pattern: &'d str, at: &At<'_>) -> Result<Regex, Error> {
+        if let Some(regex) = self.regexes.get(pattern) {
+            return Ok(regex.clone());
+        }
+        let regex = Regex::new(pattern).map_err(|e| Error::BadPattern {
+            at: at.pointer().key("pattern"),
+            pattern: pattern.to_owned(),
+            reason: e.to_string(),
+        })?;
+        self.regexes.insert(pattern, regex.clone());
+        Ok(regex)
     }
 
     fn params(&mut self, ns: &'d str, method: &'d Method, at: &At<'_>) -> Result<NodeId, Error> {
