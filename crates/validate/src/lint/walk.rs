@@ -154,31 +154,42 @@ impl<'d> Walk<'d> {
         let mut stack = vec![(node, at, place)];
         while let Some((node, at, place)) = stack.pop() {
             let mut children: Vec<(&'d TypeNode, Pointer, Place)> = Vec::new();
+            // Each child's pointer is one copy of the parent's with its segments pushed (`key`
+            // copies once per segment: two or three copies for every field).
+            let below = |segments: &[&str], index: Option<usize>| {
+                let mut p = at.clone();
+                for segment in segments {
+                    p.push_key(segment);
+                }
+                if let Some(i) = index {
+                    p.push_index(i);
+                }
+                p
+            };
             match &node.kind {
-                TypeKind::Array(a) => children.push((&a.items, at.key("items"), Place::Items)),
+                TypeKind::Array(a) => {
+                    children.push((&a.items, below(&["items"], None), Place::Items));
+                }
                 TypeKind::Tuple(t) => {
                     for (i, e) in t.elements.iter().enumerate() {
-                        children.push((e, at.key("elements").index(i), Place::Element));
+                        children.push((e, below(&["elements"], Some(i)), Place::Element));
                     }
                 }
                 TypeKind::Object(o) => {
                     for (name, field) in o.fields.iter().flatten() {
-                        children.push((
-                            &field.ty,
-                            at.key("fields").key(name).key("type"),
-                            Place::Field,
-                        ));
+                        let at = below(&["fields", name, "type"], None);
+                        children.push((&field.ty, at, Place::Field));
                     }
                 }
                 TypeKind::Map(m) => {
                     if let Some(keys) = &m.keys {
-                        children.push((keys, at.key("keys"), Place::Keys));
+                        children.push((keys, below(&["keys"], None), Place::Keys));
                     }
-                    children.push((&m.values, at.key("values"), Place::Values));
+                    children.push((&m.values, below(&["values"], None), Place::Values));
                 }
                 TypeKind::Union(u) => {
                     for (i, v) in u.variants.iter().enumerate() {
-                        children.push((v, at.key("variants").index(i), Place::Variant));
+                        children.push((v, below(&["variants"], Some(i)), Place::Variant));
                     }
                 }
                 _ => {}
