@@ -26,24 +26,24 @@ pub(crate) struct Unlocated {
 
 type R<T> = Result<T, Unlocated>;
 
-fn fail<T>(kind: ErrorKind, pointer: &Pointer) -> R<T> {
-    Err(Unlocated { kind, pointer: pointer.clone() })
+fn fail<T>(kind: ErrorKind, pointer: &At<'_>) -> R<T> {
+    Err(Unlocated { kind, pointer: pointer.pointer() })
 }
 
-fn wrong_type<T>(what: &str, expected: &'static str, found: &Value, at: &Pointer) -> R<T> {
+fn wrong_type<T>(what: &str, expected: &'static str, found: &Value, at: &At<'_>) -> R<T> {
     fail(ErrorKind::WrongType { what: what.to_owned(), expected, found: json_type(found) }, at)
 }
 
-fn invalid<T>(what: &str, reason: String, at: &Pointer) -> R<T> {
+fn invalid<T>(what: &str, reason: String, at: &At<'_>) -> R<T> {
     fail(ErrorKind::InvalidValue { what: what.to_owned(), reason }, at)
 }
 
 /// The members of one JSON object being read; what is not taken is unknown.
-struct Record {
+struct Record<'a> {
     /// The members in document order; a member taken leaves `None` in its place, so that what
     /// is left is the unknown members in their order (no shifting on every take).
     members: Vec<(String, Option<Value>)>,
-    at: Pointer,
+    at: &'a At<'a>,
     /// How messages name the record, e.g. "method `start`".
     name: String,
     /// The record's member names in [`members`](crate::members), which every name taken must be
@@ -51,18 +51,18 @@ struct Record {
     known: [&'static [&'static str]; 2],
 }
 
-impl Record {
+impl<'a> Record<'a> {
     fn new(
         value: Value,
-        at: &Pointer,
+        at: &'a At<'a>,
         name: impl Into<String>,
         known: &'static [&'static str],
-    ) -> R<Record> {
+    ) -> R<Record<'a>> {
         let name = name.into();
         match value {
             Value::Object(members) => {
                 let members = members.into_iter().map(|(k, v)| (k, Some(v))).collect();
-                Ok(Record { members, at: at.clone(), name, known: [known, &[]] })
+                Ok(Record { members, at, name, known: [known, &[]] })
             }
             other => wrong_type(&name, "an object", &other, at),
         }
@@ -73,7 +73,7 @@ impl Record {
         self.known[1] = known;
     }
 
-    fn take(&mut self, key: &str) -> Option<(Value, Pointer)> {
+    fn take(&mut self, key: &'static str) -> Option<(Value, At<'a>)> {
         debug_assert!(
             self.known.iter().any(|list| list.contains(&key)),
             "`{key}` of {} is not in crate::members",
@@ -81,22 +81,22 @@ impl Record {
         );
         // Records have a handful of members: a linear search beats hashing.
         let slot = self.members.iter_mut().find(|(k, v)| k == key && v.is_some())?;
-        slot.1.take().map(|v| (v, self.at.key(key)))
+        slot.1.take().map(|v| (v, At::Key(self.at, key)))
     }
 
-    fn require(&mut self, key: &'static str) -> R<(Value, Pointer)> {
+    fn require(&mut self, key: &'static str) -> R<(Value, At<'a>)> {
         match self.take(key) {
             Some(found) => Ok(found),
             None => {
-                fail(ErrorKind::MissingField { record: self.name.clone(), field: key }, &self.at)
+                fail(ErrorKind::MissingField { record: self.name.clone(), field: key }, self.at)
             }
         }
     }
 
     fn optional<T>(
         &mut self,
-        key: &str,
-        read: impl FnOnce(Value, &Pointer) -> R<T>,
+        key: &'static str,
+        read: impl FnOnce(Value, &At<'_>) -> R<T>,
     ) -> R<Option<T>> {
         self.take(key).map(|(v, at)| read(v, &at)).transpose()
     }
@@ -158,7 +158,7 @@ impl Record {
     }
 }
 
-fn string(value: Value, at: &Pointer, key: &str) -> R<String> {
+fn string(value: Value, at: &At<'_>, key: &str) -> R<String> {
     match value {
         Value::String(s) => Ok(s),
         other => wrong_type(&format!("`{key}`"), "a string", &other, at),
@@ -167,13 +167,13 @@ fn string(value: Value, at: &Pointer, key: &str) -> R<String> {
 
 fn array<T>(
     value: Value,
-    at: &Pointer,
+    at: &At<'_>,
     what: &str,
-    mut item: impl FnMut(Value, &Pointer) -> R<T>,
+    mut item: impl FnMut(Value, &At<'_>) -> R<T>,
 ) -> R<Vec<T>> {
     match value {
         Value::Array(items) => {
-            items.into_iter().enumerate().map(|(i, v)| item(v, &at.index(i))).collect()
+            items.into_iter().enumerate().map(|(i, v)| item(v, &At::Index(at, i))).collect()
         }
         other => wrong_type(what, "an array", &other, at),
     }
@@ -181,15 +181,15 @@ fn array<T>(
 
 fn by_name<T>(
     value: Value,
-    at: &Pointer,
+    at: &At<'_>,
     what: &str,
-    mut entry: impl FnMut(&str, Value, &Pointer) -> R<T>,
+    mut entry: impl FnMut(&str, Value, &At<'_>) -> R<T>,
 ) -> R<IndexMap<String, T>> {
     match value {
         Value::Object(members) => {
             let mut out = IndexMap::with_capacity(members.len());
             for (name, v) in members {
-                let item = entry(&name, v, &at.key(&name))?;
+                let item = entry(&name, v, &At::Key(at, &name))?;
                 out.insert(name, item);
             }
             Ok(out)
@@ -200,7 +200,7 @@ fn by_name<T>(
 
 /// Reads a whole document.
 pub(crate) fn document(value: Value) -> R<Document> {
-    let root = Pointer::root();
+    let root = At::Root;
     let mut doc = Record::new(value, &root, "the document", members::DOCUMENT)?;
     let schema = match doc.take("schema") {
         None => {
@@ -236,7 +236,7 @@ pub(crate) fn document(value: Value) -> R<Document> {
     })
 }
 
-fn namespace(name: &str, value: Value, at: &Pointer) -> R<Namespace> {
+fn namespace(name: &str, value: Value, at: &At<'_>) -> R<Namespace> {
     let mut ns = Record::new(value, at, format!("namespace `{name}`"), members::NAMESPACE)?;
     let (version, version_at) = ns.require("version")?;
     let version = string(version, &version_at, "version")?;
@@ -262,7 +262,7 @@ fn namespace(name: &str, value: Value, at: &Pointer) -> R<Namespace> {
     })
 }
 
-fn wire(value: Value, at: &Pointer) -> R<Wire> {
+fn wire(value: Value, at: &At<'_>) -> R<Wire> {
     let mut w = Record::new(value, at, "`wire`", members::WIRE)?;
     Ok(Wire {
         separator: w.string("separator")?,
@@ -290,7 +290,7 @@ fn wire(value: Value, at: &Pointer) -> R<Wire> {
     })
 }
 
-fn wire_codes(value: Value, at: &Pointer) -> R<WireCodes> {
+fn wire_codes(value: Value, at: &At<'_>) -> R<WireCodes> {
     let mut c = Record::new(value, at, "`codes`", members::WIRE_CODES)?;
     Ok(WireCodes {
         profile: c.string("profile")?,
@@ -313,7 +313,7 @@ fn wire_codes(value: Value, at: &Pointer) -> R<WireCodes> {
     })
 }
 
-fn code(value: Value, at: &Pointer, key: &str) -> R<i64> {
+fn code(value: Value, at: &At<'_>, key: &str) -> R<i64> {
     match &value {
         Value::Number(n) => match n.as_i64() {
             Some(code) => Ok(code),
@@ -323,11 +323,11 @@ fn code(value: Value, at: &Pointer, key: &str) -> R<i64> {
     }
 }
 
-fn codes(value: Value, at: &Pointer, key: &str) -> R<Vec<i64>> {
+fn codes(value: Value, at: &At<'_>, key: &str) -> R<Vec<i64>> {
     array(value, at, &format!("`{key}`"), |v, at| code(v, at, key))
 }
 
-fn event_wire(name: &str, value: Value, at: &Pointer) -> R<EventWire> {
+fn event_wire(name: &str, value: Value, at: &At<'_>) -> R<EventWire> {
     let mut e = Record::new(value, at, format!("the wire of event `{name}`"), members::EVENT_WIRE)?;
     Ok(EventWire {
         params: e.optional("params", |v, at| array(v, at, "`params`", |v, _| Ok(v)))?,
@@ -338,7 +338,7 @@ fn event_wire(name: &str, value: Value, at: &Pointer) -> R<EventWire> {
     })
 }
 
-fn component(value: Value, at: &Pointer) -> R<Component> {
+fn component(value: Value, at: &At<'_>) -> R<Component> {
     let mut c = Record::new(value, at, "`component`", members::COMPONENT)?;
     let (name, name_at) = c.require("name")?;
     Ok(Component {
@@ -348,7 +348,7 @@ fn component(value: Value, at: &Pointer) -> R<Component> {
     })
 }
 
-fn method(name: &str, value: Value, at: &Pointer) -> R<Method> {
+fn method(name: &str, value: Value, at: &At<'_>) -> R<Method> {
     let mut m = Record::new(value, at, format!("method `{name}`"), members::METHOD)?;
     let semantics = m.optional("semantics", |v, at| string(v, at, "semantics"))?;
     let param_structure = m.optional("paramStructure", |v, at| {
@@ -376,7 +376,7 @@ fn method(name: &str, value: Value, at: &Pointer) -> R<Method> {
     })
 }
 
-fn param(value: Value, at: &Pointer) -> R<Param> {
+fn param(value: Value, at: &At<'_>) -> R<Param> {
     let mut p = Record::new(value, at, "a param", members::FIELD)?;
     p.also(members::PARAM);
     let (name, name_at) = p.require("name")?;
@@ -385,11 +385,11 @@ fn param(value: Value, at: &Pointer) -> R<Param> {
     Ok(Param { name, field: field_members(p)? })
 }
 
-fn field(name: &str, value: Value, at: &Pointer) -> R<Field> {
+fn field(name: &str, value: Value, at: &At<'_>) -> R<Field> {
     field_members(Record::new(value, at, format!("field `{name}`"), members::FIELD)?)
 }
 
-fn field_members(mut f: Record) -> R<Field> {
+fn field_members(mut f: Record<'_>) -> R<Field> {
     let (ty, ty_at) = f.require("type")?;
     Ok(Field {
         ty: type_node(ty, &ty_at)?,
@@ -402,7 +402,7 @@ fn field_members(mut f: Record) -> R<Field> {
     })
 }
 
-fn event(name: &str, value: Value, at: &Pointer) -> R<Event> {
+fn event(name: &str, value: Value, at: &At<'_>) -> R<Event> {
     let mut e = Record::new(value, at, format!("event `{name}`"), members::EVENT)?;
     let (payload, payload_at) = e.require("payload")?;
     Ok(Event {
@@ -414,7 +414,7 @@ fn event(name: &str, value: Value, at: &Pointer) -> R<Event> {
     })
 }
 
-fn error_decl(value: Value, at: &Pointer) -> R<ErrorDecl> {
+fn error_decl(value: Value, at: &At<'_>) -> R<ErrorDecl> {
     let mut e = Record::new(value, at, "a declared error", members::ERROR)?;
     let (code, code_at) = e.require("code")?;
     let code = match &code {
@@ -436,7 +436,7 @@ fn error_decl(value: Value, at: &Pointer) -> R<ErrorDecl> {
     })
 }
 
-fn method_example(value: Value, at: &Pointer) -> R<MethodExample> {
+fn method_example(value: Value, at: &At<'_>) -> R<MethodExample> {
     let mut x = Record::new(value, at, "an example", members::EXAMPLE)?;
     let (params, params_at) = x.require("params")?;
     if !matches!(params, Value::Array(_) | Value::Object(_)) {
@@ -451,7 +451,7 @@ fn method_example(value: Value, at: &Pointer) -> R<MethodExample> {
     })
 }
 
-fn reserved(value: Value, at: &Pointer) -> R<Reserved> {
+fn reserved(value: Value, at: &At<'_>) -> R<Reserved> {
     let mut r = Record::new(value, at, "a reserved entry", members::RESERVED)?;
     let (name, name_at) = r.require("name")?;
     Ok(Reserved {
@@ -462,7 +462,7 @@ fn reserved(value: Value, at: &Pointer) -> R<Reserved> {
 }
 
 /// Reads a type node. Nesting is bounded by the JSON reader's depth limit, so this recursion is too.
-pub(crate) fn type_node(value: Value, at: &Pointer) -> R<TypeNode> {
+fn type_node(value: Value, at: &At<'_>) -> R<TypeNode> {
     let mut t = Record::new(value, at, "a type node", members::TYPE_NODE)?;
     let (kind, kind_at) = t.require("kind")?;
     let kind = string(kind, &kind_at, "kind")?;
@@ -544,7 +544,7 @@ pub(crate) fn type_node(value: Value, at: &Pointer) -> R<TypeNode> {
     })
 }
 
-fn number_rules(t: &mut Record) -> R<NumberRules> {
+fn number_rules(t: &mut Record<'_>) -> R<NumberRules> {
     let rules = NumberRules {
         min: t.number("min")?,
         max: t.number("max")?,
@@ -559,8 +559,32 @@ fn number_rules(t: &mut Record) -> R<NumberRules> {
         return invalid(
             "`multipleOf`",
             format!("must be greater than zero, found {m}"),
-            &t.at.key("multipleOf"),
+            &At::Key(t.at, "multipleOf"),
         );
     }
     Ok(rules)
+}
+
+/// Where the reader stands: the parts of a JSON Pointer, joined into a [`Pointer`] only when an
+/// error names the place. Reading every member with a pointer of its own allocated and escaped
+/// each one, a large part of reading a large document.
+#[derive(Clone, Copy)]
+enum At<'a> {
+    /// The document.
+    Root,
+    /// A member of the place above.
+    Key(&'a At<'a>, &'a str),
+    /// An item of the place above.
+    Index(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    /// The pointer of this place.
+    fn pointer(&self) -> Pointer {
+        match *self {
+            At::Root => Pointer::root(),
+            At::Key(above, key) => above.pointer().key(key),
+            At::Index(above, index) => above.pointer().index(index),
+        }
+    }
 }

@@ -109,33 +109,54 @@ pub(crate) fn reads_by_direction(doc: &Document) -> bool {
     })
 }
 
+/// A type node compiled as one more named type of a document, `namespace.name`, where the
+/// document has no type of that name: lint's copies of anonymous nodes, which need validators
+/// of their own (`lint/repair.rs`).
+pub(crate) struct Extra<'d> {
+    pub(crate) namespace: &'d str,
+    pub(crate) name: String,
+    pub(crate) node: &'d TypeNode,
+}
+
 struct Compiler<'d> {
     doc: &'d Document,
+    /// The extra named types, by namespace and name (empty for a document alone).
+    extra: HashMap<(&'d str, &'d str), &'d TypeNode>,
     program: Program,
     /// How presence is read for the target being compiled.
     reading: Reading,
     /// Whether the document reads presence by direction at all (else always [`Reading::Plain`]).
     directional: bool,
-    named: HashMap<(String, String, Reading), NodeId>,
+    /// Named types compiled so far, keyed by the document's own strings (no key is allocated).
+    named: HashMap<(&'d str, &'d str, Reading), NodeId>,
     /// Named types by node, for messages about cycles.
-    names: HashMap<NodeId, (String, String)>,
+    names: HashMap<NodeId, (&'d str, &'d str)>,
+    /// The patterns compiled so far.
+    regexes: HashMap<&'d str, Regex>,
     /// Unions with a discriminator, tabulated once every node exists.
     discriminated: Vec<(NodeId, String, Pointer)>,
-    /// Each pattern compiled once: contracts repeat their patterns (a hex quantity, a tag format)
-    /// across thousands of fields, and a `Regex` clone shares the compiled automaton.
-    patterns: HashMap<String, Regex>,
 }
 
 pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
+    compile_with(doc, &[])
+}
+
+/// Compiles `doc` and, after its own targets, each of `extra` as a named type (read as a named
+/// type on its own is: [`Reading::Plain`]), as if the document listed it.
+pub(crate) fn compile_with<'d>(
+    doc: &'d Document,
+    extra: &'d [Extra<'d>],
+) -> Result<Compiled, Error> {
     let mut c = Compiler {
         doc,
+        extra: extra.iter().map(|e| ((e.namespace, e.name.as_str()), e.node)).collect(),
         program: Program::default(),
         reading: Reading::Plain,
         directional: reads_by_direction(doc),
         named: HashMap::new(),
         names: HashMap::new(),
+        regexes: HashMap::new(),
         discriminated: Vec::new(),
-        patterns: HashMap::new(),
     };
     let mut targets = HashMap::new();
     let ns_root = Pointer::root().key("namespaces");
@@ -143,12 +164,13 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
         let ns_at = ns_root.key(ns_name);
         for name in ns.types.iter().flatten().map(|(n, _)| n) {
             c.read_as(Reading::Plain);
-            let id = c.named(ns_name, name, &ns_at)?;
+            let id = c.named(ns_name, name, &At::Pointer(&ns_at))?;
             targets.insert(Target::Type { namespace: ns_name.clone(), name: name.clone() }, id);
         }
         for (m_name, method) in ns.methods.iter().flatten() {
             let at = ns_at.key("methods").key(m_name);
             c.read_as(Reading::Input);
+            let at = At::Pointer(&at);
             let params = c.params(ns_name, method, &at)?;
             targets.insert(
                 Target::Params { namespace: ns_name.clone(), method: m_name.clone() },
@@ -175,9 +197,15 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
         c.read_as(Reading::Output);
         for (e_name, event) in ns.events.iter().flatten() {
             let at = ns_at.key("events").key(e_name).key("payload");
-            let id = c.node(ns_name, &event.payload, &at)?;
+            let id = c.node(ns_name, &event.payload, &At::Pointer(&at))?;
             targets.insert(Target::Event { namespace: ns_name.clone(), event: e_name.clone() }, id);
         }
+    }
+    for e in extra {
+        c.read_as(Reading::Plain);
+        let id = c.named(e.namespace, &e.name, &At::Pointer(&ns_root.key(e.namespace)))?;
+        targets
+            .insert(Target::Type { namespace: e.namespace.to_owned(), name: e.name.clone() }, id);
     }
     c.refuse_ref_cycles()?;
     c.tabulate_discriminators()?;
@@ -185,7 +213,7 @@ pub(crate) fn compile(doc: &Document) -> Result<Compiled, Error> {
     Ok(Compiled { program: c.program, targets })
 }
 
-impl Compiler<'_> {
+impl<'d> Compiler<'d> {
     /// Reads presence as `reading` from here on (as plain when the document never says more).
     fn read_as(&mut self, reading: Reading) {
         self.reading = if self.directional { reading } else { Reading::Plain };
@@ -197,8 +225,8 @@ impl Compiler<'_> {
     }
 
     /// The node of named type `namespace.name`, compiling it on first use.
-    fn named(&mut self, namespace: &str, name: &str, from: &Pointer) -> Result<NodeId, Error> {
-        let key = (namespace.to_owned(), name.to_owned(), self.reading);
+    fn named(&mut self, namespace: &'d str, name: &'d str, from: &At<'_>) -> Result<NodeId, Error> {
+        let key = (namespace, name, self.reading);
         if let Some(&id) = self.named.get(&key) {
             return Ok(id);
         }
@@ -209,16 +237,17 @@ impl Compiler<'_> {
             .and_then(|all| all.get(namespace))
             .and_then(|ns| ns.types.as_ref())
             .and_then(|types| types.get(name))
+            .or_else(|| self.extra.get(&(namespace, name)).copied())
             .ok_or_else(|| Error::DanglingRef {
-                at: from.clone(),
+                at: from.pointer(),
                 namespace: namespace.to_owned(),
                 name: name.to_owned(),
             })?;
-        let at = Pointer::root().key("namespaces").key(namespace).key("types").key(name);
+        let at = At::Named(namespace, name);
         // Reserve the slot first, so that recursive references find it.
         let id = self.push(Node::Any);
         self.named.insert(key, id);
-        self.names.insert(id, (namespace.to_owned(), name.to_owned()));
+        self.names.insert(id, (namespace, name));
         let node = match &ty.kind {
             TypeKind::Ref(r) => {
                 let target_ns = r.namespace.as_deref().unwrap_or(namespace);
@@ -232,7 +261,7 @@ impl Compiler<'_> {
     }
 
     /// The node of an anonymous type node (a ref links to its named type, no new node).
-    fn node(&mut self, namespace: &str, t: &TypeNode, at: &Pointer) -> Result<NodeId, Error> {
+    fn node(&mut self, namespace: &'d str, t: &'d TypeNode, at: &At<'_>) -> Result<NodeId, Error> {
         if let TypeKind::Ref(r) = &t.kind {
             let target_ns = r.namespace.as_deref().unwrap_or(namespace);
             return self.named(target_ns, &r.name, at);
@@ -245,29 +274,15 @@ impl Compiler<'_> {
 
     /// Unions with a discriminator are tabulated once every node exists (arms may be refs to
     /// types not built yet).
-    fn note_discriminator(&mut self, id: NodeId, t: &TypeNode, at: &Pointer) {
+    fn note_discriminator(&mut self, id: NodeId, t: &TypeNode, at: &At<'_>) {
         if let TypeKind::Union(u) = &t.kind
             && let Some(member) = &u.discriminator
         {
-            self.discriminated.push((id, member.clone(), at.clone()));
+            self.discriminated.push((id, member.clone(), at.pointer()));
         }
     }
 
-    /// `pattern` compiled, or the one compiled before from the same text.
-    fn pattern(&mut self, pattern: &str, at: &Pointer) -> Result<Regex, Error> {
-        if let Some(regex) = self.patterns.get(pattern) {
-            return Ok(regex.clone());
-        }
-        let regex = Regex::new(pattern).map_err(|e| Error::BadPattern {
-            at: at.key("pattern"),
-            pattern: pattern.to_owned(),
-            reason: e.to_string(),
-        })?;
-        self.patterns.insert(pattern.to_owned(), regex.clone());
-        Ok(regex)
-    }
-
-    fn build(&mut self, ns: &str, t: &TypeNode, at: &Pointer) -> Result<Node, Error> {
+    fn build(&mut self, ns: &'d str, t: &'d TypeNode, at: &At<'_>) -> Result<Node, Error> {
         Ok(match &t.kind {
             TypeKind::Any => Node::Any,
             TypeKind::Null => Node::Null,
@@ -282,7 +297,7 @@ impl Compiler<'_> {
                     min_length: *min_length,
                     max_length: *max_length,
                     pattern: match pattern {
-                        Some(p) => Some(self.pattern(p, at)?),
+                        Some(p) => Some(self.regex(p, at)?),
                         None => None,
                     },
                     format: format.as_deref().and_then(Format::from_name),
@@ -345,7 +360,23 @@ impl Compiler<'_> {
         })
     }
 
-    fn params(&mut self, ns: &str, method: &Method, at: &Pointer) -> Result<NodeId, Error> {
+    /// The regex of `pattern`, compiled once per distinct pattern (a `Regex` clone shares
+    /// the compiled program): contracts repeat their patterns, and compiling one costs more
+    /// than the rest of its node.
+    fn regex(&mut self, pattern: &'d str, at: &At<'_>) -> Result<Regex, Error> {
+        if let Some(regex) = self.regexes.get(pattern) {
+            return Ok(regex.clone());
+        }
+        let regex = Regex::new(pattern).map_err(|e| Error::BadPattern {
+            at: at.pointer().key("pattern"),
+            pattern: pattern.to_owned(),
+            reason: e.to_string(),
+        })?;
+        self.regexes.insert(pattern, regex.clone());
+        Ok(regex)
+    }
+
+    fn params(&mut self, ns: &'d str, method: &'d Method, at: &At<'_>) -> Result<NodeId, Error> {
         let mut list = Vec::new();
         for (i, p) in method.params.iter().flatten().enumerate() {
             let node = self.node(ns, &p.field.ty, &at.key("params").index(i).key("type"))?;
@@ -397,15 +428,15 @@ impl Compiler<'_> {
                             let (ns, name) = named
                                 .filter_map(|id| self.names.get(&id))
                                 .next()
-                                .cloned()
+                                .copied()
                                 .unwrap_or_default();
                             return Err(Error::RefCycle {
                                 at: Pointer::root()
                                     .key("namespaces")
-                                    .key(&ns)
+                                    .key(ns)
                                     .key("types")
-                                    .key(&name),
-                                name,
+                                    .key(name),
+                                name: name.to_owned(),
                             });
                         }
                         _ => {}
@@ -463,6 +494,42 @@ impl Compiler<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Where a node stands while it is compiled: the parts of its JSON Pointer, joined into a
+/// [`Pointer`] only when an error or a discriminator names the place. Compiling every node
+/// with a pointer of its own allocated and escaped each one (a large part of the cost of
+/// compiling a large contract, which `accord check` does on every run).
+#[derive(Clone, Copy)]
+enum At<'a> {
+    /// A pointer already made.
+    Pointer(&'a Pointer),
+    /// The named type `/namespaces/NS/types/NAME`.
+    Named(&'a str, &'a str),
+    /// A member of the place above.
+    Key(&'a At<'a>, &'a str),
+    /// An item of the place above.
+    Index(&'a At<'a>, usize),
+}
+
+impl<'a> At<'a> {
+    fn key(&'a self, key: &'a str) -> At<'a> {
+        At::Key(self, key)
+    }
+
+    fn index(&'a self, index: usize) -> At<'a> {
+        At::Index(self, index)
+    }
+
+    /// The pointer of this place.
+    fn pointer(&self) -> Pointer {
+        match *self {
+            At::Pointer(p) => p.clone(),
+            At::Named(ns, name) => Pointer::root().key("namespaces").key(ns).key("types").key(name),
+            At::Key(above, key) => above.pointer().key(key),
+            At::Index(above, index) => above.pointer().index(index),
+        }
     }
 }
 

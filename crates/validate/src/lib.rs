@@ -73,6 +73,16 @@ impl Contract {
         Ok(Contract { program: compiled.program, targets: compiled.targets })
     }
 
+    /// [`Contract::compile`], with `extra` nodes compiled as further named types.
+    #[cfg(feature = "lint")]
+    pub(crate) fn compile_with(
+        doc: &Document,
+        extra: &[compile::Extra<'_>],
+    ) -> Result<Contract, Error> {
+        let compiled = compile::compile_with(doc, extra)?;
+        Ok(Contract { program: compiled.program, targets: compiled.targets })
+    }
+
     /// The validator for `target`.
     ///
     /// # Errors

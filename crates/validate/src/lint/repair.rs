@@ -11,14 +11,20 @@
 //!
 //! The validators of anonymous type nodes (a param's `type`, a field's) come from copies of
 //! those nodes added to their namespace's `types` under names no document can use.
+//!
+//! A document with nothing to set aside (most of them, and every clean one) takes none of
+//! this: it is compiled as it stands, its anonymous nodes with it as extra named types, once
+//! and without a copy. The copy through JSON, read back and compiled twice, cost more than all
+//! the rules together on a large contract (issue 18, defect 14). Only when that compile fails
+//! are the rounds above run, from the start.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use accord_schema_model::{Document, Pointer};
 use serde_json::{Value, json};
 
-use crate::lint::rules::{bad_pattern, dangling_ref, discriminator_invalid, ref_cycle};
-use crate::lint::walk::{NodeAt, Place, Walk};
+use crate::compile::Extra;
+use crate::lint::walk::{Found, NodeAt, Place, Walk};
 use crate::{Contract, Error, Target, Validator};
 
 /// The compiled contract and what it took to get it.
@@ -80,20 +86,29 @@ fn named_target(at: &Pointer) -> Option<Target> {
 const MAX_ROUNDS: usize = 10_000;
 
 pub(crate) fn repair(walk: &Walk<'_>) -> Repaired {
+    let Found { dangling, patterns, cycles, discriminators } = walk.found();
+    let nothing_found = dangling.is_empty()
+        && patterns.is_empty()
+        && cycles.is_empty()
+        && discriminators.is_empty();
+    if nothing_found && let Some(repaired) = compile_in_place(walk) {
+        return repaired;
+    }
+
     let mut value = walk.doc.to_value();
     let mut patched = Vec::new();
-    for at in dangling_ref::find(walk).into_iter().map(|d| d.node) {
-        replace_with_any(&mut value, &at, &mut patched);
+    for d in dangling {
+        replace_with_any(&mut value, &d.node, &mut patched);
     }
-    for at in bad_pattern::find(walk).into_iter().map(|b| b.pointer) {
-        remove(&mut value, &at, &mut patched);
+    for b in patterns {
+        remove(&mut value, &b.pointer, &mut patched);
     }
-    for cycle in ref_cycle::find(walk) {
+    for cycle in cycles {
         for at in cycle.members.iter().map(|(ns, name)| Walk::named_pointer(ns, name)) {
             replace_with_any(&mut value, &at, &mut patched);
         }
     }
-    for bad in discriminator_invalid::find(walk) {
+    for bad in discriminators {
         remove(&mut value, &bad.at.key("discriminator"), &mut patched);
     }
 
@@ -132,14 +147,52 @@ pub(crate) fn repair(walk: &Walk<'_>) -> Repaired {
     repaired
 }
 
+/// The anonymous nodes that carry a default or examples: each needs a validator of its own.
+fn wanted<'w, 'd>(walk: &'w Walk<'d>) -> impl Iterator<Item = &'w NodeAt<'d>> {
+    walk.nodes.iter().filter(|n| {
+        n.place != Place::Named && (n.node.default.is_some() || n.node.examples.is_some())
+    })
+}
+
+/// The name of the `i`th copy of an anonymous node: no document names a type with a control
+/// character and this prefix; if one does (`taken`), the number moves on.
+fn synthetic_name(i: usize, taken: impl Fn(&str) -> bool) -> String {
+    (i..).map(|n| format!("\u{1}lint-node-{n}")).find(|name| !taken(name)).expect("a free name")
+}
+
+/// The document compiled as it stands, with the anonymous nodes of [`wanted`] as further named
+/// types of their namespaces, in one compile and without a copy of the document: what
+/// [`repair`] gives a document with nothing to set aside. `None` when that does not compile
+/// (then the copy is repaired round by round).
+fn compile_in_place(walk: &Walk<'_>) -> Option<Repaired> {
+    let mut extra: Vec<Extra<'_>> = Vec::new();
+    let mut pointers = Vec::new();
+    let mut taken: HashSet<(&str, String)> = HashSet::new();
+    for (i, node) in wanted(walk).enumerate() {
+        let ns = node.namespace;
+        let name = synthetic_name(i, |name| {
+            walk.named(ns, name).is_some() || taken.contains(&(ns, name.to_owned()))
+        });
+        taken.insert((ns, name.clone()));
+        extra.push(Extra { namespace: ns, name, node: node.node });
+        pointers.push(&node.pointer);
+    }
+    let contract = Contract::compile_with(walk.doc, &extra).ok()?;
+    let synthetic = pointers
+        .into_iter()
+        .zip(extra)
+        .map(|(at, e)| {
+            (at.clone(), Target::Type { namespace: e.namespace.to_owned(), name: e.name })
+        })
+        .collect();
+    Some(Repaired { contract: Some(contract), errors: Vec::new(), patched: Vec::new(), synthetic })
+}
+
 /// Compiles copies of the anonymous nodes that carry a default or examples, as named types, so
 /// that each has a validator. If that fails, those nodes have none.
 fn add_synthetic(walk: &Walk<'_>, mut value: Value, repaired: &mut Repaired) {
     let mut synthetic = HashMap::new();
-    let wanted = walk.nodes.iter().filter(|n| {
-        n.place != Place::Named && (n.node.default.is_some() || n.node.examples.is_some())
-    });
-    for (i, node) in wanted.enumerate() {
+    for (i, node) in wanted(walk).enumerate() {
         let Some(copy) = value.pointer(node.pointer.as_str()).cloned() else { continue };
         let Some(types) = value
             .pointer_mut(Pointer::root().key("namespaces").key(node.namespace).as_str())
@@ -149,16 +202,7 @@ fn add_synthetic(walk: &Walk<'_>, mut value: Value, repaired: &mut Repaired) {
         else {
             continue;
         };
-        // No document names a type with a control character and this prefix; if one does, the
-        // number moves on.
-        let mut n = i;
-        let name = loop {
-            let name = format!("\u{1}lint-node-{n}");
-            if !types.contains_key(&name) {
-                break name;
-            }
-            n += 1;
-        };
+        let name = synthetic_name(i, |name| types.contains_key(name));
         types.insert(name.clone(), copy);
         synthetic.insert(
             node.pointer.clone(),

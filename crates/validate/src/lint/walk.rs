@@ -1,7 +1,12 @@
 //! The document as the rules see it: every namespace, method, event and type node, each with
 //! its JSON Pointer, in document order.
 
+use std::cell::OnceCell;
+
 use accord_schema_model::{Document, Event, Method, Namespace, Pointer, TypeKind, TypeNode};
+
+use crate::lint::rules::ref_cycle::{self, Cycle};
+use crate::lint::rules::{bad_pattern, dangling_ref, discriminator_invalid};
 
 /// Where a type node stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,20 +74,44 @@ pub(crate) struct Walk<'d> {
     pub(crate) nodes: Vec<NodeAt<'d>>,
     pub(crate) methods: Vec<MethodAt<'d>>,
     pub(crate) events: Vec<EventAt<'d>>,
-    /// How many named types the document has (a chain of refs longer than this is a cycle).
-    named_count: usize,
+    /// Every named type as `(namespace, name, node)`, in document order: a type's place in
+    /// this list is its id ([`Walk::named_id`]), which the graph rules index by.
+    pub(crate) named_types: Vec<(&'d str, &'d str, &'d TypeNode)>,
+    /// The id of each namespace's first named type, by the namespace's index.
+    first_id: Vec<usize>,
+    /// What the repair sets aside, found once for it and the rules that report it.
+    found: OnceCell<Found>,
+}
+
+/// What lint's own rules find that compiling would refuse: the repair sets it aside, and
+/// their rules report it (and `no-finite-value` leaves the cycles to `ref-cycle`). Each is
+/// found once per lint.
+#[derive(Debug)]
+pub(crate) struct Found {
+    pub(crate) dangling: Vec<dangling_ref::Dangling>,
+    pub(crate) patterns: Vec<bad_pattern::Bad>,
+    pub(crate) cycles: Vec<Cycle>,
+    pub(crate) discriminators: Vec<discriminator_invalid::Bad>,
 }
 
 impl<'d> Walk<'d> {
     pub(crate) fn new(doc: &'d Document) -> Self {
-        let named_count = doc
-            .namespaces
-            .iter()
-            .flatten()
-            .map(|(_, ns)| ns.types.as_ref().map_or(0, |t| t.len()))
-            .sum();
-        let mut walk =
-            Walk { doc, nodes: Vec::new(), methods: Vec::new(), events: Vec::new(), named_count };
+        let mut first_id = Vec::new();
+        let mut named_types = Vec::new();
+        for (ns, n) in doc.namespaces.iter().flatten() {
+            first_id.push(named_types.len());
+            named_types
+                .extend(n.types.iter().flatten().map(|(t, node)| (ns.as_str(), t.as_str(), node)));
+        }
+        let mut walk = Walk {
+            doc,
+            nodes: Vec::new(),
+            methods: Vec::new(),
+            events: Vec::new(),
+            named_types,
+            first_id,
+            found: OnceCell::new(),
+        };
         for (ns_name, ns, ns_at) in walk.namespaces() {
             for (name, method) in ns.methods.iter().flatten() {
                 let at = ns_at.key("methods").key(name);
@@ -125,31 +154,42 @@ impl<'d> Walk<'d> {
         let mut stack = vec![(node, at, place)];
         while let Some((node, at, place)) = stack.pop() {
             let mut children: Vec<(&'d TypeNode, Pointer, Place)> = Vec::new();
+            // Each child's pointer is one copy of the parent's with its segments pushed (`key`
+            // copies once per segment: two or three copies for every field).
+            let below = |segments: &[&str], index: Option<usize>| {
+                let mut p = at.clone();
+                for segment in segments {
+                    p.push_key(segment);
+                }
+                if let Some(i) = index {
+                    p.push_index(i);
+                }
+                p
+            };
             match &node.kind {
-                TypeKind::Array(a) => children.push((&a.items, at.key("items"), Place::Items)),
+                TypeKind::Array(a) => {
+                    children.push((&a.items, below(&["items"], None), Place::Items));
+                }
                 TypeKind::Tuple(t) => {
                     for (i, e) in t.elements.iter().enumerate() {
-                        children.push((e, at.key("elements").index(i), Place::Element));
+                        children.push((e, below(&["elements"], Some(i)), Place::Element));
                     }
                 }
                 TypeKind::Object(o) => {
                     for (name, field) in o.fields.iter().flatten() {
-                        children.push((
-                            &field.ty,
-                            at.key("fields").key(name).key("type"),
-                            Place::Field,
-                        ));
+                        let at = below(&["fields", name, "type"], None);
+                        children.push((&field.ty, at, Place::Field));
                     }
                 }
                 TypeKind::Map(m) => {
                     if let Some(keys) = &m.keys {
-                        children.push((keys, at.key("keys"), Place::Keys));
+                        children.push((keys, below(&["keys"], None), Place::Keys));
                     }
-                    children.push((&m.values, at.key("values"), Place::Values));
+                    children.push((&m.values, below(&["values"], None), Place::Values));
                 }
                 TypeKind::Union(u) => {
                     for (i, v) in u.variants.iter().enumerate() {
-                        children.push((v, at.key("variants").index(i), Place::Variant));
+                        children.push((v, below(&["variants"], Some(i)), Place::Variant));
                     }
                 }
                 _ => {}
@@ -162,6 +202,28 @@ impl<'d> Walk<'d> {
     /// The named type `namespace.name`, if the document defines it.
     pub(crate) fn named(&self, namespace: &str, name: &str) -> Option<&'d TypeNode> {
         self.doc.namespaces.as_ref()?.get(namespace)?.types.as_ref()?.get(name)
+    }
+
+    /// The id of the named type `namespace.name` (its place in [`Walk::named_types`]), if the
+    /// document defines it. No allocation: the document's own maps give both indexes.
+    pub(crate) fn named_id(&self, namespace: &str, name: &str) -> Option<usize> {
+        let (ns_index, _, ns) = self.doc.namespaces.as_ref()?.get_full(namespace)?;
+        Some(self.first_id[ns_index] + ns.types.as_ref()?.get_index_of(name)?)
+    }
+
+    /// What the repair sets aside, found on first use.
+    pub(crate) fn found(&self) -> &Found {
+        self.found.get_or_init(|| Found {
+            dangling: dangling_ref::find(self),
+            patterns: bad_pattern::find(self),
+            cycles: ref_cycle::find(self),
+            discriminators: discriminator_invalid::find(self),
+        })
+    }
+
+    /// The ref cycles of the document (`ref-cycle`'s).
+    pub(crate) fn cycles(&self) -> &[Cycle] {
+        &self.found().cycles
     }
 
     /// The pointer of the named type `namespace.name`.
@@ -180,7 +242,7 @@ impl<'d> Walk<'d> {
     ) -> Option<(&'d str, &'d TypeNode, Pointer)> {
         let (mut ns, mut node, mut at) = (namespace, node, at.clone());
         // More hops than named types means a cycle.
-        let mut hops = self.named_count + 1;
+        let mut hops = self.named_types.len() + 1;
         while let TypeKind::Ref(r) = &node.kind {
             if hops == 0 {
                 return None;

@@ -1,5 +1,7 @@
 //! `bad-pattern`: string patterns the regex dialect cannot compile.
 
+use std::collections::HashMap;
+
 use accord_schema_model::{Pointer, TypeKind};
 use regex::Regex;
 
@@ -31,7 +33,7 @@ declare_rule! {
 }
 
 /// One pattern that does not compile.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Bad {
     /// The `pattern` member.
     pub(crate) pointer: Pointer,
@@ -41,14 +43,19 @@ pub(crate) struct Bad {
 
 pub(crate) fn find(walk: &Walk<'_>) -> Vec<Bad> {
     let mut out = Vec::new();
+    // Why each distinct pattern does not compile, if it does not: contracts repeat patterns.
+    let mut reasons: HashMap<&str, Option<String>> = HashMap::new();
     for node in &walk.nodes {
         let TypeKind::String(rules) = &node.node.kind else { continue };
         let Some(pattern) = &rules.pattern else { continue };
-        if let Err(err) = Regex::new(pattern) {
+        let reason = reasons
+            .entry(pattern)
+            .or_insert_with(|| Regex::new(pattern).err().map(|err| err.to_string()));
+        if let Some(reason) = reason {
             out.push(Bad {
                 pointer: node.pointer.key("pattern"),
                 pattern: pattern.clone(),
-                reason: err.to_string(),
+                reason: reason.clone(),
             });
         }
     }
@@ -56,7 +63,7 @@ pub(crate) fn find(walk: &Walk<'_>) -> Vec<Bad> {
 }
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
-    let mut found = find(&cx.walk);
+    let mut found = cx.walk.found().patterns.clone();
     for e in &cx.repaired.errors {
         if let Error::BadPattern { at, pattern, reason } = e
             && !found.iter().any(|b| b.pointer == *at)

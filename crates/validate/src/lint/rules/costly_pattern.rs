@@ -1,6 +1,8 @@
 //! `costly-pattern`: string patterns whose nested repetition or compiled size makes every match
 //! slow.
 
+use std::collections::HashMap;
+
 use accord_schema_model::{Pointer, TypeKind};
 use regex_syntax::hir::{Hir, HirKind};
 
@@ -42,29 +44,38 @@ const MAX_COMPILED: usize = 256 << 10;
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
     let mut found: Vec<(Pointer, String)> = Vec::new();
+    // The verdict on each distinct pattern (parsed, and compiled under the limit, once):
+    // contracts repeat their patterns.
+    let mut verdicts: HashMap<&str, Option<String>> = HashMap::new();
     for node in &cx.walk.nodes {
         let TypeKind::String(rules) = &node.node.kind else { continue };
         let Some(pattern) = &rules.pattern else { continue };
-        // A pattern that does not parse is `bad-pattern`'s.
-        let Ok(hir) = regex_syntax::Parser::new().parse(pattern) else { continue };
-        let expansion = nested_expansion(&hir);
-        let reason = if expansion.nested && expansion.copies >= MAX_EXPANSION {
-            format!(
-                "pattern `{pattern}` nests counted repetitions that expand its repeated part {} times; every match costs that much per character",
-                expansion.copies
-            )
-        } else if regex::RegexBuilder::new(pattern).size_limit(MAX_COMPILED).build().is_err() {
-            format!(
-                "pattern `{pattern}` compiles to more than {} KiB; every match costs that much per character",
-                MAX_COMPILED >> 10
-            )
-        } else {
-            continue;
-        };
-        found.push((node.pointer.key("pattern"), reason));
+        if let Some(reason) = verdicts.entry(pattern).or_insert_with(|| costly(pattern)) {
+            found.push((node.pointer.key("pattern"), reason.clone()));
+        }
     }
     for (at, message) in found {
         cx.report(at, message, HELP);
+    }
+}
+
+/// Why `pattern` is costly, if it is.
+fn costly(pattern: &str) -> Option<String> {
+    // A pattern that does not parse is `bad-pattern`'s.
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let expansion = nested_expansion(&hir);
+    if expansion.nested && expansion.copies >= MAX_EXPANSION {
+        Some(format!(
+            "pattern `{pattern}` nests counted repetitions that expand its repeated part {} times; every match costs that much per character",
+            expansion.copies
+        ))
+    } else if regex::RegexBuilder::new(pattern).size_limit(MAX_COMPILED).build().is_err() {
+        Some(format!(
+            "pattern `{pattern}` compiles to more than {} KiB; every match costs that much per character",
+            MAX_COMPILED >> 10
+        ))
+    } else {
+        None
     }
 }
 

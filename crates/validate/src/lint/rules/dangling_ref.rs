@@ -32,7 +32,7 @@ declare_rule! {
 }
 
 /// One dangling ref.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Dangling {
     /// The ref node.
     pub(crate) node: Pointer,
@@ -65,7 +65,7 @@ pub(crate) fn find(walk: &Walk<'_>) -> Vec<Dangling> {
 }
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
-    let found = find(&cx.walk);
+    let found = cx.walk.found().dangling.clone();
     for d in &found {
         let all = cx.walk.doc.namespaces.iter().flatten();
         if !d.namespace_exists {

@@ -41,7 +41,7 @@ declare_rule! {
 }
 
 /// One union whose discriminator does not pick its arms.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Bad {
     /// The union node.
     pub(crate) at: Pointer,
@@ -115,7 +115,7 @@ fn help(reason: &str) -> &'static str {
 }
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
-    let mut found = find(&cx.walk);
+    let mut found = cx.walk.found().discriminators.clone();
     // What compiling refused that the rules above did not see.
     for e in &cx.repaired.errors {
         let Error::BadDiscriminator { at, member, reason } = e else { continue };

@@ -1,11 +1,10 @@
 //! `no-finite-value`: recursive types that admit no value, since every value would have to
 //! contain another.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use accord_schema_model::{TypeKind, TypeNode};
 
-use crate::lint::rules::ref_cycle;
 use crate::lint::walk::Walk;
 use crate::lint::{LintContext, graph};
 
@@ -41,72 +40,60 @@ declare_rule! {
     pub(crate) struct NoFiniteValue;
 }
 
-type Named = (String, String);
-
 pub(crate) fn check(cx: &mut LintContext<'_>) {
     let walk = &cx.walk;
-    let named: Vec<(&str, &str, &TypeNode)> = walk
-        .namespaces()
-        .flat_map(|(ns, n, _)| {
-            n.types.iter().flatten().map(move |(t, node)| (ns, t.as_str(), node))
-        })
-        .collect();
-    let mut inhabited: HashMap<Named, bool> =
-        named.iter().map(|(ns, t, _)| (((*ns).to_owned(), (*t).to_owned()), false)).collect();
+    // Named types by id (`Walk::named_id`): no key is allocated or hashed per look-up.
+    let named = &walk.named_types;
+    let mut inhabited = vec![false; named.len()];
     // Types in a ref cycle are `ref-cycle`'s to report.
-    for cycle in ref_cycle::find(walk) {
-        for member in cycle.members {
-            inhabited.insert(member, true);
+    for cycle in walk.cycles() {
+        for &member in &cycle.ids {
+            inhabited[member] = true;
         }
     }
     // The least fixed point: a type has a value once some value can be built from types
     // already known to have one. A type is looked at again only when a type it refers to
     // gains a value (a pass over every type until nothing changes took one pass per link of a
     // chain of required refs: quadratic).
-    let position: HashMap<Named, usize> = named
-        .iter()
-        .enumerate()
-        .map(|(i, (ns, t, _))| (((*ns).to_owned(), (*t).to_owned()), i))
-        .collect();
     let mut users: Vec<Vec<usize>> = vec![Vec::new(); named.len()];
-    for (i, (ns, _, node)) in named.iter().enumerate() {
-        for target in refs_in(ns, node) {
-            if let Some(&j) = position.get(&target) {
-                users[j].push(i);
-            }
+    for (i, &(ns, _, node)) in named.iter().enumerate() {
+        for j in refs_in(walk, ns, node) {
+            users[j].push(i);
         }
     }
     let mut queue: VecDeque<usize> = (0..named.len()).collect();
     while let Some(i) = queue.pop_front() {
-        let (ns, t, node) = named[i];
-        let key = (ns.to_owned(), t.to_owned());
-        if !inhabited[&key] && has_value(ns, node, &inhabited) {
-            inhabited.insert(key, true);
+        let (ns, _, node) = named[i];
+        if !inhabited[i] && has_value(walk, ns, node, &inhabited) {
+            inhabited[i] = true;
             queue.extend(&users[i]);
         }
     }
-    let empty: Vec<Named> = named
-        .iter()
-        .map(|(ns, t, _)| ((*ns).to_owned(), (*t).to_owned()))
-        .filter(|k| !inhabited[k])
-        .collect();
+    let empty: Vec<usize> = (0..named.len()).filter(|&i| !inhabited[i]).collect();
     if empty.is_empty() {
         return;
     }
-    let index: HashMap<&Named, usize> = empty.iter().enumerate().map(|(i, n)| (n, i)).collect();
+    let mut index = vec![usize::MAX; named.len()];
+    for (at, &id) in empty.iter().enumerate() {
+        index[id] = at;
+    }
     let edges: Vec<Vec<usize>> = empty
         .iter()
-        .map(|(ns, t)| {
-            let node = walk.named(ns, t).expect("listed from the document");
-            refs_in(ns, node).iter().filter_map(|r| index.get(r).copied()).collect()
+        .map(|&id| {
+            let (ns, _, node) = named[id];
+            refs_in(walk, ns, node)
+                .into_iter()
+                .map(|j| index[j])
+                .filter(|&j| j != usize::MAX)
+                .collect()
         })
         .collect();
     let mut found = Vec::new();
     for members in graph::cycles(&edges) {
         let first = members[0];
-        let (ns, name) = &empty[first];
+        let (ns, name, _) = named[empty[first]];
         let show = |i: &usize| {
-            let (n, t) = &empty[*i];
+            let (n, t, _) = named[empty[*i]];
             if n == ns { format!("`{t}`") } else { format!("`{n}.{t}`") }
         };
         let path = graph::shortest_cycle(first, &members, &edges);
@@ -133,9 +120,9 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
     }
 }
 
-/// Whether some finite value of `node` exists, given which named types are known to have one.
-/// Leaves always have values here (empty enums and impossible bounds are other rules').
-fn has_value(ns: &str, node: &TypeNode, known: &HashMap<Named, bool>) -> bool {
+/// Whether some finite value of `node` exists, given which named types are known to have one
+/// (by id). Leaves always have values here (empty enums and impossible bounds are other rules').
+fn has_value(walk: &Walk<'_>, ns: &str, node: &TypeNode, known: &[bool]) -> bool {
     match &node.kind {
         TypeKind::Any
         | TypeKind::Null
@@ -146,30 +133,32 @@ fn has_value(ns: &str, node: &TypeNode, known: &HashMap<Named, bool>) -> bool {
         | TypeKind::Literal { .. }
         | TypeKind::Enum(_)
         | TypeKind::Map(_) => true,
-        TypeKind::Array(a) => a.min_items.unwrap_or(0) == 0 || has_value(ns, &a.items, known),
-        TypeKind::Tuple(t) => t.elements.iter().all(|e| has_value(ns, e, known)),
-        TypeKind::Object(o) => {
-            o.fields.iter().flatten().all(|(_, f)| f.is_optional() || has_value(ns, &f.ty, known))
-        }
+        TypeKind::Array(a) => a.min_items.unwrap_or(0) == 0 || has_value(walk, ns, &a.items, known),
+        TypeKind::Tuple(t) => t.elements.iter().all(|e| has_value(walk, ns, e, known)),
+        TypeKind::Object(o) => o
+            .fields
+            .iter()
+            .flatten()
+            .all(|(_, f)| f.is_optional() || has_value(walk, ns, &f.ty, known)),
         TypeKind::Union(u) => {
-            u.variants.is_empty() || u.variants.iter().any(|v| has_value(ns, v, known))
+            u.variants.is_empty() || u.variants.iter().any(|v| has_value(walk, ns, v, known))
         }
         TypeKind::Ref(r) => {
             let target_ns = r.namespace.as_deref().unwrap_or(ns);
             // A dangling ref is `dangling-ref`'s.
-            known.get(&(target_ns.to_owned(), r.name.clone())).copied().unwrap_or(true)
+            walk.named_id(target_ns, &r.name).is_none_or(|id| known[id])
         }
     }
 }
 
-/// Every named type a node refers to, anywhere below it.
-fn refs_in(ns: &str, node: &TypeNode) -> Vec<Named> {
+/// The ids of every named type a node refers to, anywhere below it (dangling refs left out).
+fn refs_in(walk: &Walk<'_>, ns: &str, node: &TypeNode) -> Vec<usize> {
     let mut out = Vec::new();
     let mut stack = vec![node];
     while let Some(node) = stack.pop() {
         match &node.kind {
             TypeKind::Ref(r) => {
-                out.push((r.namespace.as_deref().unwrap_or(ns).to_owned(), r.name.clone()));
+                out.extend(walk.named_id(r.namespace.as_deref().unwrap_or(ns), &r.name));
             }
             TypeKind::Array(a) => stack.push(&a.items),
             TypeKind::Tuple(t) => stack.extend(&t.elements),

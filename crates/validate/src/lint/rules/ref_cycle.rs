@@ -1,8 +1,6 @@
 //! `ref-cycle`: named types that are aliases or unions of themselves.
 
-use std::collections::HashMap;
-
-use accord_schema_model::{TypeKind, TypeNode};
+use accord_schema_model::{Pointer, TypeKind, TypeNode};
 
 use crate::Error;
 use crate::lint::walk::Walk;
@@ -41,20 +39,20 @@ type Named = (String, String);
 #[derive(Debug)]
 pub(crate) struct Cycle {
     pub(crate) members: Vec<Named>,
+    /// The members' ids ([`Walk::named_id`]), in the same order.
+    pub(crate) ids: Vec<usize>,
     pub(crate) path: Vec<Named>,
 }
 
-/// The named types a node stands for directly: through refs, and into union arms.
-fn alias_targets(walk: &Walk<'_>, namespace: &str, node: &TypeNode) -> Vec<Named> {
+/// The ids of the named types a node stands for directly: through refs, and into union arms.
+fn alias_targets(walk: &Walk<'_>, namespace: &str, node: &TypeNode) -> Vec<usize> {
     let mut out = Vec::new();
     let mut stack = vec![node];
     while let Some(node) = stack.pop() {
         match &node.kind {
             TypeKind::Ref(r) => {
                 let ns = r.namespace.as_deref().unwrap_or(namespace);
-                if walk.named(ns, &r.name).is_some() {
-                    out.push((ns.to_owned(), r.name.clone()));
-                }
+                out.extend(walk.named_id(ns, &r.name));
             }
             TypeKind::Union(u) => stack.extend(u.variants.iter().rev()),
             _ => {}
@@ -63,36 +61,29 @@ fn alias_targets(walk: &Walk<'_>, namespace: &str, node: &TypeNode) -> Vec<Named
     out
 }
 
+/// The cycles of the ref graph; [`Walk::cycles`] keeps them, so that they are found once.
 pub(crate) fn find(walk: &Walk<'_>) -> Vec<Cycle> {
-    let named: Vec<Named> = walk
-        .namespaces()
-        .flat_map(|(ns, n, _)| {
-            n.types.iter().flatten().map(move |(t, _)| (ns.to_owned(), t.clone()))
-        })
-        .collect();
-    let index: HashMap<&Named, usize> = named.iter().enumerate().map(|(i, n)| (n, i)).collect();
-    let edges: Vec<Vec<usize>> = named
-        .iter()
-        .map(|(ns, name)| {
-            let node = walk.named(ns, name).expect("listed from the document");
-            alias_targets(walk, ns, node).iter().filter_map(|t| index.get(t).copied()).collect()
-        })
-        .collect();
+    let edges: Vec<Vec<usize>> =
+        walk.named_types.iter().map(|&(ns, _, node)| alias_targets(walk, ns, node)).collect();
+    let named = |id: usize| {
+        let (ns, name, _) = walk.named_types[id];
+        (ns.to_owned(), name.to_owned())
+    };
     graph::cycles(&edges)
         .into_iter()
-        .map(|members| Cycle {
-            path: graph::shortest_cycle(members[0], &members, &edges)
-                .into_iter()
-                .map(|m| named[m].clone())
-                .collect(),
-            members: members.iter().map(|&m| named[m].clone()).collect(),
+        .map(|ids| Cycle {
+            path: graph::shortest_cycle(ids[0], &ids, &edges).into_iter().map(named).collect(),
+            members: ids.iter().map(|&m| named(m)).collect(),
+            ids,
         })
         .collect()
 }
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
-    let cycles = find(&cx.walk);
-    for cycle in &cycles {
+    const HELP: &str = "replace a ref of the cycle by the type it stands for, or move the recursion into an object field, array or map";
+    let cycles = cx.walk.cycles();
+    let mut found: Vec<(Pointer, String)> = Vec::new();
+    for cycle in cycles {
         let (ns, name) = &cycle.members[0];
         let show = |(n, t): &Named| if n == ns { t.clone() } else { format!("{n}.{t}") };
         let path: Vec<String> = cycle.path.iter().map(show).collect();
@@ -104,13 +95,12 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
                 path.join(" → ")
             )
         };
-        cx.report(
+        found.push((
             Walk::named_pointer(ns, name),
             format!("type `{name}` {how}: checking a value against it would never end"),
-            "replace a ref of the cycle by the type it stands for, or move the recursion into an object field, array or map",
-        );
+        ));
     }
-    let missed: Vec<(accord_schema_model::Pointer, String)> = cx
+    let missed = cx
         .repaired
         .errors
         .iter()
@@ -121,12 +111,11 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
         .filter(|(at, _)| {
             !cycles.iter().flat_map(|c| &c.members).any(|(ns, n)| Walk::named_pointer(ns, n) == *at)
         })
-        .collect();
-    for (at, name) in missed {
-        cx.report(
-            at,
-            format!("type `{name}` refers back to itself through refs and union arms alone: checking a value against it would never end"),
-            "replace a ref of the cycle by the type it stands for, or move the recursion into an object field, array or map",
-        );
+        .map(|(at, name)| {
+            (at, format!("type `{name}` refers back to itself through refs and union arms alone: checking a value against it would never end"))
+        });
+    found.extend(missed);
+    for (at, message) in found {
+        cx.report(at, message, HELP);
     }
 }
