@@ -99,7 +99,8 @@ fn is_same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn free_port() -> Result<SocketAddr> {
+/// A loopback address no one listens on (bound, read, released).
+pub(crate) fn free_port() -> Result<SocketAddr> {
     let listener = TcpListener::bind("127.0.0.1:0")?;
     Ok(listener.local_addr()?)
 }

@@ -4,7 +4,7 @@
 //! hits both; the first answer is a call of the last method declared, validated, so the whole
 //! contract has been read and compiled. Reports the median with the quartiles and the range.
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
-use crate::bench_serve::in_release;
+use crate::bench_serve::{free_port, in_release};
 use crate::workspace;
 
 /// The contract sizes, in methods (spread over [`NAMESPACES`] namespaces).
@@ -26,12 +26,11 @@ const GIVE_UP: Duration = Duration::from_secs(30);
 /// A generated contract of `methods` read methods: each takes one bounded integer and a pattern
 /// string and answers an object by ref (one named type per method, as a plant's readings are),
 /// with an example the fake answers.
-pub(crate) fn contract(methods: usize) -> Value {
-    let per_namespace = methods.div_ceil(NAMESPACES);
+fn contract(methods: usize) -> Value {
     let mut namespaces = serde_json::Map::new();
     for n in 0..NAMESPACES {
         let (mut ms, mut types) = (serde_json::Map::new(), serde_json::Map::new());
-        for i in 0..per_namespace.min(methods - n * per_namespace) {
+        for i in 0..per_namespace(methods) {
             types.insert(
                 format!("Reading{i}"),
                 json!({"kind": "object", "fields": {
@@ -62,6 +61,12 @@ pub(crate) fn contract(methods: usize) -> Value {
         );
     }
     json!({"schema": 1, "namespaces": namespaces})
+}
+
+/// The methods of each namespace: the sizes are whole multiples of [`NAMESPACES`].
+const fn per_namespace(methods: usize) -> usize {
+    assert!(methods.is_multiple_of(NAMESPACES) && methods > 0);
+    methods / NAMESPACES
 }
 
 pub(crate) fn run(root: &Path) -> Result<()> {
@@ -125,8 +130,7 @@ impl Drop for Server {
 /// the spawn to the answer's last byte.
 fn first_answer(accord: &PathBuf, file: &Path, size: usize) -> Result<Duration> {
     let addr = free_port()?;
-    let last_ns = NAMESPACES - 1;
-    let last = size.div_ceil(NAMESPACES).min(size - last_ns * size.div_ceil(NAMESPACES)) - 1;
+    let (last_ns, last) = (NAMESPACES - 1, per_namespace(size) - 1);
     let body = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"plant{last_ns}.read{last}","params":{{"channel":1,"tag":"P-101"}}}}"#
     );
@@ -172,8 +176,4 @@ fn try_call(addr: SocketAddr, request: &str) -> Option<String> {
     let mut answer = String::new();
     stream.read_to_string(&mut answer).ok()?;
     Some(answer)
-}
-
-fn free_port() -> Result<SocketAddr> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?)
 }

@@ -1,7 +1,9 @@
 //! `accord check CONTRACT --against-tags GLOB` in a throwaway git repository.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use crate::common::accord_in;
 
 fn contract(version: &str, max: u32, with_stop: bool) -> String {
     let stop =
@@ -54,19 +56,10 @@ fn repo(name: &str) -> PathBuf {
     dir
 }
 
-fn accord(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accord"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run accord")
-}
-
 #[test]
 fn against_tags_names_the_releases_that_break() {
     let dir = repo("tags_cli_text");
-    let out = accord(&dir, &["check", "contracts/pump.types.json", "--against-tags", "v*"]);
+    let out = accord_in(&dir, &["check", "contracts/pump.types.json", "--against-tags", "v*"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{text}{err}");
@@ -85,7 +78,7 @@ fn against_tags_names_the_releases_that_break() {
 #[test]
 fn against_tags_json_says_which_baselines_fail() {
     let dir = repo("tags_cli_json");
-    let out = accord(
+    let out = accord_in(
         &dir,
         &["check", "contracts/pump.types.json", "--against-tags", "v*", "--format", "json"],
     );
@@ -98,13 +91,13 @@ fn against_tags_json_says_which_baselines_fail() {
 
     // From a subdirectory, with the contract named relative to it.
     let out =
-        accord(&dir.join("contracts"), &["check", "pump.types.json", "--against-tags", "v1.0*"]);
+        accord_in(&dir.join("contracts"), &["check", "pump.types.json", "--against-tags", "v1.0*"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 
     // No matching tag holds the file: an input error.
-    let out = accord(&dir, &["check", "contracts/pump.types.json", "--against-tags", "v0*"]);
+    let out = accord_in(&dir, &["check", "contracts/pump.types.json", "--against-tags", "v0*"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = accord(&dir, &["check", "contracts/pump.types.json", "--against-tags", "x*"]);
+    let out = accord_in(&dir, &["check", "contracts/pump.types.json", "--against-tags", "x*"]);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -116,7 +109,7 @@ fn against_tags_without_a_release_says_so_in_every_format() {
     let why = "no release matching `v0*` (tag or release commit) holds contracts/pump.types.json";
     let check = |format: &str| {
         let args = ["check", "contracts/pump.types.json", "--against-tags", "v0*", "--format"];
-        let out = accord(&dir, &[&args[..], &[format]].concat());
+        let out = accord_in(&dir, &[&args[..], &[format]].concat());
         assert_eq!(out.status.code(), Some(2), "{format}");
         assert!(String::from_utf8_lossy(&out.stderr).contains(why), "{format}");
         String::from_utf8(out.stdout).expect("utf-8")
@@ -142,7 +135,7 @@ fn against_tags_finds_releases_by_their_commit_when_tags_did_not_travel() {
         git(&dir, &["tag", "--delete", tag]);
     }
     git(&dir, &["commit", "-q", "--allow-empty", "-m", "release: v1.1.0"]);
-    let out = accord(&dir, &["check", "contracts/pump.types.json", "--against-tags", "v*"]);
+    let out = accord_in(&dir, &["check", "contracts/pump.types.json", "--against-tags", "v*"]);
     let text = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{text}{err}");
