@@ -178,20 +178,6 @@ fn unsupported_schema(found: &str, readable: &[u64]) -> String {
     }
 }
 
-/// The JSON type of a value, as messages name it.
-pub(crate) fn json_type(value: &serde_json::Value) -> &'static str {
-    use serde_json::Value;
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a number written with a fraction or an exponent",
-        Value::Number(_) => "an integer",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 impl fmt::Display for crate::Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}", self.line, self.column)

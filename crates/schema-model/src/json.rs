@@ -36,10 +36,15 @@ pub(crate) fn too_deep(value: &Value) -> Option<crate::Pointer> {
 
 /// Parses `text` as one JSON value, refusing duplicate keys and integers it cannot keep exactly.
 pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {
+    parse_tree(text)
+}
+
+/// Parses `text` as one JSON [`Tree`] under the rules of [`parse_value`].
+pub(crate) fn parse_tree<T: Tree>(text: &str) -> Result<T, Error> {
     let strict = StrictJson::refusing();
+    let scratch = T::Scratch::default();
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = strict
-        .seed()
+    let value = StrictTree::<T>::new(&strict, &scratch)
         .deserialize(&mut de)
         .and_then(|value| {
             de.end()?;
@@ -208,69 +213,173 @@ impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
     type Value = Value;
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        StrictTree::<Value>::new(self.strict, &()).deserialize(deserializer)
+    }
+}
+
+/// A JSON tree the strict reading can build: `serde_json::Value` for the wire and
+/// [`parse_json`](crate::parse_json), [`Node`] for documents. One visitor holds the strict rules
+/// for both.
+pub(crate) trait Tree: Sized {
+    /// An array while its items are read.
+    type Array;
+    /// An object while its members are read.
+    type Object;
+    /// Room one reading reuses for every container it builds.
+    type Scratch: Default;
+    fn null() -> Self;
+    fn bool(value: bool) -> Self;
+    fn number(value: Number) -> Self;
+    fn string(value: String) -> Self;
+    fn new_array(scratch: &Self::Scratch) -> Self::Array;
+    fn push(scratch: &Self::Scratch, array: &mut Self::Array, item: Self);
+    fn array(scratch: &Self::Scratch, array: Self::Array) -> Self;
+    fn new_object(scratch: &Self::Scratch) -> Self::Object;
+    fn contains_key(scratch: &Self::Scratch, object: &Self::Object, key: &str) -> bool;
+    /// Adds a member; a key already there keeps its place and takes the new value.
+    fn insert(scratch: &Self::Scratch, object: &mut Self::Object, key: String, value: Self);
+    fn object(scratch: &Self::Scratch, object: Self::Object) -> Self;
+}
+
+impl Tree for Value {
+    type Array = Vec<Value>;
+    type Object = Map<String, Value>;
+    type Scratch = ();
+
+    fn null() -> Value {
+        Value::Null
+    }
+
+    fn bool(value: bool) -> Value {
+        Value::Bool(value)
+    }
+
+    fn number(value: Number) -> Value {
+        Value::Number(value)
+    }
+
+    fn string(value: String) -> Value {
+        Value::String(value)
+    }
+
+    fn new_array((): &()) -> Vec<Value> {
+        Vec::new()
+    }
+
+    fn push((): &(), array: &mut Vec<Value>, item: Value) {
+        array.push(item);
+    }
+
+    fn array((): &(), array: Vec<Value>) -> Value {
+        Value::Array(array)
+    }
+
+    fn new_object((): &()) -> Map<String, Value> {
+        Map::new()
+    }
+
+    fn contains_key((): &(), object: &Map<String, Value>, key: &str) -> bool {
+        object.contains_key(key)
+    }
+
+    fn insert((): &(), object: &mut Map<String, Value>, key: String, value: Value) {
+        object.insert(key, value);
+    }
+
+    fn object((): &(), object: Map<String, Value>) -> Value {
+        Value::Object(object)
+    }
+}
+
+/// The strict reading's visitor, building a `T`.
+pub(crate) struct StrictTree<'a, T: Tree> {
+    strict: &'a StrictJson,
+    scratch: &'a T::Scratch,
+}
+
+impl<'a, T: Tree> StrictTree<'a, T> {
+    pub(crate) fn new(strict: &'a StrictJson, scratch: &'a T::Scratch) -> Self {
+        StrictTree { strict, scratch }
+    }
+}
+
+impl<T: Tree> Clone for StrictTree<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Tree> Copy for StrictTree<'_, T> {}
+
+impl<'de, T: Tree> DeserializeSeed<'de> for StrictTree<'_, T> {
+    type Value = T;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for StrictValue<'_> {
-    type Value = Value;
+impl<'de, T: Tree> Visitor<'de> for StrictTree<'_, T> {
+    type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
+    fn visit_bool<E>(self, v: bool) -> Result<T, E> {
+        Ok(T::bool(v))
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
+    fn visit_i64<E>(self, v: i64) -> Result<T, E> {
+        Ok(T::number(v.into()))
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
+    fn visit_u64<E>(self, v: u64) -> Result<T, E> {
+        Ok(T::number(v.into()))
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+    fn visit_f64<E>(self, v: f64) -> Result<T, E> {
         if v.fract() == 0.0 && v.abs() >= 9.2e18 {
             self.strict.big_integral.set(true);
         }
         // JSON text has no NaN or infinity, so serde_json never hands one over.
-        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+        Ok(Number::from_f64(v).map_or_else(T::null, T::number))
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
+    fn visit_str<E>(self, v: &str) -> Result<T, E> {
+        Ok(T::string(v.to_owned()))
     }
 
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
+    fn visit_string<E>(self, v: String) -> Result<T, E> {
+        Ok(T::string(v))
     }
 
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_unit<E>(self) -> Result<T, E> {
+        Ok(T::null())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let strict = self.strict;
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
+        let (strict, scratch) = (self.strict, self.scratch);
         strict.depth.set(strict.depth.get() + 1);
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        let mut items = T::new_array(scratch);
+        let mut index = 0usize;
         while let Some(item) = seq.next_element_seed(self)? {
-            strict.left_child(&items.len());
-            items.push(item);
+            strict.left_child(&index);
+            T::push(scratch, &mut items, item);
+            index += 1;
         }
         strict.depth.set(strict.depth.get() - 1);
-        Ok(Value::Array(items))
+        Ok(T::array(scratch, items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let strict = self.strict;
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<T, A::Error> {
+        let (strict, scratch) = (self.strict, self.scratch);
         strict.depth.set(strict.depth.get() + 1);
-        let mut map = Map::new();
+        let mut object = T::new_object(scratch);
         while let Some(key) = access.next_key::<String>()? {
             let value = access.next_value_seed(self)?;
             strict.left_child(&key);
-            if map.contains_key(&key) {
+            if T::contains_key(scratch, &object, &key) {
                 if strict.refuse {
                     let message = format!("duplicate key `{key}`");
                     *strict.duplicate.borrow_mut() =
@@ -284,9 +393,9 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
                     strict.pending.set(strict.depth.get());
                 }
             }
-            map.insert(key, value);
+            T::insert(scratch, &mut object, key, value);
         }
         strict.depth.set(strict.depth.get() - 1);
-        Ok(Value::Object(map))
+        Ok(T::object(scratch, object))
     }
 }

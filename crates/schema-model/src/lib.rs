@@ -6,6 +6,7 @@ mod error;
 mod json;
 mod layout;
 pub mod members;
+mod node;
 mod pointer;
 mod read;
 mod severity;
@@ -58,8 +59,8 @@ impl Document {
     /// unread `schema` number, an unknown type kind, and any member of the wrong JSON type are
     /// refused with an [`Error`] carrying the pointer, span and position.
     pub fn parse(text: &str) -> Result<Document, Error> {
-        let value = json::parse_value(text)?;
-        read::document(value).map_err(|err| locate(text, err))
+        let tree = json::parse_tree(text)?;
+        read::document(tree).map_err(|err| locate(text, err))
     }
 
     /// Reads a document from bytes, which must be UTF-8.
@@ -98,7 +99,7 @@ impl Document {
             let kind = Box::new(ErrorKind::TooDeep { limit: DEPTH_LIMIT });
             return Err(Error { kind, pointer, span: None, position: None });
         }
-        read::document(value).map_err(|err| Error {
+        read::document(node::Node::from_value(value)).map_err(|err| Error {
             kind: Box::new(err.kind),
             pointer: err.pointer,
             span: None,

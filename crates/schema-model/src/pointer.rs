@@ -27,16 +27,28 @@ impl Pointer {
 
     /// This pointer with one object key appended.
     pub fn key(&self, key: &str) -> Self {
-        let mut next = self.clone();
-        next.push_key(key);
-        next
+        self.below(&[key], None)
     }
 
     /// This pointer with one array index appended.
     pub fn index(&self, index: usize) -> Self {
-        let mut next = self.clone();
-        next.push_index(index);
-        next
+        self.below(&[], Some(index))
+    }
+
+    /// This pointer with `keys` and then `index` appended, in one allocation (a pointer is made
+    /// for every node of a walk; growing a copy segment by segment reallocated it each time).
+    pub fn below(&self, keys: &[&str], index: Option<usize>) -> Self {
+        // Room for unescaped keys and a 20-digit index; an escape may still grow it.
+        let room = keys.iter().map(|k| k.len() + 1).sum::<usize>() + index.map_or(0, |_| 21);
+        let mut text = String::with_capacity(self.0.len() + room);
+        text.push_str(&self.0);
+        for key in keys {
+            push_escaped_key(&mut text, key);
+        }
+        if let Some(i) = index {
+            push_index_segment(&mut text, i);
+        }
+        Pointer(text)
     }
 
     /// Appends one object key, escaped.
@@ -66,6 +78,11 @@ impl Pointer {
 /// Appends `/key` to raw pointer text, escaped as RFC 6901 says.
 pub(crate) fn push_escaped_key(buf: &mut String, key: &str) {
     buf.push('/');
+    // Keys rarely need escaping: most are copied whole rather than a character at a time.
+    if !key.bytes().any(|b| b == b'~' || b == b'/') {
+        buf.push_str(key);
+        return;
+    }
     for c in key.chars() {
         match c {
             '~' => buf.push_str("~0"),
@@ -103,6 +120,10 @@ mod tests {
     fn escapes_tilde_and_slash() {
         let p = Pointer::root().key("a/b").key("c~d").index(3);
         assert_eq!(p.as_str(), "/a~1b/c~0d/3");
+        assert_eq!(Pointer::root().key("~/~é/").as_str(), "/~0~1~0é~1");
+        assert_eq!(Pointer::root().key("").as_str(), "/");
+        let below = Pointer::root().key("a").below(&["fields", "x/y", "type"], Some(12));
+        assert_eq!(below.as_str(), "/a/fields/x~1y/type/12");
     }
 
     #[test]

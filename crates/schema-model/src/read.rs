@@ -1,4 +1,4 @@
-//! `serde_json::Value` to the model: the reader's rules, applied with a JSON Pointer in hand.
+//! The reader's JSON tree ([`Node`]) to the model: the reader's rules, applied with a JSON Pointer in hand.
 //!
 //! The order of checks is the policy's: the `schema` number first (a document under a number
 //! this build does not read is refused before anything in it is interpreted), then the records.
@@ -7,8 +7,8 @@
 use indexmap::IndexMap;
 use serde_json::{Number, Value};
 
-use crate::error::json_type;
 use crate::members;
+use crate::node::{Node, into_map};
 use crate::{
     ArrayType, Component, Deprecated, DescribeMethod, Document, EnumType, ErrorDecl, ErrorKind,
     Event, Field, Kind, MapType, Method, MethodExample, Namespace, NumberRules, ObjectType, Param,
@@ -30,8 +30,8 @@ fn fail<T>(kind: ErrorKind, pointer: &At<'_>) -> R<T> {
     Err(Unlocated { kind, pointer: pointer.pointer() })
 }
 
-fn wrong_type<T>(what: &str, expected: &'static str, found: &Value, at: &At<'_>) -> R<T> {
-    fail(ErrorKind::WrongType { what: what.to_owned(), expected, found: json_type(found) }, at)
+fn wrong_type<T>(what: &str, expected: &'static str, found: &Node, at: &At<'_>) -> R<T> {
+    fail(ErrorKind::WrongType { what: what.to_owned(), expected, found: found.json_type() }, at)
 }
 
 fn invalid<T>(what: &str, reason: String, at: &At<'_>) -> R<T> {
@@ -40,9 +40,9 @@ fn invalid<T>(what: &str, reason: String, at: &At<'_>) -> R<T> {
 
 /// The members of one JSON object being read; what is not taken is unknown.
 struct Record<'a> {
-    /// The members in document order; a member taken leaves `None` in its place, so that what
-    /// is left is the unknown members in their order (no shifting on every take).
-    members: Vec<(String, Option<Value>)>,
+    /// The members in document order; a member taken is removed, so that what is left is the
+    /// unknown members in their order.
+    members: Vec<(String, Node)>,
     at: &'a At<'a>,
     /// How messages name the record, e.g. "method `start`".
     name: String,
@@ -53,17 +53,14 @@ struct Record<'a> {
 
 impl<'a> Record<'a> {
     fn new(
-        value: Value,
+        value: Node,
         at: &'a At<'a>,
         name: impl Into<String>,
         known: &'static [&'static str],
     ) -> R<Record<'a>> {
         let name = name.into();
         match value {
-            Value::Object(members) => {
-                let members = members.into_iter().map(|(k, v)| (k, Some(v))).collect();
-                Ok(Record { members, at, name, known: [known, &[]] })
-            }
+            Node::Object(members) => Ok(Record { members, at, name, known: [known, &[]] }),
             other => wrong_type(&name, "an object", &other, at),
         }
     }
@@ -73,18 +70,19 @@ impl<'a> Record<'a> {
         self.known[1] = known;
     }
 
-    fn take(&mut self, key: &'static str) -> Option<(Value, At<'a>)> {
+    fn take(&mut self, key: &'static str) -> Option<(Node, At<'a>)> {
         debug_assert!(
             self.known.iter().any(|list| list.contains(&key)),
             "`{key}` of {} is not in crate::members",
             self.name
         );
-        // Records have a handful of members: a linear search beats hashing.
-        let slot = self.members.iter_mut().find(|(k, v)| k == key && v.is_some())?;
-        slot.1.take().map(|v| (v, At::Key(self.at, key)))
+        // Records have a handful of members: a linear search beats hashing, and removing one
+        // moves a few entries.
+        let at = self.members.iter().position(|(k, _)| k == key)?;
+        Some((self.members.remove(at).1, At::Key(self.at, key)))
     }
 
-    fn require(&mut self, key: &'static str) -> R<(Value, At<'a>)> {
+    fn require(&mut self, key: &'static str) -> R<(Node, At<'a>)> {
         match self.take(key) {
             Some(found) => Ok(found),
             None => {
@@ -96,7 +94,7 @@ impl<'a> Record<'a> {
     fn optional<T>(
         &mut self,
         key: &'static str,
-        read: impl FnOnce(Value, &At<'_>) -> R<T>,
+        read: impl FnOnce(Node, &At<'_>) -> R<T>,
     ) -> R<Option<T>> {
         self.take(key).map(|(v, at)| read(v, &at)).transpose()
     }
@@ -107,21 +105,21 @@ impl<'a> Record<'a> {
 
     fn boolean(&mut self, key: &'static str) -> R<Option<bool>> {
         self.optional(key, |v, at| match v {
-            Value::Bool(b) => Ok(b),
+            Node::Bool(b) => Ok(b),
             other => wrong_type(&format!("`{key}`"), "a boolean", &other, at),
         })
     }
 
     fn number(&mut self, key: &'static str) -> R<Option<Number>> {
         self.optional(key, |v, at| match v {
-            Value::Number(n) => Ok(n),
+            Node::Number(n) => Ok(n),
             other => wrong_type(&format!("`{key}`"), "a number", &other, at),
         })
     }
 
     fn count(&mut self, key: &'static str) -> R<Option<u64>> {
         self.optional(key, |v, at| match &v {
-            Value::Number(n) => match n.as_u64() {
+            Node::Number(n) => match n.as_u64() {
                 Some(count) => Ok(count),
                 None => invalid(
                     &format!("`{key}`"),
@@ -135,15 +133,15 @@ impl<'a> Record<'a> {
 
     fn deprecated(&mut self) -> R<Option<Deprecated>> {
         self.optional("deprecated", |v, at| match v {
-            Value::Bool(b) => Ok(Deprecated::Flag(b)),
-            Value::String(note) => Ok(Deprecated::Note(note)),
+            Node::Bool(b) => Ok(Deprecated::Flag(b)),
+            Node::String(note) => Ok(Deprecated::Note(note)),
             other => wrong_type("`deprecated`", "a boolean or a note (string)", &other, at),
         })
     }
 
     fn examples(&mut self) -> R<Option<Vec<Value>>> {
         self.optional("examples", |v, at| match v {
-            Value::Array(items) => Ok(items),
+            Node::Array(items) => Ok(items.into_iter().map(Node::into_value).collect()),
             other => wrong_type("`examples`", "an array", &other, at),
         })
     }
@@ -153,26 +151,25 @@ impl<'a> Record<'a> {
     }
 
     fn unknown(self) -> Unknown {
-        // Built only from what is left, so a record keeps no spare room for members it took.
-        self.members.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()
+        into_map(self.members)
     }
 }
 
-fn string(value: Value, at: &At<'_>, key: &str) -> R<String> {
+fn string(value: Node, at: &At<'_>, key: &str) -> R<String> {
     match value {
-        Value::String(s) => Ok(s),
+        Node::String(s) => Ok(s),
         other => wrong_type(&format!("`{key}`"), "a string", &other, at),
     }
 }
 
 fn array<T>(
-    value: Value,
+    value: Node,
     at: &At<'_>,
     what: &str,
-    mut item: impl FnMut(Value, &At<'_>) -> R<T>,
+    mut item: impl FnMut(Node, &At<'_>) -> R<T>,
 ) -> R<Vec<T>> {
     match value {
-        Value::Array(items) => {
+        Node::Array(items) => {
             items.into_iter().enumerate().map(|(i, v)| item(v, &At::Index(at, i))).collect()
         }
         other => wrong_type(what, "an array", &other, at),
@@ -180,13 +177,13 @@ fn array<T>(
 }
 
 fn by_name<T>(
-    value: Value,
+    value: Node,
     at: &At<'_>,
     what: &str,
-    mut entry: impl FnMut(&str, Value, &At<'_>) -> R<T>,
+    mut entry: impl FnMut(&str, Node, &At<'_>) -> R<T>,
 ) -> R<IndexMap<String, T>> {
     match value {
-        Value::Object(members) => {
+        Node::Object(members) => {
             let mut out = IndexMap::with_capacity(members.len());
             for (name, v) in members {
                 let item = entry(&name, v, &At::Key(at, &name))?;
@@ -199,14 +196,14 @@ fn by_name<T>(
 }
 
 /// Reads a whole document.
-pub(crate) fn document(value: Value) -> R<Document> {
+pub(crate) fn document(value: Node) -> R<Document> {
     let root = At::Root;
     let mut doc = Record::new(value, &root, "the document", members::DOCUMENT)?;
     let schema = match doc.take("schema") {
         None => {
             return fail(ErrorKind::MissingSchema { readable: READABLE_SCHEMAS }, &root);
         }
-        Some((Value::Number(n), at)) => match n.as_u64() {
+        Some((Node::Number(n), at)) => match n.as_u64() {
             Some(number) if reads_schema(number) => number,
             _ if n.is_f64() => {
                 return fail(ErrorKind::SchemaNotInteger { found: n.to_string() }, &at);
@@ -222,7 +219,8 @@ pub(crate) fn document(value: Value) -> R<Document> {
             }
         },
         Some((other, at)) => {
-            return fail(ErrorKind::SchemaNotInteger { found: other.to_string() }, &at);
+            let found = other.into_value().to_string();
+            return fail(ErrorKind::SchemaNotInteger { found }, &at);
         }
     };
     Ok(Document {
@@ -236,7 +234,7 @@ pub(crate) fn document(value: Value) -> R<Document> {
     })
 }
 
-fn namespace(name: &str, value: Value, at: &At<'_>) -> R<Namespace> {
+fn namespace(name: &str, value: Node, at: &At<'_>) -> R<Namespace> {
     let mut ns = Record::new(value, at, format!("namespace `{name}`"), members::NAMESPACE)?;
     let (version, version_at) = ns.require("version")?;
     let version = string(version, &version_at, "version")?;
@@ -262,13 +260,13 @@ fn namespace(name: &str, value: Value, at: &At<'_>) -> R<Namespace> {
     })
 }
 
-fn wire(value: Value, at: &At<'_>) -> R<Wire> {
+fn wire(value: Node, at: &At<'_>) -> R<Wire> {
     let mut w = Record::new(value, at, "`wire`", members::WIRE)?;
     Ok(Wire {
         separator: w.string("separator")?,
         describe: w.optional("describe", |v, at| match v {
-            Value::String(name) => Ok(DescribeMethod::Method(name)),
-            Value::Bool(false) => Ok(DescribeMethod::None),
+            Node::String(name) => Ok(DescribeMethod::Method(name)),
+            Node::Bool(false) => Ok(DescribeMethod::None),
             other => wrong_type("`describe`", "a method name or false", &other, at),
         })?,
         codes: w.optional("codes", wire_codes)?,
@@ -290,7 +288,7 @@ fn wire(value: Value, at: &At<'_>) -> R<Wire> {
     })
 }
 
-fn wire_codes(value: Value, at: &At<'_>) -> R<WireCodes> {
+fn wire_codes(value: Node, at: &At<'_>) -> R<WireCodes> {
     let mut c = Record::new(value, at, "`codes`", members::WIRE_CODES)?;
     Ok(WireCodes {
         profile: c.string("profile")?,
@@ -313,9 +311,9 @@ fn wire_codes(value: Value, at: &At<'_>) -> R<WireCodes> {
     })
 }
 
-fn code(value: Value, at: &At<'_>, key: &str) -> R<i64> {
+fn code(value: Node, at: &At<'_>, key: &str) -> R<i64> {
     match &value {
-        Value::Number(n) => match n.as_i64() {
+        Node::Number(n) => match n.as_i64() {
             Some(code) => Ok(code),
             None => invalid(&format!("`{key}`"), format!("{n} is not a whole number"), at),
         },
@@ -323,14 +321,15 @@ fn code(value: Value, at: &At<'_>, key: &str) -> R<i64> {
     }
 }
 
-fn codes(value: Value, at: &At<'_>, key: &str) -> R<Vec<i64>> {
+fn codes(value: Node, at: &At<'_>, key: &str) -> R<Vec<i64>> {
     array(value, at, &format!("`{key}`"), |v, at| code(v, at, key))
 }
 
-fn event_wire(name: &str, value: Value, at: &At<'_>) -> R<EventWire> {
+fn event_wire(name: &str, value: Node, at: &At<'_>) -> R<EventWire> {
     let mut e = Record::new(value, at, format!("the wire of event `{name}`"), members::EVENT_WIRE)?;
     Ok(EventWire {
-        params: e.optional("params", |v, at| array(v, at, "`params`", |v, _| Ok(v)))?,
+        params: e
+            .optional("params", |v, at| array(v, at, "`params`", |v, _| Ok(v.into_value())))?,
         subscribe: e.string("subscribe")?,
         unsubscribe: e.string("unsubscribe")?,
         notification: e.string("notification")?,
@@ -338,7 +337,7 @@ fn event_wire(name: &str, value: Value, at: &At<'_>) -> R<EventWire> {
     })
 }
 
-fn component(value: Value, at: &At<'_>) -> R<Component> {
+fn component(value: Node, at: &At<'_>) -> R<Component> {
     let mut c = Record::new(value, at, "`component`", members::COMPONENT)?;
     let (name, name_at) = c.require("name")?;
     Ok(Component {
@@ -348,7 +347,7 @@ fn component(value: Value, at: &At<'_>) -> R<Component> {
     })
 }
 
-fn method(name: &str, value: Value, at: &At<'_>) -> R<Method> {
+fn method(name: &str, value: Node, at: &At<'_>) -> R<Method> {
     let mut m = Record::new(value, at, format!("method `{name}`"), members::METHOD)?;
     let semantics = m.optional("semantics", |v, at| string(v, at, "semantics"))?;
     let param_structure = m.optional("paramStructure", |v, at| {
@@ -376,7 +375,7 @@ fn method(name: &str, value: Value, at: &At<'_>) -> R<Method> {
     })
 }
 
-fn param(value: Value, at: &At<'_>) -> R<Param> {
+fn param(value: Node, at: &At<'_>) -> R<Param> {
     let mut p = Record::new(value, at, "a param", members::FIELD)?;
     p.also(members::PARAM);
     let (name, name_at) = p.require("name")?;
@@ -385,7 +384,7 @@ fn param(value: Value, at: &At<'_>) -> R<Param> {
     Ok(Param { name, field: field_members(p)? })
 }
 
-fn field(name: &str, value: Value, at: &At<'_>) -> R<Field> {
+fn field(name: &str, value: Node, at: &At<'_>) -> R<Field> {
     field_members(Record::new(value, at, format!("field `{name}`"), members::FIELD)?)
 }
 
@@ -402,7 +401,7 @@ fn field_members(mut f: Record<'_>) -> R<Field> {
     })
 }
 
-fn event(name: &str, value: Value, at: &At<'_>) -> R<Event> {
+fn event(name: &str, value: Node, at: &At<'_>) -> R<Event> {
     let mut e = Record::new(value, at, format!("event `{name}`"), members::EVENT)?;
     let (payload, payload_at) = e.require("payload")?;
     Ok(Event {
@@ -414,11 +413,11 @@ fn event(name: &str, value: Value, at: &At<'_>) -> R<Event> {
     })
 }
 
-fn error_decl(value: Value, at: &At<'_>) -> R<ErrorDecl> {
+fn error_decl(value: Node, at: &At<'_>) -> R<ErrorDecl> {
     let mut e = Record::new(value, at, "a declared error", members::ERROR)?;
     let (code, code_at) = e.require("code")?;
     let code = match &code {
-        Value::Number(n) => match n.as_i64() {
+        Node::Number(n) => match n.as_i64() {
             Some(code) => code,
             None => {
                 return invalid("`code`", format!("must be a whole number, found {n}"), &code_at);
@@ -436,22 +435,23 @@ fn error_decl(value: Value, at: &At<'_>) -> R<ErrorDecl> {
     })
 }
 
-fn method_example(value: Value, at: &At<'_>) -> R<MethodExample> {
+fn method_example(value: Node, at: &At<'_>) -> R<MethodExample> {
     let mut x = Record::new(value, at, "an example", members::EXAMPLE)?;
     let (params, params_at) = x.require("params")?;
-    if !matches!(params, Value::Array(_) | Value::Object(_)) {
+    if !matches!(params, Node::Array(_) | Node::Object(_)) {
         return wrong_type("`params` of an example", "an array or an object", &params, &params_at);
     }
+    let params = params.into_value();
     Ok(MethodExample {
         name: x.string("name")?,
         description: x.string("description")?,
         params,
-        result: x.take("result").map(|(v, _)| v),
+        result: x.take("result").map(|(v, _)| v.into_value()),
         unknown: x.unknown(),
     })
 }
 
-fn reserved(value: Value, at: &At<'_>) -> R<Reserved> {
+fn reserved(value: Node, at: &At<'_>) -> R<Reserved> {
     let mut r = Record::new(value, at, "a reserved entry", members::RESERVED)?;
     let (name, name_at) = r.require("name")?;
     Ok(Reserved {
@@ -462,7 +462,7 @@ fn reserved(value: Value, at: &At<'_>) -> R<Reserved> {
 }
 
 /// Reads a type node. Nesting is bounded by the JSON reader's depth limit, so this recursion is too.
-fn type_node(value: Value, at: &At<'_>) -> R<TypeNode> {
+fn type_node(value: Node, at: &At<'_>) -> R<TypeNode> {
     let mut t = Record::new(value, at, "a type node", members::TYPE_NODE)?;
     let (kind, kind_at) = t.require("kind")?;
     let kind = string(kind, &kind_at, "kind")?;
@@ -482,12 +482,12 @@ fn type_node(value: Value, at: &At<'_>) -> R<TypeNode> {
             pattern: t.string("pattern")?,
             format: t.string("format")?,
         }),
-        Kind::Literal => TypeKind::Literal { value: t.require("value")?.0 },
+        Kind::Literal => TypeKind::Literal { value: t.require("value")?.0.into_value() },
         Kind::Enum => {
             let (values, values_at) = t.require("values")?;
             let values = array(values, &values_at, "`values`", |v, at| match v {
-                Value::String(_) => Ok(v),
-                Value::Number(ref n) if !n.is_f64() => Ok(v),
+                Node::String(_) => Ok(v.into_value()),
+                Node::Number(ref n) if !n.is_f64() => Ok(v.into_value()),
                 other => wrong_type("an enum value", "a string or an integer", &other, at),
             })?;
             TypeKind::Enum(EnumType { values, open: t.boolean("open")?, reserved: t.reserved()? })
@@ -538,7 +538,7 @@ fn type_node(value: Value, at: &At<'_>) -> R<TypeNode> {
         kind,
         description: t.string("description")?,
         deprecated: t.deprecated()?,
-        default: t.take("default").map(|(v, _)| v),
+        default: t.take("default").map(|(v, _)| v.into_value()),
         examples: t.examples()?,
         unknown: t.unknown(),
     })

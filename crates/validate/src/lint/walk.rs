@@ -154,18 +154,7 @@ impl<'d> Walk<'d> {
         let mut stack = vec![(node, at, place)];
         while let Some((node, at, place)) = stack.pop() {
             let mut children: Vec<(&'d TypeNode, Pointer, Place)> = Vec::new();
-            // Each child's pointer is one copy of the parent's with its segments pushed (`key`
-            // copies once per segment: two or three copies for every field).
-            let below = |segments: &[&str], index: Option<usize>| {
-                let mut p = at.clone();
-                for segment in segments {
-                    p.push_key(segment);
-                }
-                if let Some(i) = index {
-                    p.push_index(i);
-                }
-                p
-            };
+            let below = |segments: &[&str], index: Option<usize>| at.below(segments, index);
             match &node.kind {
                 TypeKind::Array(a) => {
                     children.push((&a.items, below(&["items"], None), Place::Items));
