@@ -20,6 +20,12 @@ macro_rules! eprintln {
     }};
 }
 
+// The whole binary allocates through mimalloc: much of its work (reading a contract, the lint,
+// serve's requests) is many small short-lived allocations, which glibc's malloc handled
+// slowly (docs/benchmarks.md, `accord check`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod accept;
 mod baseline;
 mod check;
