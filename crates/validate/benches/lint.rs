@@ -14,6 +14,9 @@
 //! With `ACCORD_LINT_BENCH_OUT=DIR` set, each size's contract is also written to
 //! `DIR/lint-<types>.types.json`, for timing `accord check` on the same text.
 //!
+//! The bench allocates through mimalloc, as the `accord` binary does (crates/cli/src/main.rs):
+//! with glibc's malloc the same work took about 1.4 times as long (docs/benchmarks.md).
+//!
 //! Run: `cargo bench -p accord-validate --bench lint`
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,6 +27,9 @@ use divan::{Bencher, black_box, counter::ItemsCount};
 
 #[path = "common/mod.rs"]
 mod common;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Named types per contract.
 const SIZES: &[usize] = &[10_000, 40_000, 100_000];
