@@ -50,7 +50,7 @@ pub(crate) fn parse_tree<T: Tree>(text: &str) -> Result<T, Error> {
             de.end()?;
             Ok(value)
         })
-        .map_err(|err| syntax_error(text, &err, strict.duplicate.take().map(|d| d.key)))?;
+        .map_err(|err| syntax_error(text, &err, strict.duplicate.take()))?;
     if strict.big_integral.get() {
         refuse_big_integer_literals(text)?;
     }
@@ -82,16 +82,18 @@ fn refuse_big_integer_literals(text: &str) -> Result<(), Error> {
     }
 }
 
-fn syntax_error(text: &str, err: &serde_json::Error, duplicate: Option<String>) -> Error {
+fn syntax_error(text: &str, err: &serde_json::Error, duplicate: Option<DuplicateKey>) -> Error {
     let map = SourceMap::new(text);
     let offset = map.offset_of_line_byte_column(err.line(), err.column());
-    let (pointer, last_key) = map.pointer_at(offset);
+    let (mut pointer, last_key) = map.pointer_at(offset);
     let point = map.char_span(offset);
-    let mut pointer = pointer;
-    let (kind, span) = if let Some(key) = duplicate {
-        // The scan stands in the object, just past the duplicate member's value.
-        pointer.push_key(&key);
-        (ErrorKind::DuplicateKey { key }, last_key.unwrap_or(point))
+    let (kind, span) = if let Some(DuplicateKey { pointer: whole, key }) = duplicate {
+        // The reading built the member's pointer as the error left each container (serde_json
+        // stops somewhere in or after the second value, which alone does not tell the object);
+        // the second member with that pointer is the one to show.
+        pointer = crate::Pointer::from_escaped(whole);
+        let second = map.locate_second(&pointer).map(|at| at.label());
+        (ErrorKind::DuplicateKey { key }, second.or(last_key).unwrap_or(point))
     } else if text.trim().is_empty() {
         (ErrorKind::Empty, map.char_span(0))
     } else if err.classify() == serde_json::error::Category::Eof {
@@ -187,6 +189,18 @@ impl StrictJson {
     /// The first duplicate key read so far, with its pointer from the outermost value read.
     pub fn duplicate(&self) -> Option<DuplicateKey> {
         self.duplicate.borrow().clone()
+    }
+
+    /// A container's reading ends in `err`: the child `segment` it was reading (if the error
+    /// came from one) gains its place in a duplicate's pointer, as a finished child does, and
+    /// the container is left. So a refused duplicate's pointer is whole when the error reaches
+    /// the top, wherever serde_json says the reading stopped.
+    fn leave<E>(&self, segment: Option<&dyn fmt::Display>, err: E) -> E {
+        if let Some(segment) = segment {
+            self.left_child(segment);
+        }
+        self.depth.set(self.depth.get() - 1);
+        err
     }
 
     /// Called as the child `segment` of the container at the current depth is done: when a
@@ -363,9 +377,13 @@ impl<'de, T: Tree> Visitor<'de> for StrictTree<'_, T> {
         strict.depth.set(strict.depth.get() + 1);
         let mut items = T::new_array(scratch);
         let mut index = 0usize;
-        while let Some(item) = seq.next_element_seed(self)? {
+        loop {
+            match seq.next_element_seed(self) {
+                Ok(Some(item)) => T::push(scratch, &mut items, item),
+                Ok(None) => break,
+                Err(err) => return Err(strict.leave(Some(&index), err)),
+            }
             strict.left_child(&index);
-            T::push(scratch, &mut items, item);
             index += 1;
         }
         strict.depth.set(strict.depth.get() - 1);
@@ -376,21 +394,28 @@ impl<'de, T: Tree> Visitor<'de> for StrictTree<'_, T> {
         let (strict, scratch) = (self.strict, self.scratch);
         strict.depth.set(strict.depth.get() + 1);
         let mut object = T::new_object(scratch);
-        while let Some(key) = access.next_key::<String>()? {
-            let value = access.next_value_seed(self)?;
+        loop {
+            let key = match access.next_key::<String>() {
+                Ok(Some(key)) => key,
+                Ok(None) => break,
+                Err(err) => return Err(strict.leave(None, err)),
+            };
+            let value = match access.next_value_seed(self) {
+                Ok(value) => value,
+                Err(err) => return Err(strict.leave(Some(&key), err)),
+            };
             strict.left_child(&key);
             if T::contains_key(scratch, &object, &key) {
-                if strict.refuse {
-                    let message = format!("duplicate key `{key}`");
-                    *strict.duplicate.borrow_mut() =
-                        Some(DuplicateKey { pointer: String::new(), key });
-                    return Err(de::Error::custom(message));
-                }
                 let mut first = strict.duplicate.borrow_mut();
                 if first.is_none() {
                     let pointer = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
                     *first = Some(DuplicateKey { pointer, key: key.clone() });
                     strict.pending.set(strict.depth.get());
+                }
+                drop(first);
+                if strict.refuse {
+                    let message = format!("duplicate key `{key}`");
+                    return Err(strict.leave(None, de::Error::custom(message)));
                 }
             }
             T::insert(scratch, &mut object, key, value);

@@ -196,6 +196,24 @@ impl<'a> SourceMap<'a> {
         found
     }
 
+    /// Where the second value named by `pointer` stands: the member of a duplicate key that
+    /// came second (the two share one pointer, so the first is what [`SourceMap::locate`] finds).
+    pub(crate) fn locate_second(&self, pointer: &Pointer) -> Option<Located> {
+        let mut seen = 0;
+        let mut found = None;
+        scan(self.text, usize::MAX, |path, located| {
+            if path == pointer.as_str() {
+                seen += 1;
+                if seen == 2 {
+                    found = Some(located);
+                    return Flow::Stop;
+                }
+            }
+            Flow::Continue
+        });
+        found
+    }
+
     /// The first value whose token (a scalar's whole text, a container's opening bracket)
     /// satisfies `test`, with its pointer.
     pub(crate) fn find_token(&self, test: impl Fn(&str) -> bool) -> Option<(Pointer, Span)> {

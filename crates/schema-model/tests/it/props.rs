@@ -197,6 +197,19 @@ proptest! {
         prop_assert_eq!(again.to_canonical_string(), written);
     }
 
+    /// The text is read through the reader's own tree, a `Value` through `from_value`: both must
+    /// give the same document, unknown members in the same order (the canonical text shows the
+    /// order; the model's maps compare as maps).
+    #[test]
+    fn text_and_value_readings_agree(value in document()) {
+        let text = serde_json::to_string(&value).unwrap();
+        let from_text = Document::parse(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let from_value =
+            Document::from_value(value).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(from_text.to_canonical_string(), from_value.to_canonical_string());
+        prop_assert_eq!(from_text, from_value);
+    }
+
     #[test]
     fn no_input_panics(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
         let _ = Document::parse_bytes(&bytes);

@@ -128,3 +128,38 @@ fn presence_per_direction_is_read_written_in_order_and_falls_back_to_optional() 
             .is_err()
     );
 }
+
+/// Objects past 16 members are checked for a duplicate through a hash index, smaller ones by a
+/// search: both refuse the second key, at its place, and keep every member in order.
+#[test]
+fn duplicate_keys_are_refused_in_small_and_large_objects_alike() {
+    for members in [3, 16, 17, 40, 1_000] {
+        let types: Vec<String> =
+            (0..members).map(|i| format!(r#""T{i}": {{"kind": "null"}}"#)).collect();
+        let ns = |types: &[String]| {
+            format!(
+                r#"{{"schema": 1, "namespaces": {{"n": {{"version": "1.0.0", "types": {{{}}}}}}}}}"#,
+                types.join(", ")
+            )
+        };
+        let doc = Document::parse(&ns(&types)).expect("no duplicate");
+        let names: Vec<&String> =
+            doc.namespaces.as_ref().unwrap()["n"].types.as_ref().unwrap().keys().collect();
+        assert_eq!(names.len(), members);
+        assert!(names.iter().enumerate().all(|(i, name)| **name == format!("T{i}")));
+
+        let mut twice = types.clone();
+        twice.push(r#""T1": {"kind": "boolean"}"#.to_owned());
+        twice.push(r#""U": {"kind": "null"}"#.to_owned());
+        let text = ns(&twice);
+        let e = err(&text);
+        assert!(
+            matches!(&*e.kind, ErrorKind::DuplicateKey { key } if key == "T1"),
+            "{members}: {e}"
+        );
+        assert_eq!(e.pointer.as_str(), "/namespaces/n/types/T1", "{members}");
+        // The diagnostic points at the second `"T1"`, not into either value.
+        let second = text.rfind(r#""T1""#).unwrap();
+        assert_eq!(e.span.map(|s| s.start), Some(second), "{members}: {e}");
+    }
+}
