@@ -6,15 +6,14 @@
 
 use accord_schema_model::PubsubRoute;
 use accord_validate::Target;
-use accord_wire::Response;
 use serde_json::{Value, json};
 
 use crate::client::Socket;
 use crate::judge::validation_problems;
 use crate::kind::{FailureKind, Problem};
 use crate::report::Outcome;
-use crate::run::{Run, missing_events, read_response, verdict, ws_call};
-use crate::transcript::{Credential, Transcript, Transport};
+use crate::run::{Opened, Run, missing_events};
+use crate::transcript::Transcript;
 
 impl Run<'_> {
     /// One pubsub subscription of the event `name` (`namespace.event`) by `route`.
@@ -27,31 +26,16 @@ impl Run<'_> {
         namespace: &str,
         event: &str,
     ) -> Outcome {
-        let mut problems = Vec::new();
         let sent = self.request(&route.subscribe, Some(Value::Array(route.params.clone())));
-        let (reply, mut notes) = match ws_call(socket, transcript, &sent).await {
-            Ok(r) => r,
-            Err(e) => return verdict(vec![e.problem()]),
-        };
-        problems.extend(self.judge.exchange(Transport::Ws, Credential::Right, &sent, &reply));
         // geth's ids are hex strings, jsonrpsee's strings or integers: kept as sent, compared
         // as JSON values.
-        let Some(subscription) = read_response(&reply).and_then(|r| match r {
-            Response::Success { result: id @ (Value::String(_) | Value::Number(_)), .. } => {
-                Some(id)
-            }
-            _ => None,
-        }) else {
-            if problems.is_empty() {
-                problems.push(Problem::new(FailureKind::Subscription, "no subscription id"));
-            }
-            return verdict(problems);
+        let any_id =
+            |result| matches!(result, Value::String(_) | Value::Number(_)).then_some(result);
+        let opened = self.open_subscription(socket, transcript, &sent, name, any_id).await;
+        let Opened { id: subscription, notes, emitted, mut problems } = match opened {
+            Ok(opened) => opened,
+            Err(outcome) => return outcome,
         };
-        let emitted =
-            match self.collect_emitted(socket, transcript, name, &mut notes, &mut problems).await {
-                Ok(emitted) => emitted,
-                Err(outcome) => return outcome,
-            };
         let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
         let mut validated = 0;
         for text in &notes {
@@ -74,33 +58,10 @@ impl Run<'_> {
             "{name}: {validated} `{}` notification(s) validated, subscribed with {}",
             route.notification, route.subscribe
         ));
-        let sent = self.request(&route.unsubscribe, Some(json!([subscription])));
-        match ws_call(socket, transcript, &sent).await {
-            Ok((reply, _)) => {
-                problems.extend(self.judge.exchange(
-                    Transport::Ws,
-                    Credential::Right,
-                    &sent,
-                    &reply,
-                ));
-                if let Some(Response::Success { result: Value::Bool(false), .. }) =
-                    read_response(&reply)
-                {
-                    problems.push(Problem::new(
-                        FailureKind::Subscription,
-                        format!("{} answered false for a live subscription", route.unsubscribe),
-                    ));
-                }
-            }
-            Err(e) => problems.push(e.problem()),
-        }
-        if problems.is_empty() && notes.is_empty() {
-            return Outcome::Skipped(format!(
-                "no notification arrived within {} ms; nothing to validate",
-                self.client.timeout.as_millis()
-            ));
-        }
-        verdict(problems)
+        let params = json!([subscription]);
+        self.close_subscription(socket, transcript, &route.unsubscribe, params, &mut problems)
+            .await;
+        self.subscription_outcome(problems, &notes)
     }
 }
 

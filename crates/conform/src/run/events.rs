@@ -137,27 +137,16 @@ impl Run<'_> {
         namespace: &str,
         event: &str,
     ) -> Outcome {
-        let mut problems = Vec::new();
         let sent = self.request(SUBSCRIBE, Some(json!({"event": name})));
-        let (reply, mut notes) = match ws_call(socket, transcript, &sent).await {
-            Ok(r) => r,
-            Err(e) => return verdict(vec![e.problem()]),
-        };
-        problems.extend(self.judge.exchange(Transport::Ws, Credential::Right, &sent, &reply));
-        let Some(subscription) = read_response(&reply).and_then(|r| match r {
-            Response::Success { result: Value::String(s), .. } => Some(s),
+        let string_id = |result| match result {
+            Value::String(id) => Some(id),
             _ => None,
-        }) else {
-            if problems.is_empty() {
-                problems.push(Problem::new(FailureKind::Subscription, "no subscription id"));
-            }
-            return verdict(problems);
         };
-        let emitted =
-            match self.collect_emitted(socket, transcript, name, &mut notes, &mut problems).await {
-                Ok(emitted) => emitted,
-                Err(outcome) => return outcome,
-            };
+        let opened = self.open_subscription(socket, transcript, &sent, name, string_id).await;
+        let Opened { id: subscription, notes, emitted, mut problems } = match opened {
+            Ok(opened) => opened,
+            Err(outcome) => return outcome,
+        };
         let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
         for text in &notes {
             let value: Value = match serde_json::from_str(text) {
@@ -185,7 +174,53 @@ impl Run<'_> {
             }
         }
         problems.extend(missing_events(emitted, notes.len()));
-        let sent = self.request(UNSUBSCRIBE, Some(json!({"subscription": subscription})));
+        let params = json!({"subscription": subscription});
+        self.close_subscription(socket, transcript, UNSUBSCRIBE, params, &mut problems).await;
+        self.subscription_outcome(problems, &notes)
+    }
+
+    /// Sends `sent`, a subscribe call of the event `name`, and asks the plant to emit it: the
+    /// subscription as `id` reads it from the answer's result, the notifications collected,
+    /// and the problems so far; `Err` is the verdict when there is no subscription.
+    pub(crate) async fn open_subscription<T>(
+        &mut self,
+        socket: &mut Socket,
+        transcript: &mut Transcript,
+        sent: &str,
+        name: &str,
+        id: impl FnOnce(Value) -> Option<T>,
+    ) -> Result<Opened<T>, Outcome> {
+        let mut problems = Vec::new();
+        let (reply, mut notes) = match ws_call(socket, transcript, sent).await {
+            Ok(r) => r,
+            Err(e) => return Err(verdict(vec![e.problem()])),
+        };
+        problems.extend(self.judge.exchange(Transport::Ws, Credential::Right, sent, &reply));
+        let Some(subscription) = read_response(&reply).and_then(|r| match r {
+            Response::Success { result, .. } => id(result),
+            Response::Failure { .. } => None,
+        }) else {
+            if problems.is_empty() {
+                problems.push(Problem::new(FailureKind::Subscription, "no subscription id"));
+            }
+            return Err(verdict(problems));
+        };
+        let emitted =
+            self.collect_emitted(socket, transcript, name, &mut notes, &mut problems).await?;
+        Ok(Opened { id: subscription, notes, emitted, problems })
+    }
+
+    /// Unsubscribes with `method(params)`: the exchange is judged, and an answer of `false`
+    /// for the live subscription is a problem.
+    pub(crate) async fn close_subscription(
+        &mut self,
+        socket: &mut Socket,
+        transcript: &mut Transcript,
+        method: &str,
+        params: Value,
+        problems: &mut Vec<Problem>,
+    ) {
+        let sent = self.request(method, Some(params));
         match ws_call(socket, transcript, &sent).await {
             Ok((reply, _)) => {
                 problems.extend(self.judge.exchange(
@@ -199,12 +234,17 @@ impl Run<'_> {
                 {
                     problems.push(Problem::new(
                         FailureKind::Subscription,
-                        "rpc.unsubscribe answered false for a live subscription",
+                        format!("{method} answered false for a live subscription"),
                     ));
                 }
             }
             Err(e) => problems.push(e.problem()),
         }
+    }
+
+    /// The verdict of one subscription: skipped when nothing arrived and nothing went wrong
+    /// (there was nothing to validate).
+    pub(crate) fn subscription_outcome(&self, problems: Vec<Problem>, notes: &[String]) -> Outcome {
         if problems.is_empty() && notes.is_empty() {
             return Outcome::Skipped(format!(
                 "no notification arrived within {} ms; nothing to validate",
@@ -213,6 +253,15 @@ impl Run<'_> {
         }
         verdict(problems)
     }
+}
+
+/// A subscription the plant granted: its id, the notifications collected after asking the
+/// plant to emit, how many it said it emitted, and the problems so far.
+pub(crate) struct Opened<T> {
+    pub(crate) id: T,
+    pub(crate) notes: Vec<String>,
+    pub(crate) emitted: Option<u64>,
+    pub(crate) problems: Vec<Problem>,
 }
 
 /// The problem when fewer notifications arrived than the plant said it emitted.

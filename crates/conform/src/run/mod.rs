@@ -22,7 +22,7 @@ mod credentials;
 mod describe;
 mod events;
 
-pub(crate) use events::missing_events;
+pub(crate) use events::{Opened, missing_events};
 
 pub(crate) struct Run<'a> {
     pub(crate) client: Client,
