@@ -45,7 +45,7 @@ struct Record<'a> {
     members: Vec<(String, Node)>,
     at: &'a At<'a>,
     /// How messages name the record, e.g. "method `start`".
-    name: String,
+    name: RecordName<'a>,
     /// The record's member names in [`members`](crate::members), which every name taken must be
     /// one of: the reader reads only names that list has.
     known: [&'static [&'static str]; 2],
@@ -55,13 +55,13 @@ impl<'a> Record<'a> {
     fn new(
         value: Node,
         at: &'a At<'a>,
-        name: impl Into<String>,
+        name: impl Into<RecordName<'a>>,
         known: &'static [&'static str],
     ) -> R<Record<'a>> {
         let name = name.into();
         match value {
             Node::Object(members) => Ok(Record { members, at, name, known: [known, &[]] }),
-            other => wrong_type(&name, "an object", &other, at),
+            other => wrong_type(&name.to_string(), "an object", &other, at),
         }
     }
 
@@ -86,7 +86,7 @@ impl<'a> Record<'a> {
         match self.take(key) {
             Some(found) => Ok(found),
             None => {
-                fail(ErrorKind::MissingField { record: self.name.clone(), field: key }, self.at)
+                fail(ErrorKind::MissingField { record: self.name.to_string(), field: key }, self.at)
             }
         }
     }
@@ -235,7 +235,7 @@ pub(crate) fn document(value: Node) -> R<Document> {
 }
 
 fn namespace(name: &str, value: Node, at: &At<'_>) -> R<Namespace> {
-    let mut ns = Record::new(value, at, format!("namespace `{name}`"), members::NAMESPACE)?;
+    let mut ns = Record::new(value, at, ("namespace", name), members::NAMESPACE)?;
     let (version, version_at) = ns.require("version")?;
     let version = string(version, &version_at, "version")?;
     if let Err(err) = semver::Version::parse(&version) {
@@ -326,7 +326,7 @@ fn codes(value: Node, at: &At<'_>, key: &str) -> R<Vec<i64>> {
 }
 
 fn event_wire(name: &str, value: Node, at: &At<'_>) -> R<EventWire> {
-    let mut e = Record::new(value, at, format!("the wire of event `{name}`"), members::EVENT_WIRE)?;
+    let mut e = Record::new(value, at, ("the wire of event", name), members::EVENT_WIRE)?;
     Ok(EventWire {
         params: e
             .optional("params", |v, at| array(v, at, "`params`", |v, _| Ok(v.into_value())))?,
@@ -348,7 +348,7 @@ fn component(value: Node, at: &At<'_>) -> R<Component> {
 }
 
 fn method(name: &str, value: Node, at: &At<'_>) -> R<Method> {
-    let mut m = Record::new(value, at, format!("method `{name}`"), members::METHOD)?;
+    let mut m = Record::new(value, at, ("method", name), members::METHOD)?;
     let semantics = m.optional("semantics", |v, at| string(v, at, "semantics"))?;
     let param_structure = m.optional("paramStructure", |v, at| {
         let text = string(v, at, "paramStructure")?;
@@ -380,12 +380,12 @@ fn param(value: Node, at: &At<'_>) -> R<Param> {
     p.also(members::PARAM);
     let (name, name_at) = p.require("name")?;
     let name = string(name, &name_at, "name")?;
-    p.name = format!("param `{name}`");
+    p.name = RecordName::Owned(format!("param `{name}`"));
     Ok(Param { name, field: field_members(p)? })
 }
 
 fn field(name: &str, value: Node, at: &At<'_>) -> R<Field> {
-    field_members(Record::new(value, at, format!("field `{name}`"), members::FIELD)?)
+    field_members(Record::new(value, at, ("field", name), members::FIELD)?)
 }
 
 fn field_members(mut f: Record<'_>) -> R<Field> {
@@ -402,7 +402,7 @@ fn field_members(mut f: Record<'_>) -> R<Field> {
 }
 
 fn event(name: &str, value: Node, at: &At<'_>) -> R<Event> {
-    let mut e = Record::new(value, at, format!("event `{name}`"), members::EVENT)?;
+    let mut e = Record::new(value, at, ("event", name), members::EVENT)?;
     let (payload, payload_at) = e.require("payload")?;
     Ok(Event {
         payload: type_node(payload, &payload_at)?,
@@ -563,6 +563,37 @@ fn number_rules(t: &mut Record<'_>) -> R<NumberRules> {
         );
     }
     Ok(rules)
+}
+
+/// How messages name a record ("a type node", "method `start`"), made into text only when a
+/// message needs it: formatting the name of every record read was a cost of every read.
+enum RecordName<'a> {
+    Plain(&'static str),
+    /// What the record is, and its name in the map that holds it: "{what} `{name}`".
+    Named(&'static str, &'a str),
+    Owned(String),
+}
+
+impl<'a> From<&'static str> for RecordName<'a> {
+    fn from(what: &'static str) -> Self {
+        RecordName::Plain(what)
+    }
+}
+
+impl<'a> From<(&'static str, &'a str)> for RecordName<'a> {
+    fn from((what, name): (&'static str, &'a str)) -> Self {
+        RecordName::Named(what, name)
+    }
+}
+
+impl std::fmt::Display for RecordName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordName::Plain(what) => f.write_str(what),
+            RecordName::Named(what, name) => write!(f, "{what} `{name}`"),
+            RecordName::Owned(text) => f.write_str(text),
+        }
+    }
 }
 
 /// Where the reader stands: the parts of a JSON Pointer, joined into a [`Pointer`] only when an
