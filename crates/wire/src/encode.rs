@@ -37,6 +37,11 @@ impl Answer {
 
 /// Appends one response.
 pub fn response(id: &Id, answer: &Answer, out: &mut Vec<u8>) {
+    if let Answer::Raw(bytes) = answer {
+        // Room for the envelope too (a short id assumed): a large canned answer is copied once,
+        // not again at each doubling of the buffer.
+        out.reserve(bytes.len() + 48);
+    }
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
     // Cannot fail, as below.
     let _ = serde_json::to_writer(&mut *out, id);
