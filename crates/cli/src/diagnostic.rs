@@ -45,7 +45,14 @@ pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
         (c.is_control() && c != '\n' && c != '\t')
             || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
     };
-    if !text.chars().any(drives) {
+    // Every such character starts with a byte below 0x20, DEL, or 0xC2 (C1) or 0xE2 (the
+    // overrides) as its lead byte: text without those bytes (the request log's lines, almost
+    // always) is passed through after one pass over its bytes, no decoding. The pass does not
+    // stop early, so that it compiles to vector instructions.
+    let may_drive =
+        |b: u8| (b < 0x20 && b != b'\n' && b != b'\t') | (b == 0x7F) | (b == 0xC2) | (b == 0xE2);
+    let suspect = text.bytes().fold(false, |seen, b| seen | may_drive(b));
+    if !suspect || !text.chars().any(drives) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -341,4 +348,25 @@ pub(crate) fn render_lint_diagnostic(
     };
     render(&mut out, &report, std::io::stdout().is_terminal());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_controls;
+
+    #[test]
+    fn controls_and_overrides_are_escaped_and_their_lead_bytes_alone_are_not() {
+        let cases = [
+            ("plain text\twith a tab\n", "plain text\twith a tab\n"),
+            ("esc \u{1b}[2J del \u{7f}", "esc \\u001b[2J del \\u007f"),
+            ("c1 \u{85} \u{9b}", "c1 \\u0085 \\u009b"),
+            ("bidi \u{202e}x\u{2067}", "bidi \\u202ex\\u2067"),
+            // Lead bytes 0xC2 and 0xE2 that begin harmless characters.
+            ("£ € \u{2069}", "£ € \\u2069"),
+            ("£ € – ©", "£ € – ©"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(escape_controls(text), want, "{text:?}");
+        }
+    }
 }
