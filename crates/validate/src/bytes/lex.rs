@@ -454,7 +454,7 @@ impl<'b> ByteCheck<'_, 'b> {
         }
     }
 
-    /// The value at `pos` as a `Value` (for literals, unique items and discriminator tags).
+    /// The value at `pos` as a `Value` (for literals and discriminator tags).
     pub(super) fn capture(&mut self) -> Res<Value> {
         self.ws();
         let start = self.pos;
@@ -516,17 +516,60 @@ struct Keys<'b> {
 /// of every object level, up to the depth limit).
 const FEW_KEYS: usize = 8;
 
-/// Keys by the hash of their text (keyed per thread, so input cannot aim at collisions): the
-/// first key of each hash, and any other key of the same hash (never seen in practice).
-#[derive(Default)]
-pub(super) struct KeyTable {
-    first: std::collections::HashMap<u64, Span, BuildHasherDefault<Prehashed>>,
-    collided: Vec<(u64, Span)>,
+/// The keys of one object that are hashed: [`Table`] of where each is in the input.
+pub(super) type KeyTable = Table<Span>;
+
+/// Entries by a hash of their meaning (keyed per thread, so input cannot aim at collisions): the
+/// first entry of each hash, and any other entry of the same hash (never seen in practice). For
+/// the keys of large objects and the items of `uniqueItems` arrays; taken from a pool, cleared
+/// and reused, so that a table costs no allocation once warm.
+pub(super) struct Table<T> {
+    first: std::collections::HashMap<u64, T, BuildHasherDefault<Prehashed>>,
+    collided: Vec<(u64, T)>,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table { first: std::collections::HashMap::default(), collided: Vec::new() }
+    }
+}
+
+impl<T: Copy> Table<T> {
+    pub(super) fn clear(&mut self) {
+        self.first.clear();
+        self.collided.clear();
+    }
+
+    /// Adds `entry`, of hash `hash`, unless an entry that is `same` as it is there already:
+    /// then returns that one (the earliest added, of those of its hash).
+    pub(super) fn insert(
+        &mut self,
+        hash: u64,
+        entry: T,
+        mut same: impl FnMut(T) -> bool,
+    ) -> Option<T> {
+        let first = match self.first.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(vacant) => {
+                vacant.insert(entry);
+                return None;
+            }
+            std::collections::hash_map::Entry::Occupied(occupied) => *occupied.get(),
+        };
+        if same(first) {
+            return Some(first);
+        }
+        let earlier = self.collided.iter().find(|&&(h, other)| h == hash && same(other));
+        if let Some(&(_, other)) = earlier {
+            return Some(other);
+        }
+        self.collided.push((hash, entry));
+        None
+    }
 }
 
 /// Where a key's raw text is in the input, and whether it has escapes.
 #[derive(Clone, Copy)]
-struct Span {
+pub(super) struct Span {
     start: usize,
     len: usize,
     escaped: bool,
@@ -558,14 +601,7 @@ impl<'b> Keys<'b> {
         if let Some(table) = &mut self.many {
             return check.table_insert(table, key);
         }
-        let same = |a: Str<'b>, b: Str<'b>| {
-            if a.escaped || b.escaped {
-                ByteCheck::decode(a) == ByteCheck::decode(b)
-            } else {
-                a.raw == b.raw
-            }
-        };
-        if self.few[..self.count].iter().flatten().any(|k| same(*k, key)) {
+        if self.few[..self.count].iter().flatten().any(|k| k.same_text(key)) {
             return false;
         }
         if self.count < FEW_KEYS {
@@ -573,8 +609,7 @@ impl<'b> Keys<'b> {
             self.count += 1;
         } else {
             let mut table = check.scratch.tables.pop().unwrap_or_default();
-            table.first.clear();
-            table.collided.clear();
+            table.clear();
             for k in self.few.iter().flatten().chain([&key]) {
                 check.table_insert(&mut table, *k);
             }
@@ -607,28 +642,7 @@ impl<'b> ByteCheck<'_, 'b> {
         let hasher = self.scratch.hasher.clone();
         let hash = self.with_text(key, |_, text| hasher.hash_one(text));
         let span = self.span(key);
-        let Some(&first) = table.first.get(&hash) else {
-            table.first.insert(hash, span);
-            return true;
-        };
-        let same = |this: &mut Self, other: Span| {
-            let other = this.key_at(other);
-            if key.escaped || other.escaped {
-                ByteCheck::decode(key) == ByteCheck::decode(other)
-            } else {
-                key.raw == other.raw
-            }
-        };
-        if same(self, first) {
-            return false;
-        }
-        let others: Vec<Span> =
-            table.collided.iter().filter(|(h, _)| *h == hash).map(|(_, s)| *s).collect();
-        if others.into_iter().any(|other| same(self, other)) {
-            return false;
-        }
-        table.collided.push((hash, span));
-        true
+        table.insert(hash, span, |other| self.key_at(other).same_text(key)).is_none()
     }
 }
 
@@ -668,9 +682,12 @@ pub(super) fn unescape(raw: &str) -> String {
 /// [`unescape`] into `out` (appended), for a buffer that is reused.
 pub(super) fn unescape_into(raw: &str, out: &mut String) {
     let mut chars = raw.chars();
+    // The four digits read in place (no `String` per escape: this runs on the valid path).
     let hex = |chars: &mut std::str::Chars<'_>| -> u32 {
-        let digits: String = chars.by_ref().take(4).collect();
-        u32::from_str_radix(&digits, 16).unwrap_or(0xfffd)
+        let rest = chars.as_str();
+        let (digits, after) = rest.split_at_checked(4).unwrap_or((rest, ""));
+        *chars = after.chars();
+        u32::from_str_radix(digits, 16).unwrap_or(0xfffd)
     };
     while let Some(c) = chars.next() {
         if c != '\\' {

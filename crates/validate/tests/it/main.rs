@@ -6,3 +6,4 @@ mod generate;
 mod lint;
 mod paths;
 mod presence;
+mod unique;
