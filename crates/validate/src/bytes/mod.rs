@@ -332,24 +332,12 @@ impl<'b> ByteCheck<'_, 'b> {
                 if !self.enter() {
                     return self.skip_too_deep();
                 }
-                let items = list.items;
-                let mut unique = list.unique_items.then(|| unique::Unique::new(self));
-                let read = self.elements(|this, i| {
-                    this.push(Seg::Index(i));
-                    this.ws();
-                    let start = this.pos;
-                    let checked = this.check(items);
-                    this.pop();
-                    let ok = checked?;
-                    // An item that failed without errors wanted may not have been read whole
-                    // (nor need it: the array fails, and reading stops here).
-                    match &mut unique {
-                        Some(unique) if ok || this.detailed => Ok(unique.add(this, start, i) && ok),
-                        _ => Ok(ok),
-                    }
-                });
-                let equal = unique.and_then(|unique| unique.finish(self));
-                let (mut ok, n) = read?;
+                let (mut ok, n, equal) = if list.unique_items {
+                    self.unique_elements(list.items)?
+                } else {
+                    let (ok, n) = self.elements(|this, i| this.item(list.items, i))?;
+                    (ok, n, None)
+                };
                 if ok || self.detailed {
                     ok &= self.count(n, list.min_items, list.max_items);
                 }
@@ -520,6 +508,14 @@ impl<'b> ByteCheck<'_, 'b> {
                 _ => self.mismatch(id),
             },
         }
+    }
+
+    /// Item `i` of an array, checked against `items`.
+    fn item(&mut self, items: NodeId, i: usize) -> Res<bool> {
+        self.push(Seg::Index(i));
+        let ok = self.check(items);
+        self.pop();
+        ok
     }
 
     fn count(&mut self, len: usize, min: Option<u64>, max: Option<u64>) -> bool {

@@ -14,8 +14,9 @@ use std::hash::{BuildHasher, Hasher, RandomState};
 use serde_json::Value;
 
 use super::lex::Table;
-use super::{ByteCheck, Str};
+use super::{ByteCheck, Res, Str};
 use crate::number::{Num, NumKey, json_equal};
+use crate::program::NodeId;
 
 /// A scalar by its JSON meaning: two are equal exactly when `json_equal` says the values are.
 #[derive(PartialEq, Eq, Hash)]
@@ -101,16 +102,19 @@ pub(super) struct At {
 /// The items of one `uniqueItems` array read so far.
 pub(super) type ItemTable = Table<At>;
 
+/// Two items found equal: the index of the first, of the second.
+pub(super) type Pair = (usize, usize);
+
 /// The `uniqueItems` check of one array, fed each item as it is read.
-pub(super) struct Unique {
+struct Unique {
     table: ItemTable,
     /// The first two equal items (the least second index, then the least first), once found.
-    equal: Option<(usize, usize)>,
+    equal: Option<Pair>,
 }
 
 impl Unique {
     /// A check with a table from the pool of `check` (give it back with [`Unique::finish`]).
-    pub(super) fn new(check: &mut ByteCheck<'_, '_>) -> Unique {
+    fn new(check: &mut ByteCheck<'_, '_>) -> Unique {
         let mut table = check.scratch.items.pop().unwrap_or_default();
         table.clear();
         Unique { table, equal: None }
@@ -138,13 +142,30 @@ impl Unique {
     }
 
     /// Gives the table back to the pool; the first two equal items, if any.
-    pub(super) fn finish(self, check: &mut ByteCheck<'_, '_>) -> Option<(usize, usize)> {
+    fn finish(self, check: &mut ByteCheck<'_, '_>) -> Option<Pair> {
         check.scratch.items.push(self.table);
         self.equal
     }
 }
 
 impl ByteCheck<'_, '_> {
+    /// The items of a `uniqueItems` array, each checked against `items` and hashed as it is
+    /// read: (all passed and no two are equal, the count, the first two equal items if any).
+    pub(super) fn unique_elements(&mut self, items: NodeId) -> Res<(bool, usize, Option<Pair>)> {
+        let mut unique = Unique::new(self);
+        let read = self.elements(|this, i| {
+            this.ws();
+            let start = this.pos;
+            let ok = this.item(items, i)?;
+            // An item that failed without errors wanted may not have been read whole (nor need
+            // it be: the array fails, and reading stops at it).
+            Ok(if ok || this.detailed { unique.add(this, start, i) && ok } else { ok })
+        });
+        let equal = unique.finish(self);
+        let (ok, n) = read?;
+        Ok((ok, n, equal))
+    }
+
     fn same_items(&mut self, a: At, b: At) -> bool {
         // Two escaped strings: the inner one is decoded into a buffer of its own (an allocation;
         // met only when the hashes match, that is for equal items, which fail anyway).
