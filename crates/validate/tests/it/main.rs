@@ -7,3 +7,4 @@ mod lint;
 mod paths;
 mod presence;
 mod unique;
+mod utf8;
