@@ -179,24 +179,34 @@ pub(crate) fn item_count(
     ok
 }
 
-/// `uniqueItems`: the first two JSON-equal items, reported with both indices.
+/// `uniqueItems`: the first two JSON-equal items (the least `j`, then the least `i` before it),
+/// reported with both indices.
 pub(crate) fn unique_items(
     values: &[serde_json::Value],
-    mut fail: impl FnMut(ValidationRule, String, String),
+    fail: impl FnMut(ValidationRule, String, String),
 ) -> bool {
     for j in 1..values.len() {
         for i in 0..j {
             if crate::number::json_equal(&values[i], &values[j]) {
-                fail(
-                    ValidationRule::UniqueItems,
-                    "items that are all different".to_owned(),
-                    format!("items {i} and {j} are equal"),
-                );
+                equal_items(i, j, fail);
                 return false;
             }
         }
     }
     true
+}
+
+/// The `uniqueItems` error for items `i` and `j` (the bytes path finds them by hashing).
+pub(crate) fn equal_items(
+    i: usize,
+    j: usize,
+    mut fail: impl FnMut(ValidationRule, String, String),
+) {
+    fail(
+        ValidationRule::UniqueItems,
+        "items that are all different".to_owned(),
+        format!("items {i} and {j} are equal"),
+    );
 }
 
 /// The verdict on a map key for the common key types (any, string, enum, string literal),

@@ -59,6 +59,18 @@ impl Num {
         }
     }
 
+    /// What equality of JSON values compares a number by (`json_equal`, `uniqueItems`): equal
+    /// keys exactly when the numbers are equal.
+    pub(crate) fn key(self) -> NumKey {
+        match self {
+            Num::I(i) => NumKey::Integer(i128::from(i)),
+            Num::U(u) => NumKey::Integer(i128::from(u)),
+            // `-0.0 + 0.0` is `0.0`: the two zeros are one number. NaN is not JSON; one key.
+            Num::F(f) if f.is_nan() => NumKey::Double(f64::NAN.to_bits()),
+            Num::F(f) => NumKey::Double((f + 0.0).to_bits()),
+        }
+    }
+
     /// Compares exactly when both are integers, as doubles otherwise.
     pub(crate) fn cmp(self, other: Num) -> Ordering {
         match (self.as_i128(), other.as_i128()) {
@@ -99,15 +111,20 @@ impl Num {
     }
 }
 
+/// A number as equality sees it (see [`json_equal`]): an integer exactly, a double by its value;
+/// an integer and a double are never the same key, so the key can be hashed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum NumKey {
+    Integer(i128),
+    Double(u64),
+}
+
 /// JSON equality with numbers compared by value (`1` and `1.0` are different JSON numbers to
 /// serde_json; to a literal or enum they are the same number only when both are integers or
 /// both are doubles — the wire distinguishes them, as a serde plant does).
 pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            let (x, y) = (Num::of(x), Num::of(y));
-            x.is_integer() == y.is_integer() && x.cmp(y) == Ordering::Equal
-        }
+        (Value::Number(x), Value::Number(y)) => Num::of(x).key() == Num::of(y).key(),
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
         }

@@ -19,6 +19,7 @@ use crate::report::{
 use crate::value::ValueCheck;
 
 mod lex;
+mod unique;
 
 use lex::DUPLICATE_EXPECTED;
 
@@ -40,6 +41,16 @@ impl<'b> Str<'b> {
     /// The raw text. Scanning proved it UTF-8 (or ASCII), so this never falls back.
     fn text(self) -> &'b str {
         std::str::from_utf8(self.raw).unwrap_or_default()
+    }
+
+    /// Whether two strings have the same text: compared raw when neither has escapes, decoded
+    /// (an allocation each) when one has.
+    fn same_text(self, other: Str<'_>) -> bool {
+        if self.escaped || other.escaped {
+            ByteCheck::decode(self) == ByteCheck::decode(other)
+        } else {
+            self.raw == other.raw
+        }
     }
 }
 
@@ -72,11 +83,12 @@ pub(crate) struct ByteCheck<'p, 'b> {
 
 /// What a run needs memory for, kept on the thread between runs so that a valid value costs no
 /// allocation once the buffers have grown: the text of escaped strings that a rule reads, and
-/// the key tables of objects of many keys.
+/// the key tables of objects of many keys, the item tables of `uniqueItems` arrays.
 #[derive(Default)]
 struct Scratch {
     text: String,
     tables: Vec<lex::KeyTable>,
+    items: Vec<unique::ItemTable>,
     hasher: std::hash::RandomState,
 }
 
@@ -320,24 +332,20 @@ impl<'b> ByteCheck<'_, 'b> {
                 if !self.enter() {
                     return self.skip_too_deep();
                 }
-                let items = list.items;
-                let mut spans = Vec::new();
-                let (mut ok, n) = self.elements(|this, i| {
-                    this.push(Seg::Index(i));
-                    this.ws();
-                    let start = this.pos;
-                    let ok = this.check(items);
-                    this.pop();
-                    if list.unique_items {
-                        spans.push((start, this.pos));
-                    }
-                    ok
-                })?;
+                let (mut ok, n, equal) = if list.unique_items {
+                    self.unique_elements(list.items)?
+                } else {
+                    let (ok, n) = self.elements(|this, i| this.item(list.items, i))?;
+                    (ok, n, None)
+                };
                 if ok || self.detailed {
                     ok &= self.count(n, list.min_items, list.max_items);
                 }
-                if list.unique_items && (ok || self.detailed) {
-                    ok &= self.unique(&spans);
+                // Items, then the count, then uniqueness: the value path's order.
+                if let Some((i, j)) = equal {
+                    checks::equal_items(i, j, |rule, expected, found| {
+                        self.fail(rule, expected, found);
+                    });
                 }
                 self.depth -= 1;
                 Ok(ok)
@@ -502,26 +510,17 @@ impl<'b> ByteCheck<'_, 'b> {
         }
     }
 
-    fn count(&mut self, len: usize, min: Option<u64>, max: Option<u64>) -> bool {
-        let mut errs = Vec::new();
-        let ok = checks::item_count(len, min, max, |r, e, f| errs.push((r, e, f)));
-        for (rule, expected, found) in errs {
-            self.fail(rule, expected, found);
-        }
+    /// Item `i` of an array, checked against `items`.
+    fn item(&mut self, items: NodeId, i: usize) -> Res<bool> {
+        self.push(Seg::Index(i));
+        let ok = self.check(items);
+        self.pop();
         ok
     }
 
-    fn unique(&mut self, spans: &[(usize, usize)]) -> bool {
-        let values: Vec<Value> = spans
-            .iter()
-            .map(|&(a, b)| serde_json::from_slice(&self.bytes[a..b]).unwrap_or(Value::Null))
-            .collect();
-        self.unique_values(&values)
-    }
-
-    fn unique_values(&mut self, values: &[Value]) -> bool {
+    fn count(&mut self, len: usize, min: Option<u64>, max: Option<u64>) -> bool {
         let mut errs = Vec::new();
-        let ok = checks::unique_items(values, |r, e, f| errs.push((r, e, f)));
+        let ok = checks::item_count(len, min, max, |r, e, f| errs.push((r, e, f)));
         for (rule, expected, found) in errs {
             self.fail(rule, expected, found);
         }

@@ -6,3 +6,5 @@ mod generate;
 mod lint;
 mod paths;
 mod presence;
+mod unique;
+mod utf8;
