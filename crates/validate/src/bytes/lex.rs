@@ -91,8 +91,13 @@ impl<'b> ByteCheck<'_, 'b> {
         match bytes.get(at + 1) {
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
             Some(b'u') => {
+                // Four hex digits exactly: `from_str_radix` alone would also take a leading `+`
+                // (`\u+041`), which JSON does not.
                 let unit = |i: usize| -> Option<u16> {
                     let hex = bytes.get(i..i + 4)?;
+                    if !hex.iter().all(u8::is_ascii_hexdigit) {
+                        return None;
+                    }
                     u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
                 };
                 let Some(first) = unit(at + 2) else {

@@ -148,3 +148,29 @@ fn a_strings_other_errors_come_before_its_utf8() {
         assert_eq!(errors[0].expected, expected, "{:?}", String::from_utf8_lossy(text));
     }
 }
+
+/// `\u` takes four hexadecimal digits and nothing else: a sign, a space or a short count is
+/// refused, as serde_json refuses it (the bytes path once read `\u+041` as `A`).
+#[test]
+fn unicode_escapes_read_as_serde_json_reads_them() {
+    let c = contract();
+    let v = validator(&c, "Text");
+    for inner in [
+        r"\u0041",
+        r"\u00e9",
+        r"\uD83D\uDE00",
+        r"\uFFFF",
+        r"\u+041",
+        r"\u-041",
+        r"\u 041",
+        r"\u004",
+        r"\u00g1",
+        r"\u+0041",
+        r"\uD83D\u+E00",
+        r"\u0x41",
+    ] {
+        let text = format!("\"{inner}\"");
+        let want = serde_json::from_str::<Value>(&text).is_ok();
+        assert_eq!(v.is_valid_bytes(text.as_bytes()), want, "{text}");
+    }
+}
