@@ -462,23 +462,18 @@ fn check_one(
     found.sort_by_key(|l| l.span.start);
 
     let file = path.display().to_string();
-    // The text is copied for the comparisons only: without a baseline (the common lint-only
-    // run) a large contract's text is not copied for nothing.
-    let compared: Vec<Compared> = if baselines.is_empty() {
-        Vec::new()
-    } else {
-        let current =
-            Source { file: file.clone(), text: loaded.text.clone(), document: loaded.document };
-        baselines
-            .into_iter()
-            .map(|baseline| {
-                let report = diff(&baseline.source, &current);
-                let accepted = vec![None; report.findings.len()];
-                Compared { baseline, report, accepted }
-            })
-            .collect()
-    };
-    Ok(Checked { file, path: path.to_owned(), text: loaded.text, found, lint, compared })
+    // The text lends itself to the comparisons and comes back for the report: a large
+    // contract's text is never copied.
+    let current = Source { file: file.clone(), text: loaded.text, document: loaded.document };
+    let compared: Vec<Compared> = baselines
+        .into_iter()
+        .map(|baseline| {
+            let report = diff(&baseline.source, &current);
+            let accepted = vec![None; report.findings.len()];
+            Compared { baseline, report, accepted }
+        })
+        .collect();
+    Ok(Checked { file, path: path.to_owned(), text: current.text, found, lint, compared })
 }
 
 /// An unreadable contract as a finding of the machine formats: it fails the run.
