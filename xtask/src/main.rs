@@ -6,6 +6,8 @@ mod bench_startup;
 mod bless;
 mod console_shots;
 mod crates;
+#[cfg(test)]
+mod downstream_example;
 mod ensure;
 mod fixtures;
 mod floor;
@@ -16,6 +18,7 @@ mod load;
 mod release;
 mod roundtrip;
 mod soak;
+mod suite;
 mod value_diff;
 mod workspace;
 mod worktree;
@@ -26,6 +29,12 @@ const USAGE: &str = "\
 usage: cargo xtask <task> [options]
 
 tasks:
+  test [--setup-only] [NEXTEST ARGS]
+                           the README's test command: install what the suite needs besides Rust
+                           (Debian packages as root, else the command to run; the pinned npm folders;
+                           the Python venvs under the target dir; cargo-nextest, cargo-semver-checks),
+                           then `cargo nextest run` (default --workspace; fails when a test was
+                           skipped). --setup-only installs and prints the variables to export
   fixtures [--check]       regenerate every generated file (the goldens in fixtures/golden/current/,
                            docs/compat-rules.md, docs/types.schema.json);
                            with --check, write nothing and fail listing every file out of date
@@ -75,6 +84,7 @@ tasks:
 /// A task and its options, as given on the command line.
 #[derive(Debug, PartialEq, Eq)]
 enum Task {
+    Test { setup_only: bool, nextest_args: Vec<String> },
     Fixtures { check: bool },
     Bless { nextest_args: Vec<String> },
     Freeze { version: String },
@@ -111,6 +121,17 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
                 }
             }
             Task::Fixtures { check }
+        }
+        "test" => {
+            let mut setup_only = false;
+            let mut nextest_args = Vec::new();
+            for arg in rest.by_ref() {
+                match arg {
+                    "--setup-only" if nextest_args.is_empty() => setup_only = true,
+                    _ => nextest_args.push(arg.to_owned()),
+                }
+            }
+            Task::Test { setup_only, nextest_args }
         }
         "bless" => Task::Bless { nextest_args: rest.by_ref().map(str::to_owned).collect() },
         "freeze" => {
@@ -207,6 +228,7 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
 fn task_name(task: &Task) -> &'static str {
     match task {
         Task::Fixtures { .. } => "fixtures",
+        Task::Test { .. } => "test",
         Task::Bless { .. } => "bless",
         Task::Freeze { .. } => "freeze",
         Task::Roundtrip { .. } => "roundtrip",
@@ -246,6 +268,7 @@ fn main() -> ExitCode {
             let mode = if check { ensure::Mode::Check } else { ensure::Mode::Write };
             fixtures::run(&root, mode)
         }
+        Task::Test { setup_only, nextest_args } => suite::run(&root, &nextest_args, setup_only),
         Task::Bless { nextest_args } => bless::run(&root, &nextest_args),
         Task::Freeze { version } => freeze::run(&root, &version),
         Task::Roundtrip { against } => roundtrip::run(&root, against.as_deref()),
@@ -326,6 +349,18 @@ mod tests {
         assert_eq!(
             parse("soak --url http://127.0.0.1:7878/ --secs 5"),
             Ok(Task::Soak(soak::Options { secs: 5, url: Some("http://127.0.0.1:7878/".into()) }))
+        );
+        assert_eq!(parse("test"), Ok(Task::Test { setup_only: false, nextest_args: vec![] }));
+        assert_eq!(
+            parse("test --setup-only"),
+            Ok(Task::Test { setup_only: true, nextest_args: vec![] })
+        );
+        assert_eq!(
+            parse("test -p accord-wire --no-fail-fast"),
+            Ok(Task::Test {
+                setup_only: false,
+                nextest_args: vec!["-p".into(), "accord-wire".into(), "--no-fail-fast".into()]
+            })
         );
         assert_eq!(parse("help"), Ok(Task::Help));
         assert_eq!(parse("fixtures --help"), Ok(Task::Help));

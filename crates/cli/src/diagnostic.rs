@@ -109,7 +109,7 @@ pub(crate) fn render_parse_error(path: &Path, bytes: &[u8], err: &Error) -> Stri
         source_code: Snippet { name: escape_controls(&path.display().to_string()).into(), text },
         span,
         label: label(&err.kind).to_owned(),
-        help: help(&err.kind),
+        help: misspelt_required(bytes, err).or_else(|| help(&err.kind)),
         code: format!("accord::{}", err.kind.code()),
     };
     render(&mut out, &report, std::io::stderr().is_terminal());
@@ -150,6 +150,16 @@ fn label(kind: &ErrorKind) -> &'static str {
     }
 }
 
+/// For a missing required member, the member beside it that is one slip from its name
+/// (`paylod` for `payload`): the usual cause, and a help that says so.
+fn misspelt_required(bytes: &[u8], err: &Error) -> Option<String> {
+    let ErrorKind::MissingField { field, .. } = &*err.kind else { return None };
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let record = value.pointer(&err.pointer.to_string())?.as_object()?;
+    let slip = accord_schema_model::members::near_miss(field, record.keys().map(String::as_str))?;
+    Some(format!("`{}` is one slip from `{field}`: rename it", escape_controls(slip)))
+}
+
 fn help(kind: &ErrorKind) -> Option<String> {
     let readable = READABLE_SCHEMAS.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     Some(match kind {
@@ -169,9 +179,13 @@ fn help(kind: &ErrorKind) -> Option<String> {
         ErrorKind::SchemaNotInteger { .. } => {
             format!("format versions are whole numbers; this accord reads schema {readable}")
         }
-        ErrorKind::UnknownKind { .. } => {
-            "a newer accord may know this kind, but then the document must carry a newer schema number".to_owned()
-        }
+        ErrorKind::UnknownKind { kind } => match accord_schema_model::Kind::suggest(kind) {
+            Some(meant) => format!(
+                "write `\"kind\": \"{}\"`; schema 1 spells its kinds as the message lists them",
+                meant.name()
+            ),
+            None => "a newer accord may know this kind, but then the document must carry a newer schema number".to_owned(),
+        },
         ErrorKind::DuplicateKey { .. } => "keep one of the two members, or rename one".to_owned(),
         ErrorKind::TooDeep { limit } => {
             format!("contracts never need more than {limit} levels; this input is not a contract")

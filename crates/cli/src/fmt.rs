@@ -56,11 +56,15 @@ pub(crate) fn run(args: &Args) -> Outcome {
     } else if would_change.is_empty() {
         Outcome::Success
     } else {
-        eprintln!(
-            "{} of {} files would be reformatted; run `accord fmt` on them",
-            would_change.len(),
-            args.files.len()
-        );
+        match (would_change.len(), args.files.len()) {
+            (_, 1) => eprintln!("the file would be reformatted; run `accord fmt` on it"),
+            (1, total) => {
+                eprintln!("1 of {total} files would be reformatted; run `accord fmt` on it")
+            }
+            (n, total) => {
+                eprintln!("{n} of {total} files would be reformatted; run `accord fmt` on them")
+            }
+        }
         Outcome::Problems
     }
 }

@@ -25,6 +25,9 @@ pub(crate) struct Unreadable {
     pub(crate) position: Option<(usize, usize)>,
 }
 
+/// How many of a file's structural errors are printed before "and N more".
+const SHOWN_ERRORS: usize = 20;
+
 /// Reads and parses `path`; on failure prints the diagnostic to stderr and returns `None`.
 pub(crate) fn load(path: &Path) -> Option<Loaded> {
     read(path).ok()
@@ -45,14 +48,33 @@ pub(crate) fn read(path: &Path) -> Result<Loaded, Unreadable> {
             });
         }
     };
-    match Document::parse_bytes(&bytes) {
+    match Document::parse_bytes_all(&bytes) {
         Ok(document) => {
-            // parse_bytes succeeded, so the bytes are UTF-8.
+            // parse_bytes_all succeeded, so the bytes are UTF-8.
             let text = String::from_utf8(bytes).unwrap_or_default();
             Ok(Loaded { text, document })
         }
-        Err(err) => {
-            diagnostic::print_parse_error(path, &bytes, &err);
+        Err(errors) => {
+            // Every structural error at once, as a compiler reports them, up to a bound that
+            // keeps a file of a million mistakes from flooding the terminal.
+            for err in errors.iter().take(SHOWN_ERRORS) {
+                diagnostic::print_parse_error(path, &bytes, err);
+            }
+            if errors.len() > SHOWN_ERRORS {
+                eprintln!(
+                    "error: and {} more error(s) in {}",
+                    errors.len() - SHOWN_ERRORS,
+                    path.display()
+                );
+            }
+            let Some(err) = errors.first() else {
+                return Err(Unreadable {
+                    code: "unreadable-file",
+                    message: format!("{} was refused without a reason", path.display()),
+                    pointer: None,
+                    position: None,
+                });
+            };
             Err(Unreadable {
                 code: err.kind.code(),
                 message: err.kind.to_string(),

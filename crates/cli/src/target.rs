@@ -75,12 +75,18 @@ fn method(doc: &Document, flag: &str, text: &str) -> Result<(String, String), St
     if let Some(route) = dialect.resolve(text) {
         return Ok((route.namespace.clone(), route.method.clone()));
     }
-    if dialect.is_accord() {
-        // On accord's own wire the two spellings are one: the compiler's "no such method"
-        // (with its own wording) is the answer.
+    if dialect.is_accord() && split(flag, text).is_err() {
+        // Not NAMESPACE.METHOD at all: the form is what to fix first.
         return split(flag, text);
     }
-    let spellings = |r: &MethodRoute| format!("`{}` (`{}`)", r.wire_name, r.qualified());
+    // On accord's own wire the two spellings are one, and shown once.
+    let spellings = |r: &MethodRoute| {
+        if r.wire_name == r.qualified() {
+            format!("`{}`", r.wire_name)
+        } else {
+            format!("`{}` (`{}`)", r.wire_name, r.qualified())
+        }
+    };
     let names: Vec<String> =
         dialect.methods().flat_map(|r| [r.wire_name.clone(), r.qualified()]).collect();
     let close =

@@ -92,8 +92,7 @@ pub enum ErrorKind {
     /// A TypeNode `kind` that schema 1 does not have.
     #[error(
         "unknown type kind `{kind}`{}: schema 1 has exactly the kinds {}; a new kind is a new format, so values of this type cannot be checked by this accord",
-        crate::members::near_miss(kind, crate::Kind::ALL.iter().map(|k| k.name()))
-            .map_or(String::new(), |k| format!(" (did you mean `{k}`?)")),
+        crate::Kind::suggest(kind).map_or(String::new(), |k| format!(" (did you mean `{}`?)", k.name())),
         crate::Kind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
     )]
     UnknownKind {

@@ -59,8 +59,27 @@ impl Document {
     /// unread `schema` number, an unknown type kind, and any member of the wrong JSON type are
     /// refused with an [`Error`] carrying the pointer, span and position.
     pub fn parse(text: &str) -> Result<Document, Error> {
-        let tree = json::parse_tree(text)?;
-        read::document(tree).map_err(|err| locate(text, err))
+        Document::parse_all(text).map_err(first)
+    }
+
+    /// Reads a document from text, giving every structural error the reader finds in one pass
+    /// (in document order), not only the first: each entry of a map or array and each member of
+    /// a record is read even when a neighbour was refused. JSON errors (syntax, duplicates,
+    /// depth) and a refused `schema` number stop the reading, so they come alone.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Document::parse`], all of them; the vector is never empty.
+    pub fn parse_all(text: &str) -> Result<Document, Vec<Error>> {
+        let tree = json::parse_tree(text).map_err(|err| vec![err])?;
+        read::document(tree).map_err(|refused| {
+            let mut errors: Vec<Error> =
+                refused.0.into_iter().map(|err| locate(text, err)).collect();
+            // The reader visits a record's members in its own order; people read the file top
+            // to bottom (a stable sort keeps the reader's order among errors at one place).
+            errors.sort_by_key(|err| err.span.map_or(0, |span| span.start));
+            errors
+        })
     }
 
     /// Reads a document from bytes, which must be UTF-8.
@@ -69,20 +88,30 @@ impl Document {
     ///
     /// As [`Document::parse`], and [`ErrorKind::InvalidUtf8`] at the first byte that is not UTF-8.
     pub fn parse_bytes(bytes: &[u8]) -> Result<Document, Error> {
+        Document::parse_bytes_all(bytes).map_err(first)
+    }
+
+    /// Reads a document from bytes, giving every structural error as [`Document::parse_all`]
+    /// does.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Document::parse_bytes`], all of them; the vector is never empty.
+    pub fn parse_bytes_all(bytes: &[u8]) -> Result<Document, Vec<Error>> {
         match std::str::from_utf8(bytes) {
-            Ok(text) => Document::parse(text),
+            Ok(text) => Document::parse_all(text),
             Err(err) => {
                 let valid = &bytes[..err.valid_up_to()];
                 // The valid prefix is UTF-8 by definition, so positions can be counted in it.
                 let prefix = std::str::from_utf8(valid).unwrap_or_default();
                 let map = SourceMap::new(prefix);
                 let at = err.valid_up_to();
-                Err(Error {
+                Err(vec![Error {
                     kind: Box::new(ErrorKind::InvalidUtf8),
                     pointer: map.pointer_at(at).0,
                     span: Some(Span { start: at, end: at + err.error_len().unwrap_or(1) }),
                     position: Some(map.position(at)),
-                })
+                }])
             }
         }
     }
@@ -99,11 +128,19 @@ impl Document {
             let kind = Box::new(ErrorKind::TooDeep { limit: DEPTH_LIMIT });
             return Err(Error { kind, pointer, span: None, position: None });
         }
-        read::document(node::Node::from_value(value)).map_err(|err| Error {
-            kind: Box::new(err.kind),
-            pointer: err.pointer,
-            span: None,
-            position: None,
+        read::document(node::Node::from_value(value)).map_err(|refused| {
+            first(
+                refused
+                    .0
+                    .into_iter()
+                    .map(|err| Error {
+                        kind: Box::new(err.kind),
+                        pointer: err.pointer,
+                        span: None,
+                        position: None,
+                    })
+                    .collect(),
+            )
         })
     }
 
@@ -126,6 +163,21 @@ impl TypeNode {
     pub fn to_value(&self) -> serde_json::Value {
         write::type_node(self)
     }
+}
+
+/// The first of a reading's errors, for the readers that give one. The reader never refuses
+/// without an error; an empty list is still answered with one rather than a panic.
+fn first(errors: Vec<Error>) -> Error {
+    errors.into_iter().next().unwrap_or_else(|| Error {
+        kind: Box::new(ErrorKind::InvalidValue {
+            what: "the document".to_owned(),
+            reason: "refused without a reason: a bug in accord's reader, please report it"
+                .to_owned(),
+        }),
+        pointer: Pointer::root(),
+        span: None,
+        position: None,
+    })
 }
 
 fn locate(text: &str, err: read::Unlocated) -> Error {

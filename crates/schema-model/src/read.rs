@@ -3,6 +3,12 @@
 //! The order of checks is the policy's: the `schema` number first (a document under a number
 //! this build does not read is refused before anything in it is interpreted), then the records.
 //! Members this build has no name for are kept, in order, in each record's `unknown`.
+//!
+//! A refusal does not stop the reading of its neighbours: each entry of a map or array, and each
+//! member of a namespace, method, event or field, is read even when another failed, so that one
+//! run reports every mistake it can find (as a compiler does). Only a refused `schema` number
+//! stops everything, since nothing else may be interpreted under a number this build does not
+//! read.
 
 use indexmap::IndexMap;
 use serde_json::{Number, Value};
@@ -24,10 +30,50 @@ pub(crate) struct Unlocated {
     pub(crate) pointer: Pointer,
 }
 
-type R<T> = Result<T, Unlocated>;
+/// Every refusal found while reading a value, in document order; never empty.
+#[derive(Debug)]
+pub(crate) struct Refused(pub(crate) Vec<Unlocated>);
+
+type R<T> = Result<T, Refused>;
 
 fn fail<T>(kind: ErrorKind, pointer: &At<'_>) -> R<T> {
-    Err(Unlocated { kind, pointer: pointer.pointer() })
+    Err(Refused(vec![Unlocated { kind, pointer: pointer.pointer() }]))
+}
+
+/// A record refused with no refusal gathered: cannot happen, since [`Gather::keep`] gives
+/// `None` only after keeping a refusal; said rather than assumed, so that no input can panic.
+fn unexplained(at: &At<'_>) -> Refused {
+    Refused(vec![Unlocated {
+        kind: ErrorKind::InvalidValue {
+            what: "a record".to_owned(),
+            reason: "refused without a reason: a bug in accord's reader, please report it"
+                .to_owned(),
+        },
+        pointer: at.pointer(),
+    }])
+}
+
+/// The refusals of a record's members, gathered so that a refused member does not hide the
+/// mistakes in the members after it.
+#[derive(Default)]
+struct Gather(Vec<Unlocated>);
+
+impl Gather {
+    /// The value read, or `None` with its refusals kept.
+    fn keep<T>(&mut self, read: R<T>) -> Option<T> {
+        match read {
+            Ok(value) => Some(value),
+            Err(Refused(refusals)) => {
+                self.0.extend(refusals);
+                None
+            }
+        }
+    }
+
+    /// What was gathered, as the record's refusal, when anything was.
+    fn refused(self) -> Option<Refused> {
+        (!self.0.is_empty()).then_some(Refused(self.0))
+    }
 }
 
 fn wrong_type<T>(what: &str, expected: &'static str, found: &Node, at: &At<'_>) -> R<T> {
@@ -170,7 +216,12 @@ fn array<T>(
 ) -> R<Vec<T>> {
     match value {
         Node::Array(items) => {
-            items.into_iter().enumerate().map(|(i, v)| item(v, &At::Index(at, i))).collect()
+            let mut out = Vec::with_capacity(items.len());
+            let mut gather = Gather::default();
+            for (i, v) in items.into_iter().enumerate() {
+                out.extend(gather.keep(item(v, &At::Index(at, i))));
+            }
+            gather.refused().map_or(Ok(out), Err)
         }
         other => wrong_type(what, "an array", &other, at),
     }
@@ -185,11 +236,13 @@ fn by_name<T>(
     match value {
         Node::Object(members) => {
             let mut out = IndexMap::with_capacity(members.len());
+            let mut gather = Gather::default();
             for (name, v) in members {
-                let item = entry(&name, v, &At::Key(at, &name))?;
-                out.insert(name, item);
+                if let Some(item) = gather.keep(entry(&name, v, &At::Key(at, &name))) {
+                    out.insert(name, item);
+                }
             }
-            Ok(out)
+            gather.refused().map_or(Ok(out), Err)
         }
         other => wrong_type(what, "an object keyed by name", &other, at),
     }
@@ -223,41 +276,80 @@ pub(crate) fn document(value: Node) -> R<Document> {
             return fail(ErrorKind::SchemaNotInteger { found }, &at);
         }
     };
-    Ok(Document {
-        schema,
-        name: doc.string("name")?,
-        description: doc.string("description")?,
-        wire: doc.optional("wire", wire)?,
-        namespaces: doc
-            .optional("namespaces", |v, at| by_name(v, at, "`namespaces`", namespace))?,
-        unknown: doc.unknown(),
-    })
+    let mut gather = Gather::default();
+    let name = gather.keep(doc.string("name"));
+    let description = gather.keep(doc.string("description"));
+    let wire = gather.keep(doc.optional("wire", wire));
+    let namespaces =
+        gather.keep(doc.optional("namespaces", |v, at| by_name(v, at, "`namespaces`", namespace)));
+    match (name, description, wire, namespaces, gather.refused()) {
+        (Some(name), Some(description), Some(wire), Some(namespaces), None) => {
+            Ok(Document { schema, name, description, wire, namespaces, unknown: doc.unknown() })
+        }
+        (.., refused) => Err(refused.unwrap_or_else(|| unexplained(&root))),
+    }
 }
 
 fn namespace(name: &str, value: Node, at: &At<'_>) -> R<Namespace> {
     let mut ns = Record::new(value, at, ("namespace", name), members::NAMESPACE)?;
-    let (version, version_at) = ns.require("version")?;
-    let version = string(version, &version_at, "version")?;
-    if let Err(err) = semver::Version::parse(&version) {
-        return invalid(
-            "`version` (the namespace's contract version)",
-            format!("`{version}` is not semver text such as 1.4.0 ({err})"),
-            &version_at,
-        );
+    let mut gather = Gather::default();
+    let version = gather.keep(ns.require("version").and_then(|(v, at)| contract_version(v, &at)));
+    let description = gather.keep(ns.string("description"));
+    let deprecated = gather.keep(ns.deprecated());
+    let component = gather.keep(ns.optional("component", component));
+    let wire = gather.keep(ns.optional("wire", wire));
+    let methods = gather.keep(ns.optional("methods", |v, at| by_name(v, at, "`methods`", method)));
+    let events = gather.keep(ns.optional("events", |v, at| by_name(v, at, "`events`", event)));
+    let types = gather
+        .keep(ns.optional("types", |v, at| by_name(v, at, "`types`", |_, v, at| type_node(v, at))));
+    let reserved = gather.keep(ns.reserved());
+    match (
+        (version, description, deprecated, component),
+        (wire, methods, events, types, reserved),
+        gather.refused(),
+    ) {
+        (
+            (Some(version), Some(description), Some(deprecated), Some(component)),
+            (Some(wire), Some(methods), Some(events), Some(types), Some(reserved)),
+            None,
+        ) => Ok(Namespace {
+            version,
+            description,
+            deprecated,
+            component,
+            wire,
+            methods,
+            events,
+            types,
+            reserved,
+            unknown: ns.unknown(),
+        }),
+        (.., refused) => Err(refused.unwrap_or_else(|| unexplained(at))),
     }
-    Ok(Namespace {
-        version,
-        description: ns.string("description")?,
-        deprecated: ns.deprecated()?,
-        component: ns.optional("component", component)?,
-        wire: ns.optional("wire", wire)?,
-        methods: ns.optional("methods", |v, at| by_name(v, at, "`methods`", method))?,
-        events: ns.optional("events", |v, at| by_name(v, at, "`events`", event))?,
-        types: ns
-            .optional("types", |v, at| by_name(v, at, "`types`", |_, v, at| type_node(v, at)))?,
-        reserved: ns.reserved()?,
-        unknown: ns.unknown(),
-    })
+}
+
+/// A namespace's `version`: semver text.
+fn contract_version(value: Node, at: &At<'_>) -> R<String> {
+    let version = string(value, at, "version")?;
+    if let Err(err) = semver::Version::parse(&version) {
+        // semver's own words for `1.0` ("while parsing minor version number") point at the
+        // wrong number; a short version is the usual mistake, so it is named as such.
+        let numbers: Vec<&str> = version.split('.').collect();
+        let short = numbers.len() < 3
+            && numbers.iter().all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let reason = if short {
+            format!(
+                "`{version}` has {} number{}; a contract version has three, MAJOR.MINOR.PATCH, such as {}",
+                numbers.len(),
+                if numbers.len() == 1 { "" } else { "s" },
+                [numbers.as_slice(), &["0", "0"]].concat()[..3].join(".")
+            )
+        } else {
+            format!("`{version}` is not semver text such as 1.4.0 ({err})")
+        };
+        return invalid("`version` (the namespace's contract version)", reason, at);
+    }
+    Ok(version)
 }
 
 fn wire(value: Node, at: &At<'_>) -> R<Wire> {
@@ -361,18 +453,36 @@ fn method(name: &str, value: Node, at: &At<'_>) -> R<Method> {
             ),
         }
     })?;
-    let (result, result_at) = m.require("result")?;
-    Ok(Method {
-        semantics: semantics.as_deref().map(Semantics::from_text),
-        description: m.string("description")?,
-        deprecated: m.deprecated()?,
-        param_structure,
-        params: m.optional("params", |v, at| array(v, at, "`params`", param))?,
-        result: type_node(result, &result_at)?,
-        errors: m.optional("errors", |v, at| array(v, at, "`errors`", error_decl))?,
-        examples: m.optional("examples", |v, at| array(v, at, "`examples`", method_example))?,
-        unknown: m.unknown(),
-    })
+    let mut gather = Gather::default();
+    let result = gather.keep(m.require("result").and_then(|(v, at)| type_node(v, &at)));
+    let description = gather.keep(m.string("description"));
+    let deprecated = gather.keep(m.deprecated());
+    let params = gather.keep(m.optional("params", |v, at| array(v, at, "`params`", param)));
+    let errors = gather.keep(m.optional("errors", |v, at| array(v, at, "`errors`", error_decl)));
+    let examples =
+        gather.keep(m.optional("examples", |v, at| array(v, at, "`examples`", method_example)));
+    match (result, description, deprecated, params, errors, examples, gather.refused()) {
+        (
+            Some(result),
+            Some(description),
+            Some(deprecated),
+            Some(params),
+            Some(errors),
+            Some(examples),
+            None,
+        ) => Ok(Method {
+            semantics: semantics.as_deref().map(Semantics::from_text),
+            description,
+            deprecated,
+            param_structure,
+            params,
+            result,
+            errors,
+            examples,
+            unknown: m.unknown(),
+        }),
+        (.., refused) => Err(refused.unwrap_or_else(|| unexplained(at))),
+    }
 }
 
 fn param(value: Node, at: &At<'_>) -> R<Param> {
@@ -389,28 +499,48 @@ fn field(name: &str, value: Node, at: &At<'_>) -> R<Field> {
 }
 
 fn field_members(mut f: Record<'_>) -> R<Field> {
-    let (ty, ty_at) = f.require("type")?;
-    Ok(Field {
-        ty: type_node(ty, &ty_at)?,
-        optional: f.boolean("optional")?,
-        input_optional: f.boolean("inputOptional")?,
-        output_optional: f.boolean("outputOptional")?,
-        description: f.string("description")?,
-        deprecated: f.deprecated()?,
-        unknown: f.unknown(),
-    })
+    let mut gather = Gather::default();
+    let ty = gather.keep(f.require("type").and_then(|(v, at)| type_node(v, &at)));
+    let optional = gather.keep(f.boolean("optional"));
+    let input_optional = gather.keep(f.boolean("inputOptional"));
+    let output_optional = gather.keep(f.boolean("outputOptional"));
+    let description = gather.keep(f.string("description"));
+    let deprecated = gather.keep(f.deprecated());
+    match (
+        (ty, optional, input_optional, output_optional),
+        (description, deprecated),
+        gather.refused(),
+    ) {
+        (
+            (Some(ty), Some(optional), Some(input_optional), Some(output_optional)),
+            (Some(description), Some(deprecated)),
+            None,
+        ) => Ok(Field {
+            ty,
+            optional,
+            input_optional,
+            output_optional,
+            description,
+            deprecated,
+            unknown: f.unknown(),
+        }),
+        (.., refused) => Err(refused.unwrap_or_else(|| unexplained(f.at))),
+    }
 }
 
 fn event(name: &str, value: Node, at: &At<'_>) -> R<Event> {
     let mut e = Record::new(value, at, ("event", name), members::EVENT)?;
-    let (payload, payload_at) = e.require("payload")?;
-    Ok(Event {
-        payload: type_node(payload, &payload_at)?,
-        description: e.string("description")?,
-        deprecated: e.deprecated()?,
-        examples: e.examples()?,
-        unknown: e.unknown(),
-    })
+    let mut gather = Gather::default();
+    let payload = gather.keep(e.require("payload").and_then(|(v, at)| type_node(v, &at)));
+    let description = gather.keep(e.string("description"));
+    let deprecated = gather.keep(e.deprecated());
+    let examples = gather.keep(e.examples());
+    match (payload, description, deprecated, examples, gather.refused()) {
+        (Some(payload), Some(description), Some(deprecated), Some(examples), None) => {
+            Ok(Event { payload, description, deprecated, examples, unknown: e.unknown() })
+        }
+        (.., refused) => Err(refused.unwrap_or_else(|| unexplained(at))),
+    }
 }
 
 fn error_decl(value: Node, at: &At<'_>) -> R<ErrorDecl> {

@@ -114,6 +114,35 @@ impl Kind {
     pub fn from_name(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == name)
     }
+
+    /// The kind a writer most likely meant by an unknown `name`: one slip away from a kind's
+    /// name (`strnig`), or the name another type system gives it (`float`, `enumeration`,
+    /// `bool`, `struct`). `None` for a name that is neither, which is what a newer format's kind
+    /// looks like.
+    pub fn suggest(name: &str) -> Option<Kind> {
+        if let Some(near) = crate::members::near_miss(name, Kind::ALL.iter().map(|k| k.name())) {
+            return Kind::from_name(near);
+        }
+        let lower = name.to_ascii_lowercase();
+        let kind = match lower.as_str() {
+            "float" | "double" | "real" | "f32" | "f64" | "numeric" => Kind::Number,
+            "int" | "long" | "short" | "uint" | "i8" | "i16" | "i32" | "i64" | "u8" | "u16"
+            | "u32" | "u64" | "usize" | "isize" | "bigint" => Kind::Integer,
+            "bool" => Kind::Boolean,
+            "str" | "text" | "char" => Kind::String,
+            "enumeration" | "enums" => Kind::Enum,
+            "list" | "vec" | "sequence" | "seq" => Kind::Array,
+            "struct" | "record" => Kind::Object,
+            "dict" | "dictionary" | "hashmap" | "btreemap" => Kind::Map,
+            "oneof" | "anyof" | "variant" | "either" => Kind::Union,
+            "const" | "constant" => Kind::Literal,
+            "reference" | "$ref" => Kind::Ref,
+            "nil" | "none" | "void" | "unit" => Kind::Null,
+            "unknown" | "value" | "json" => Kind::Any,
+            _ => Kind::from_name(&lower)?,
+        };
+        Some(kind)
+    }
 }
 
 /// A kind with its kind-specific members.

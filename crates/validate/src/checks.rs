@@ -71,7 +71,7 @@ pub(crate) fn text(
             ok = false;
             fail(
                 ValidationRule::MinLength,
-                format!("a string of at least {min} characters"),
+                format!("a string of at least {}", count_characters(min)),
                 chars(len),
             );
         }
@@ -81,7 +81,7 @@ pub(crate) fn text(
             ok = false;
             fail(
                 ValidationRule::MaxLength,
-                format!("a string of at most {max} characters"),
+                format!("a string of at most {}", count_characters(max)),
                 chars(len),
             );
         }
@@ -109,11 +109,12 @@ pub(crate) fn text(
 }
 
 fn chars(len: u64) -> String {
-    if len == 1 {
-        "a string of 1 character".to_owned()
-    } else {
-        format!("a string of {len} characters")
-    }
+    format!("a string of {}", count_characters(len))
+}
+
+/// "1 character", "N characters": a bound of 1 is common (`minLength: 1`).
+pub(crate) fn count_characters(n: u64) -> String {
+    if n == 1 { "1 character".to_owned() } else { format!("{n} characters") }
 }
 
 /// "one of …" for an enum's values.

@@ -11,6 +11,9 @@ mod bump;
 mod changelog;
 pub(crate) mod previous;
 mod semver_checks;
+
+/// The cargo-semver-checks version the release task runs (and `cargo xtask test` installs).
+pub(crate) use semver_checks::VERSION as SEMVER_CHECKS_VERSION;
 #[cfg(test)]
 mod tests;
 

@@ -61,6 +61,15 @@ fn options(dir: &Path, version: &str) -> Options {
 
 #[test]
 fn releases_refuses_and_catches_a_breaking_change() {
+    // The release task installs cargo-semver-checks when it is missing; a test must not, so it
+    // asks for the pinned version to be there (`cargo xtask test` installs it).
+    let probe = crate::workspace::cargo().args(["semver-checks", "--version"]).output();
+    assert!(
+        probe.is_ok_and(|out| out.status.success()
+            && String::from_utf8_lossy(&out.stdout).contains(super::SEMVER_CHECKS_VERSION)),
+        "cargo-semver-checks {} is not installed: `cargo xtask test` installs it",
+        super::SEMVER_CHECKS_VERSION
+    );
     let tmp = std::env::temp_dir().join(format!("accord-release-test-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).unwrap();

@@ -202,7 +202,7 @@ fn several_contracts_make_one_report() {
 #[test]
 fn the_readme_shows_the_main_job_as_it_prints() {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
-    let command = "cargo run -p accord-cli -- check fixtures/contracts/pump-plant.types.json --against fixtures/baselines/pump-plant.v2.2.0.types.json\n```\n";
+    let command = "accord check fixtures/contracts/pump-plant.types.json --against fixtures/baselines/pump-plant.v2.2.0.types.json\n```\n";
     let after = &readme[readme.find(command).expect("the README's main job") + command.len()..];
     let block = after.split_once("```text\n").expect("an output block after it").1;
     let shown = &block[..block.find("```\n").expect("the block's end")];

@@ -205,6 +205,85 @@ fn the_workflows_accord_steps_run() {
     assert!(stdout(&conformed).contains("result: the plant conforms"), "{}", stdout(&conformed));
 }
 
+/// The install step builds from a commit (and from a tag): `ACCORD_REV` goes to `--rev`, which
+/// takes either, where `--tag` refused a commit. accord itself is not rebuilt here (minutes): the
+/// repository at `ACCORD_GIT` is a throwaway one whose package `accord-cli` has a small `accord`
+/// binary, so what is tested is the step's own command line, as the workflow writes it.
+#[test]
+fn the_install_step_builds_from_a_commit_or_a_tag() {
+    let workflow = std::fs::read_to_string(root().join(WORKFLOW)).unwrap();
+    let pinned = env_value(&workflow, "ACCORD_REV");
+    assert!(
+        pinned.len() == 40 && pinned.bytes().all(|b| b.is_ascii_hexdigit()),
+        "ACCORD_REV pins a release commit by its full hash: {pinned}"
+    );
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ci-workflow-install");
+    let _ = std::fs::remove_dir_all(&dir);
+    let upstream = dir.join("accord");
+    std::fs::create_dir_all(upstream.join("crates/cli/src")).unwrap();
+    std::fs::write(
+        upstream.join("Cargo.toml"),
+        "[workspace]\nresolver = \"3\"\nmembers = [\"crates/cli\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        upstream.join("crates/cli/Cargo.toml"),
+        "[package]\nname = \"accord-cli\"\nversion = \"0.0.1\"\nedition = \"2024\"\n\n[[bin]]\nname = \"accord\"\npath = \"src/main.rs\"\n",
+    )
+    .unwrap();
+    let repo = Repo { dir: upstream.clone(), contract: String::new() };
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let real_home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
+    let cargo_home =
+        std::env::var_os("CARGO_HOME").map_or_else(|| real_home.join(".cargo"), PathBuf::from);
+    let rustup_home =
+        std::env::var_os("RUSTUP_HOME").map_or_else(|| real_home.join(".rustup"), PathBuf::from);
+    let mut revs = Vec::new();
+    for (version, tag) in [("first", None), ("tagged", Some("v0.0.2"))] {
+        std::fs::write(
+            upstream.join("crates/cli/src/main.rs"),
+            format!("fn main() {{\n    println!(\"accord {version}\");\n}}\n"),
+        )
+        .unwrap();
+        let out = repo.command("cargo").args(["generate-lockfile", "--offline"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        if revs.is_empty() {
+            repo.git(&["init", "-q", "-b", "main"]);
+        }
+        repo.git(&["add", "."]);
+        repo.git(&["commit", "-q", "-m", version]);
+        let head = repo.command("git").args(["rev-parse", "HEAD"]).output().unwrap();
+        let head = String::from_utf8(head.stdout).unwrap().trim().to_owned();
+        if let Some(tag) = tag {
+            repo.git(&["tag", tag]);
+        }
+        revs.push((version, tag.map_or(head, str::to_owned)));
+    }
+    for (version, rev) in revs {
+        let _ = std::fs::remove_dir_all(home.join(".accord"));
+        let script = step_run(&workflow, "Build accord");
+        let out = repo
+            .command("bash")
+            .args(["-e", "-c", &script])
+            .current_dir(&dir)
+            .env("HOME", &home)
+            .env("CARGO_HOME", &cargo_home)
+            .env("RUSTUP_HOME", &rustup_home)
+            .env("ACCORD_GIT", format!("file://{}", upstream.display()))
+            .env("ACCORD_REV", &rev)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "the install step with ACCORD_REV={rev}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let built = Command::new(home.join(".accord/bin/accord")).output().unwrap();
+        assert_eq!(stdout(&built), format!("accord {version}\n"), "built from {rev}");
+    }
+}
+
 /// Every ```yaml block of docs/ci.md is a piece of the workflow, word for word.
 #[test]
 fn docs_ci_quotes_the_workflow_as_it_is() {

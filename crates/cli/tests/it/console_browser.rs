@@ -3,8 +3,9 @@
 //! never downloaded) through playwright-core, with axe-core. The script fails when the page
 //! does not do what docs/console.md says; see its checks there.
 //!
-//! Without Chromium or the npm packages the tests say so and pass, except under CI=true, where
-//! `.ci/run` installs both and a missing one is a failure.
+//! Without Chromium or the npm packages the tests fail and say what is missing: `cargo xtask
+//! test` (the README's test command, which `.ci/run` runs) installs both. A browser test that
+//! passed without a browser would be a test that cannot fail.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -14,8 +15,9 @@ use crate::common::*;
 
 const BOILER: &str = "fixtures/contracts/boiler-plant.types.json";
 
-/// The script's folder, when Chromium, node and the script's packages are all there.
-fn browser_kit() -> Option<PathBuf> {
+/// The script's folder; fails the test, naming what to install, unless Chromium, node and the
+/// script's packages are all there.
+fn browser_kit() -> PathBuf {
     let dir = root().join("crates/console/tests/browser");
     let chromium = std::env::var("ACCORD_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     let mut missing = Vec::new();
@@ -30,13 +32,12 @@ fn browser_kit() -> Option<PathBuf> {
     if Command::new("node").arg("--version").output().is_err() {
         missing.push("node".into());
     }
-    if missing.is_empty() {
-        return Some(dir);
-    }
-    let message = format!("the console's browser test needs {}", missing.join(", "));
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}: .ci/run installs them");
-    eprintln!("skipped: {message}");
-    None
+    assert!(
+        missing.is_empty(),
+        "the console's browser test needs {}: `cargo xtask test` installs them",
+        missing.join(", ")
+    );
+    dir
 }
 
 /// A plant started with the console; it is terminated when dropped.
@@ -89,7 +90,7 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn the_pump_plant_s_console_browses_calls_confirms_and_watches_in_chromium() {
-    let Some(dir) = browser_kit() else { return };
+    let dir = browser_kit();
     let scratch = scratch("console-pump");
     let token_file = scratch.join("token");
     std::fs::write(&token_file, "console-test-token\n").unwrap();
@@ -123,7 +124,7 @@ fn the_pump_plant_s_console_browses_calls_confirms_and_watches_in_chromium() {
 
 #[test]
 fn the_boiler_plant_s_console_speaks_its_foreign_wire_in_chromium() {
-    let Some(dir) = browser_kit() else { return };
+    let dir = browser_kit();
     // No token: a jsonrpsee wire has no reduced access (wire.md §11.2), and no describe
     // method, so the console shows the contract accord was given.
     let plant = serve_console(BOILER, &["--event-interval", "200"]);
@@ -138,7 +139,7 @@ fn the_boiler_plant_s_console_speaks_its_foreign_wire_in_chromium() {
 
 #[test]
 fn accord_console_in_front_of_a_live_plant_learns_its_contract_and_forwards_in_chromium() {
-    let Some(dir) = browser_kit() else { return };
+    let dir = browser_kit();
     let scratch = scratch("console-live");
     let token_file = scratch.join("token");
     std::fs::write(&token_file, "live-plant-token\n").unwrap();
@@ -210,7 +211,7 @@ fn thousand_methods() -> serde_json::Value {
 
 #[test]
 fn the_console_stays_usable_with_a_thousand_methods() {
-    let Some(dir) = browser_kit() else { return };
+    let dir = browser_kit();
     let scratch = scratch("console-big");
     let contract = scratch.join("thousand.types.json");
     std::fs::write(&contract, serde_json::to_string_pretty(&thousand_methods()).unwrap()).unwrap();

@@ -357,6 +357,14 @@ fn an_unknown_wire_name_names_both_spellings_of_a_close_one() {
     insta::assert_snapshot!(stderr(&far), @"error: --result: the contract has no method called `web3_clientVersion`: name one by its wire name or as NAMESPACE.METHOD, such as `eth_blockNumber` (`eth.blockNumber`)");
 }
 
+/// On accord's own wire a misspelt NAMESPACE.METHOD gets its did-you-mean too.
+#[test]
+fn a_misspelt_method_on_accords_wire_gets_a_did_you_mean() {
+    let close = accord_with_stdin(&["validate", PUMP, "--params", "pump.strat"], "{}");
+    assert_eq!(close.status.code(), Some(2));
+    insta::assert_snapshot!(stderr(&close), @"error: --params: the contract has no method called `pump.strat`; did you mean `pump.start`?");
+}
+
 /// `accord init NAME` writes a starter contract that is canonical and lints clean, prints what
 /// to do next, and never overwrites a file (issue 18: a newcomer's first contract).
 #[test]

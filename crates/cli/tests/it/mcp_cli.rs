@@ -61,18 +61,22 @@ fn an_unknown_allow_name_is_a_usage_error() {
 }
 
 /// The Python `mcp` SDK as an independent client (crates/mcp/tests/python_client.py), with the
-/// interpreter of the venv `.ci/run` makes (`ACCORD_MCP_PYTHON`). In CI a missing interpreter
-/// fails the test; elsewhere it is skipped with a word.
+/// interpreter of the venv `cargo xtask test` makes (`ACCORD_MCP_PYTHON`, else the venv's
+/// place under the target directory). Without it the test fails and says how to make it.
 #[test]
 fn the_python_mcp_sdk_lists_checks_and_calls_the_tools() {
-    let Some(python) = std::env::var_os("ACCORD_MCP_PYTHON") else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "ACCORD_MCP_PYTHON is not set: .ci/run makes the venv with the Python mcp SDK"
-        );
-        eprintln!("skipped: ACCORD_MCP_PYTHON is not set (.ci/run sets it)");
-        return;
-    };
+    let python =
+        std::env::var_os("ACCORD_MCP_PYTHON").map(std::path::PathBuf::from).unwrap_or_else(|| {
+            let target = std::env::var_os("CARGO_TARGET_DIR")
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(|| crate::common::root().join("target"));
+            crate::common::root().join(target).join("mcp-venv/bin/python")
+        });
+    assert!(
+        python.exists(),
+        "the Python MCP SDK's venv is missing ({}): `cargo xtask test` makes it (or set ACCORD_MCP_PYTHON)",
+        python.display()
+    );
     let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
     let out = std::process::Command::new(python)
         .arg(format!("{root}/crates/mcp/tests/python_client.py"))

@@ -163,3 +163,71 @@ fn duplicate_keys_are_refused_in_small_and_large_objects_alike() {
         assert_eq!(e.span.map(|s| s.start), Some(second), "{members}: {e}");
     }
 }
+
+/// One run reports every structural mistake it can find, in the order of the text, and
+/// `parse` still gives the first of them.
+#[test]
+fn every_structural_error_at_once_in_text_order() {
+    let text = r#"{"schema": 1, "namespaces": {"thermo": {
+      "types": {"Mode": {"kind": "enumeration", "values": ["heat"]}, "Ok": {"kind": "string"}},
+      "methods": {"set": {"params": [{"name": "c", "type": {"kind": "float"}}, {"name": "d"}], "result": {"kind": "null"}}},
+      "events": {"changed": {"paylod": {"kind": "number"}}}}}}"#;
+    let errors = Document::parse_all(text).expect_err("four mistakes");
+    let found: Vec<(String, &str)> =
+        errors.iter().map(|e| (e.pointer.to_string(), e.kind.code())).collect();
+    assert_eq!(
+        found,
+        [
+            ("/namespaces/thermo".to_owned(), "missing-field"),
+            ("/namespaces/thermo/types/Mode/kind".to_owned(), "unknown-kind"),
+            ("/namespaces/thermo/methods/set/params/0/type/kind".to_owned(), "unknown-kind"),
+            ("/namespaces/thermo/methods/set/params/1".to_owned(), "missing-field"),
+            ("/namespaces/thermo/events/changed".to_owned(), "missing-field"),
+        ]
+    );
+    let starts: Vec<usize> = errors.iter().map(|e| e.span.unwrap().start).collect();
+    assert!(starts.is_sorted(), "in text order: {starts:?}");
+    assert_eq!(err(text), errors[0]);
+    assert_eq!(Document::parse_bytes_all(text.as_bytes()).unwrap_err(), errors);
+    // A refused `schema` number stops the reading: nothing else is interpreted under it.
+    let future = r#"{"schema": 2, "namespaces": {"x": {"types": {"T": {"kind": "nope"}}}}}"#;
+    assert_eq!(Document::parse_all(future).unwrap_err().len(), 1);
+}
+
+/// An unknown kind is answered with the kind meant, when the name is one slip from it or what
+/// another type system calls it; a name that is neither (a newer format's kind) gets none.
+#[test]
+fn unknown_kinds_suggest_the_kind_meant() {
+    use accord_schema_model::Kind;
+    for (written, meant) in [
+        ("strnig", Some(Kind::String)),
+        ("float", Some(Kind::Number)),
+        ("f64", Some(Kind::Number)),
+        ("enumeration", Some(Kind::Enum)),
+        ("bool", Some(Kind::Boolean)),
+        ("i64", Some(Kind::Integer)),
+        ("struct", Some(Kind::Object)),
+        ("Vec", Some(Kind::Array)),
+        ("String", Some(Kind::String)),
+        ("decimal", None),
+        ("quaternion", None),
+    ] {
+        assert_eq!(Kind::suggest(written), meant, "{written}");
+    }
+}
+
+/// A version with a number missing is named as such, not with semver's "while parsing minor
+/// version number".
+#[test]
+fn a_short_contract_version_says_how_many_numbers_it_needs() {
+    let text = r#"{"schema": 1, "namespaces": {"a": {"version": "1.0"}, "b": {"version": "2"}}}"#;
+    let errors = Document::parse_all(text).unwrap_err();
+    let messages: Vec<String> = errors.iter().map(|e| e.kind.to_string()).collect();
+    assert_eq!(
+        messages,
+        [
+            "`version` (the namespace's contract version): `1.0` has 2 numbers; a contract version has three, MAJOR.MINOR.PATCH, such as 1.0.0",
+            "`version` (the namespace's contract version): `2` has 1 number; a contract version has three, MAJOR.MINOR.PATCH, such as 2.0.0",
+        ]
+    );
+}

@@ -174,10 +174,12 @@ fn unmet(rules: &Text, note: Option<&str>) -> String {
         wanted.push(format!("in the format {}", f.name()));
     }
     match (min_length, max_length) {
-        (Some(a), Some(b)) if a == b => wanted.push(format!("of exactly {a} characters")),
+        (Some(a), Some(b)) if a == b => {
+            wanted.push(format!("of exactly {}", checks::count_characters(a)))
+        }
         (Some(a), Some(b)) => wanted.push(format!("of {a} to {b} characters")),
-        (Some(a), None) => wanted.push(format!("of at least {a} characters")),
-        (None, Some(b)) => wanted.push(format!("of at most {b} characters")),
+        (Some(a), None) => wanted.push(format!("of at least {}", checks::count_characters(a))),
+        (None, Some(b)) => wanted.push(format!("of at most {}", checks::count_characters(b))),
         (None, None) => {}
     }
     let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
