@@ -382,7 +382,7 @@ impl Report {
                 );
             }
             out.push('\n');
-            for f in findings.iter().filter(|f| f.level >= Level::Risky) {
+            for f in findings.iter().filter(|f| f.level >= Level::Policy) {
                 let _ = writeln!(
                     out,
                     "<details><summary>{} <code>{}</code> at <code>{}</code></summary>\n",
