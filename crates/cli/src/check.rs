@@ -616,7 +616,12 @@ fn accepted_text(out: &mut String, c: &Compared, a: &Accepting) {
     }
 }
 
-fn text_report(c: &Checked, accepting: Option<&Accepting>, policy: Policy<'_>, single: bool) -> String {
+fn text_report(
+    c: &Checked,
+    accepting: Option<&Accepting>,
+    policy: Policy<'_>,
+    single: bool,
+) -> String {
     let mut out = String::new();
     for l in &c.found {
         out.push_str(&diagnostic::render_lint_diagnostic(
@@ -732,7 +737,12 @@ fn json_lint(found: &[Located]) -> String {
     pretty(&Value::Array(lint_json(found)))
 }
 
-fn json_report(c: &Checked, accepting: Option<&Accepting>, policy: Policy<'_>, fails: bool) -> Value {
+fn json_report(
+    c: &Checked,
+    accepting: Option<&Accepting>,
+    policy: Policy<'_>,
+    fails: bool,
+) -> Value {
     let baselines: Vec<Value> = c
         .compared
         .iter()

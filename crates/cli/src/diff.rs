@@ -82,9 +82,5 @@ pub(crate) fn run(args: &Args) -> Outcome {
     if !output::print(&text) {
         return Outcome::InputError;
     }
-    if report.fails(&FailOn::levels(&args.fail_on)) {
-        Outcome::Problems
-    } else {
-        Outcome::Success
-    }
+    if report.fails(&FailOn::levels(&args.fail_on)) { Outcome::Problems } else { Outcome::Success }
 }

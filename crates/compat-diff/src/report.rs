@@ -182,11 +182,7 @@ pub(crate) fn build(old: &Source, new: &Source, changes: Vec<Change>) -> Report 
         };
         // The member that is worst in a pairing speaks for the group there.
         let worst = |pairing: Pairing| {
-            group
-                .iter()
-                .map(|&i| &changes[i])
-                .max_by_key(|c| level_in(pairing, c))
-                .unwrap_or(first)
+            group.iter().map(|&i| &changes[i]).max_by_key(|c| level_in(pairing, c)).unwrap_or(first)
         };
         let primary = level_in(Pairing::OldCallersNewPlant, worst(Pairing::OldCallersNewPlant));
         let mirror = level_in(Pairing::NewCallersOldPlant, worst(Pairing::NewCallersOldPlant));

@@ -145,7 +145,8 @@ fn fail_on_policy_alone_fails_on_a_version_not_bumped() {
     assert_eq!(result["level"], "note", "{result}");
     assert_eq!(result["properties"]["accordLevel"], "policy");
     assert_eq!(result["properties"]["tags"][0], "policy");
-    let sarif = accord(&["check", new, "--against", old, "--format", "sarif", "--fail-on", "policy"]);
+    let sarif =
+        accord(&["check", new, "--against", old, "--format", "sarif", "--fail-on", "policy"]);
     let log: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("sarif");
     let result = log["runs"][0]["results"]
         .as_array()

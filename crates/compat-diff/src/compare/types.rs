@@ -6,7 +6,8 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use super::{
-    At, Change, Comparison, PositionKind, deprecated, present_optional, ptr, reserved_has, resolve, same_field_shape,
+    At, Change, Comparison, PositionKind, deprecated, present_optional, ptr, reserved_has, resolve,
+    same_field_shape,
 };
 use crate::rules::{self, Polarity};
 
