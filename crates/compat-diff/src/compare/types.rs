@@ -420,8 +420,8 @@ impl Comparison<'_> {
         }
     }
 
-    /// Replaces the changes recorded since `before` by one change per rule at `at`, naming
-    /// the places each was found at (the first few, and how many).
+    /// Replaces the changes recorded since `before` (when there are several) by one change per
+    /// rule at `at`, naming the places each was found at (the first few, and how many).
     fn fold_since(&mut self, before: usize, at: &At, variant: &str, wrapped: bool) {
         // The removal discipline (deprecate, reserve) is about names leaving the contract; a
         // member missing from one variant of the new union has not left it.
@@ -433,6 +433,11 @@ impl Comparison<'_> {
                     && c.rule.output == crate::rules::Level::Policy)
             })
             .collect();
+        if found.len() < 2 {
+            // One change below the variant is its own finding, at its own place.
+            self.changes.extend(found);
+            return;
+        }
         let mut rules_seen: Vec<&'static crate::rules::CompatRule> = Vec::new();
         for c in &found {
             if !rules_seen.iter().any(|r| r.id == c.rule.id) {

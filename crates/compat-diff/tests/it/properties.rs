@@ -81,3 +81,32 @@ fn recursive_types_terminate() {
     let report = diff(&old, &new);
     assert!(report.findings.iter().any(|f| f.rule == "type-widened"), "{}", report.to_text());
 }
+
+/// One finding per cause: an object type wrapped in a union whose matched variant lacks two of
+/// its fields is one `required-field-removed` at the type, naming both fields and the places
+/// the type reaches, beside the `union-variant-added`; not one finding per field, and no
+/// removal-discipline findings for members that left one variant only.
+#[test]
+fn a_type_wrapped_in_a_union_is_one_finding_per_rule_at_the_type() {
+    let read = |side: &str| {
+        let rel = format!("fixtures/diff/union-variant-added.wrapped-object/{side}.types.json");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(&rel);
+        Source::parse(&rel, &std::fs::read_to_string(path).expect("fixture")).expect("reads")
+    };
+    let report = diff(&read("old"), &read("new"));
+    let primary: Vec<_> =
+        report.findings.iter().filter(|f| f.pairing == Pairing::OldCallersNewPlant).collect();
+    let rules: Vec<&str> = primary.iter().map(|f| f.rule).collect();
+    assert_eq!(rules, ["union-variant-added", "required-field-removed"], "{}", report.to_text());
+    let removed = primary[1];
+    assert_eq!(removed.path, "pump.types.Tx");
+    for part in [
+        "Tx|object.gas",
+        "Tx|object.value",
+        "pump.tx.result (result)",
+        "pump.mined.payload (event)",
+    ] {
+        assert!(removed.message.contains(part), "{part}: {}", removed.message);
+    }
+    assert!(!report.findings.iter().any(|f| f.rule.starts_with("removed-without")));
+}
