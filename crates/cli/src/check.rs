@@ -37,9 +37,11 @@ pub(crate) struct Args {
     /// and say which releases break.
     #[arg(long, value_name = "GLOB", conflicts_with = "against")]
     against_tags: Option<String>,
-    /// The least level of a compatibility finding that fails the run (exit 1).
-    #[arg(long, value_enum, default_value = "breaking")]
-    fail_on: FailOn,
+    /// What compatibility findings fail the run (exit 1), comma-separated: `breaking`, `risky`
+    /// (risky and breaking), `policy` (the version policy and reservations, which fail no
+    /// reader).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "breaking")]
+    fail_on: Vec<FailOn>,
     /// How to report: text for people; json (one contract without a baseline: a JSON array of
     /// lint findings; with one: the versioned check report; several contracts: one report with a
     /// `contracts` array; a contract that cannot be read: its `error`); github (workflow
@@ -104,12 +106,24 @@ pub(crate) struct Compared {
 }
 
 impl Compared {
-    /// Whether a finding not accepted fails at `threshold` (old callers × new plant).
-    fn fails(&self, threshold: Level) -> bool {
-        self.report.findings.iter().zip(&self.accepted).any(|(f, a)| {
-            a.is_none() && f.pairing == Pairing::OldCallersNewPlant && f.level >= threshold
-        })
+    /// Whether a finding not accepted fails at `thresholds` (old callers × new plant).
+    fn fails(&self, thresholds: &[Level]) -> bool {
+        self.report
+            .findings
+            .iter()
+            .zip(&self.accepted)
+            .any(|(f, a)| a.is_none() && fails(f.pairing, f.level, thresholds))
     }
+}
+
+/// `--fail-on` as given: its levels, comma-separated (`breaking`, `breaking,policy`).
+fn fail_on_text(thresholds: &[Level]) -> String {
+    thresholds.iter().map(|l| l.as_str()).collect::<Vec<_>>().join(",")
+}
+
+/// Whether a finding of `level` in `pairing` fails a run whose `--fail-on` names `thresholds`.
+fn fails(pairing: Pairing, level: Level, thresholds: &[Level]) -> bool {
+    pairing == Pairing::OldCallersNewPlant && thresholds.iter().any(|&t| level.fails_at(t))
 }
 
 /// A problem with an accept entry: expired, or accepting nothing.
@@ -278,11 +292,8 @@ pub(crate) fn run(args: &Args) -> Outcome {
         Accepting { file, entries, problems }
     });
     let accepting = accepting.as_ref();
-    let threshold = match args.fail_on {
-        FailOn::Breaking => Level::Breaking,
-        FailOn::Risky => Level::Risky,
-    };
-    let policy = Policy { threshold, deny_warnings };
+    let thresholds = FailOn::levels(&args.fail_on);
+    let policy = Policy { thresholds: &thresholds, deny_warnings };
     // The items of each contract; the accept file's problems once, after them all.
     let mut per_contract: Vec<(String, Vec<Item>)> = all
         .iter()
@@ -376,7 +387,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
                     .collect();
                 let mut report = json!({
                     "version": 1,
-                    "failOn": threshold.as_str(),
+                    "failOn": fail_on_text(&thresholds),
                     "contracts": contracts,
                     "fails": failed || unreadable,
                 });
@@ -401,9 +412,10 @@ pub(crate) fn run(args: &Args) -> Outcome {
 
 /// What fails a run.
 #[derive(Debug, Clone, Copy)]
-struct Policy {
-    /// The least level of a compatibility finding (old callers × new plant) that fails.
-    threshold: Level,
+struct Policy<'t> {
+    /// The levels `--fail-on` names; a compatibility finding (old callers × new plant) fails
+    /// when it fails at one of them ([`Level::fails_at`]).
+    thresholds: &'t [Level],
     /// Whether lint warnings fail too (`--deny warnings`).
     deny_warnings: bool,
 }
@@ -520,7 +532,7 @@ fn items(
     found: &[Located],
     compared: &[Compared],
     accepting: Option<&Accepting>,
-    policy: Policy,
+    policy: Policy<'_>,
 ) -> Vec<Item> {
     let mut out: Vec<Item> = found
         .iter()
@@ -543,9 +555,7 @@ fn items(
             out.push(Item {
                 rule: f.rule,
                 level: f.level.as_str(),
-                fails: entry.is_none()
-                    && f.pairing == Pairing::OldCallersNewPlant
-                    && f.level >= policy.threshold,
+                fails: entry.is_none() && fails(f.pairing, f.level, policy.thresholds),
                 message: format!(
                     "against {} ({}): {}: {}{note}",
                     c.baseline.name,
@@ -606,7 +616,12 @@ fn accepted_text(out: &mut String, c: &Compared, a: &Accepting) {
     }
 }
 
-fn text_report(c: &Checked, accepting: Option<&Accepting>, policy: Policy, single: bool) -> String {
+fn text_report(
+    c: &Checked,
+    accepting: Option<&Accepting>,
+    policy: Policy<'_>,
+    single: bool,
+) -> String {
     let mut out = String::new();
     for l in &c.found {
         out.push_str(&diagnostic::render_lint_diagnostic(
@@ -654,14 +669,14 @@ fn text_report(c: &Checked, accepting: Option<&Accepting>, policy: Policy, singl
         let breaking: Vec<&str> = c
             .compared
             .iter()
-            .filter(|compared| compared.fails(policy.threshold))
+            .filter(|compared| compared.fails(policy.thresholds))
             .map(|compared| compared.baseline.name.as_str())
             .collect();
         let _ = writeln!(
             out,
             "\nreleases checked: {}; failing at {}: {}",
             c.compared.len(),
-            policy.threshold,
+            fail_on_text(policy.thresholds),
             if breaking.is_empty() { "none".to_owned() } else { breaking.join(", ") }
         );
     }
@@ -722,7 +737,12 @@ fn json_lint(found: &[Located]) -> String {
     pretty(&Value::Array(lint_json(found)))
 }
 
-fn json_report(c: &Checked, accepting: Option<&Accepting>, policy: Policy, fails: bool) -> Value {
+fn json_report(
+    c: &Checked,
+    accepting: Option<&Accepting>,
+    policy: Policy<'_>,
+    fails: bool,
+) -> Value {
     let baselines: Vec<Value> = c
         .compared
         .iter()
@@ -730,7 +750,7 @@ fn json_report(c: &Checked, accepting: Option<&Accepting>, policy: Policy, fails
             let mut b = json!({
                 "name": compared.baseline.name,
                 "file": compared.baseline.source.file,
-                "fails": compared.fails(policy.threshold),
+                "fails": compared.fails(policy.thresholds),
                 "report": compared.report.to_json(),
             });
             if let Some(a) = accepting {
@@ -759,7 +779,7 @@ fn json_report(c: &Checked, accepting: Option<&Accepting>, policy: Policy, fails
     json!({
         "version": 1,
         "contract": c.file,
-        "failOn": policy.threshold.as_str(),
+        "failOn": fail_on_text(policy.thresholds),
         "lint": lint_json(&c.found),
         "baselines": baselines,
         "fails": fails,

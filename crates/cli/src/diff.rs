@@ -17,9 +17,10 @@ pub(crate) struct Args {
     /// Output format: text for people, json for scripts, markdown for a pull-request comment.
     #[arg(long, value_enum, default_value = "text")]
     format: DiffFormat,
-    /// The least level that fails the run (exit 1): `breaking` or `risky`.
-    #[arg(long, value_enum, default_value = "breaking")]
-    fail_on: FailOn,
+    /// What fails the run (exit 1), comma-separated: `breaking`, `risky` (risky and breaking),
+    /// `policy` (the version policy and reservations, which fail no reader).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "breaking")]
+    fail_on: Vec<FailOn>,
 }
 
 /// How `accord diff` reports.
@@ -33,13 +34,29 @@ pub(crate) enum DiffFormat {
     Markdown,
 }
 
-/// Which findings make `accord diff` exit 1.
+/// Which findings make `accord diff` and `accord check` exit 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum FailOn {
     /// Breaking findings only.
     Breaking,
     /// Risky and breaking findings.
     Risky,
+    /// Policy findings (`version-not-bumped`, reservations): no reader fails on them.
+    Policy,
+}
+
+impl FailOn {
+    /// The levels `--fail-on` names ([`Level::fails_at`] says which findings each fails on).
+    pub(crate) fn levels(values: &[FailOn]) -> Vec<Level> {
+        values
+            .iter()
+            .map(|v| match v {
+                FailOn::Breaking => Level::Breaking,
+                FailOn::Risky => Level::Risky,
+                FailOn::Policy => Level::Policy,
+            })
+            .collect()
+    }
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
@@ -65,9 +82,5 @@ pub(crate) fn run(args: &Args) -> Outcome {
     if !output::print(&text) {
         return Outcome::InputError;
     }
-    let threshold = match args.fail_on {
-        FailOn::Breaking => Level::Breaking,
-        FailOn::Risky => Level::Risky,
-    };
-    if report.fails(threshold) { Outcome::Problems } else { Outcome::Success }
+    if report.fails(&FailOn::levels(&args.fail_on)) { Outcome::Problems } else { Outcome::Success }
 }

@@ -1,7 +1,9 @@
 //! `accord check --format sarif`: the findings as a SARIF 2.1.0 log, as GitHub code scanning
 //! takes it. The tool's rules are the compatibility registry and the lint registry; a result's
 //! level is `error` when it fails the run, `warning` for other risky, breaking or warning
-//! findings, and `note` for safe ones. A contract that cannot be read is an `error` result under
+//! findings, and `note` for safe and policy ones (a policy finding, such as
+//! `version-not-bumped` or a removal left unreserved, fails no reader; its `accordLevel` is
+//! `policy` and it is tagged `policy`, and it is an `error` only under `--fail-on policy`). A contract that cannot be read is an `error` result under
 //! the reader's error code (`malformed-json`, `schema-missing` …), at the place it names; a
 //! baseline that cannot be read is one under `baseline-unreadable`. A finding accepted by
 //! `--accept` carries an external, accepted suppression with the entry's reason and place.
@@ -55,6 +57,9 @@ pub(crate) fn log(contracts: &[&str], items: &[&Item]) -> Value {
                 "message": {"text": text},
                 "properties": {"accordLevel": i.level},
             });
+            if i.level == "policy" {
+                result["properties"]["tags"] = json!(["policy"]);
+            }
             if let Some(n) = index(i.rule) {
                 result["ruleIndex"] = json!(n);
             }

@@ -1,13 +1,14 @@
 //! Findings and the report: levels per pairing, the reader/writer story, rollout advice,
 //! locations, and the text and JSON renderings.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use accord_schema_model::SourceMap;
 use serde_json::{Value, json};
 
 use crate::compare::{Change, PositionKind};
-use crate::rules::{Advice, Category, Level, Polarity, Story};
+use crate::rules::{Advice, Level, Polarity, Story};
 use crate::{Source, witness};
 
 /// The two pairings that exist while a rollout or a rollback is under way.
@@ -113,6 +114,7 @@ fn story(c: &Change, pairing: Pairing, level: Level) -> String {
     let verdict = match level {
         Level::Breaking => "this change breaks that",
         Level::Risky => "this change may break that",
+        Level::Policy => "this change keeps that, but skips a step of the removal discipline",
         Level::Safe | Level::None => "this change keeps that",
     };
     let when = match pairing {
@@ -136,7 +138,7 @@ fn advice(c: &Change, primary: Level, mirror: Level) -> String {
         (false, false) => "deploy in any order.".to_owned(),
         (false, true) => "deploy the plant first; callers may rely on the change only once every plant runs it, and are rolled back before the plant.".to_owned(),
         (true, false) => "deploy callers first: every caller must run the new version before the plant does.".to_owned(),
-        (true, true) => "needs a new name: add a new method, field or type beside the old one (expand), migrate callers, then remove the old one (contract).".to_owned(),
+        (true, true) => "no deploy order is safe: the change is risky or breaking both for old callers × new plant and for new callers × old plant, so whichever side is deployed ahead, the pairing it leaves behind fails. Expand–migrate–contract instead: add a new field, param or type beside the old one (expand: a new field, rather than a new bound, type or default on the old one), have writers write both and move readers to the new one (migrate), then remove the old one in a later release and reserve its name (contract).".to_owned(),
     }
 }
 
@@ -156,33 +158,57 @@ pub(crate) fn build(old: &Source, new: &Source, changes: Vec<Change>) -> Report 
             located[i] = l;
         }
     }
+    // One finding per cause: the same change found under both polarities (a named type
+    // reached from params and from results) is one group, judged at its worst in each pairing,
+    // so its advice sees both pairings at once instead of one order per polarity.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: HashMap<(&'static str, &str, bool, &str), usize> = HashMap::new();
+    for (i, c) in changes.iter().enumerate() {
+        let key = (c.rule.id, c.path.as_str(), c.on_old, c.message.as_str());
+        match group_of.get(&key) {
+            Some(&g) => groups[g].push(i),
+            None => {
+                group_of.insert(key, groups.len());
+                groups.push(vec![i]);
+            }
+        }
+    }
     let mut findings = Vec::new();
-    for (c, place) in changes.into_iter().zip(located) {
-        let primary = c.rule.level(c.polarity);
-        let mirror = c.rule.level(c.polarity.flip());
-        let (src, map) = if c.on_old { (old, &old_map) } else { (new, &new_map) };
+    for group in groups {
+        let first = &changes[group[0]];
+        let level_in = |pairing: Pairing, c: &Change| match pairing {
+            Pairing::OldCallersNewPlant => c.rule.level(c.polarity),
+            Pairing::NewCallersOldPlant => c.rule.level(c.polarity.flip()),
+        };
+        // The member that is worst in a pairing speaks for the group there.
+        let worst = |pairing: Pairing| {
+            group.iter().map(|&i| &changes[i]).max_by_key(|c| level_in(pairing, c)).unwrap_or(first)
+        };
+        let primary = level_in(Pairing::OldCallersNewPlant, worst(Pairing::OldCallersNewPlant));
+        let mirror = level_in(Pairing::NewCallersOldPlant, worst(Pairing::NewCallersOldPlant));
+        let (src, map) = if first.on_old { (old, &old_map) } else { (new, &new_map) };
         let location = if src.text.is_empty() {
             None
         } else {
-            place.map(|l| {
+            located[group[0]].map(|l| {
                 let p = map.position(l.label().start);
                 Location { file: src.file.clone(), line: p.line, column: p.column }
             })
         };
-        let advice = advice(&c, primary, mirror);
+        let advice = advice(first, primary, mirror);
         for (pairing, level) in
             [(Pairing::OldCallersNewPlant, primary), (Pairing::NewCallersOldPlant, mirror)]
         {
+            // Every level but none and safe is reported in both pairings (safe findings once,
+            // for the changelog, under old callers × new plant).
             let keep = match pairing {
                 Pairing::OldCallersNewPlant => level > Level::None,
-                Pairing::NewCallersOldPlant => {
-                    level >= Level::Risky
-                        && !matches!(c.rule.category, Category::Policy | Category::Lifecycle)
-                }
+                Pairing::NewCallersOldPlant => level >= Level::Policy,
             };
             if !keep {
                 continue;
             }
+            let c = worst(pairing);
             let polarity = match pairing {
                 Pairing::OldCallersNewPlant => c.polarity,
                 Pairing::NewCallersOldPlant => c.polarity.flip(),
@@ -201,7 +227,7 @@ pub(crate) fn build(old: &Source, new: &Source, changes: Vec<Change>) -> Report 
                 position: c.position,
                 pairing,
                 message: c.message.clone(),
-                story: story(&c, pairing, level),
+                story: story(c, pairing, level),
                 advice: advice.clone(),
                 witness,
                 location: location.clone(),
@@ -233,23 +259,34 @@ impl Report {
             .unwrap_or(Level::None)
     }
 
-    /// Whether the report fails at `threshold`: a finding of the old-callers × new-plant pairing
-    /// at that level or worse.
-    pub fn fails(&self, threshold: Level) -> bool {
-        self.worst(Pairing::OldCallersNewPlant) >= threshold
+    /// Whether the report fails at any of `thresholds` (`--fail-on`): a finding of the
+    /// old-callers × new-plant pairing that fails at one of them ([`Level::fails_at`]).
+    pub fn fails(&self, thresholds: &[Level]) -> bool {
+        self.findings.iter().any(|f| {
+            f.pairing == Pairing::OldCallersNewPlant
+                && thresholds.iter().any(|&t| f.level.fails_at(t))
+        })
     }
 
-    /// `N breaking, N risky, N safe` for one pairing.
+    /// `N breaking, N risky, N policy, N safe` for one pairing.
     fn tally(&self, pairing: Pairing) -> String {
         let c = self.counts(pairing);
-        format!("{} breaking, {} risky, {} safe", c["breaking"], c["risky"], c["safe"])
+        format!(
+            "{} breaking, {} risky, {} policy, {} safe",
+            c["breaking"], c["risky"], c["policy"], c["safe"]
+        )
     }
 
     fn counts(&self, pairing: Pairing) -> Value {
         let n = |l: Level| {
             self.findings.iter().filter(|f| f.pairing == pairing && f.level == l).count()
         };
-        json!({"breaking": n(Level::Breaking), "risky": n(Level::Risky), "safe": n(Level::Safe)})
+        json!({
+            "breaking": n(Level::Breaking),
+            "risky": n(Level::Risky),
+            "policy": n(Level::Policy),
+            "safe": n(Level::Safe),
+        })
     }
 
     /// The report as text: `file:line:col: level[rule] path: message`, then the story,
@@ -341,7 +378,7 @@ impl Report {
                 );
             }
             out.push('\n');
-            for f in findings.iter().filter(|f| f.level >= Level::Risky) {
+            for f in findings.iter().filter(|f| f.level >= Level::Policy) {
                 let _ = writeln!(
                     out,
                     "<details><summary>{} <code>{}</code> at <code>{}</code></summary>\n",

@@ -14,8 +14,8 @@ pub(crate) fn least_next(old: &Version, worst: Level) -> Option<Version> {
     let v = match (worst, major) {
         (Level::Breaking, 0) => Version::new(0, minor + 1, 0),
         (Level::Breaking, _) => Version::new(major + 1, 0, 0),
-        (Level::Risky | Level::Safe, 0) => Version::new(0, minor, patch + 1),
-        (Level::Risky | Level::Safe, _) => Version::new(major, minor + 1, 0),
+        (Level::Risky | Level::Policy | Level::Safe, 0) => Version::new(0, minor, patch + 1),
+        (Level::Risky | Level::Policy | Level::Safe, _) => Version::new(major, minor + 1, 0),
         (Level::None, _) => return None,
     };
     Some(v)

@@ -17,26 +17,29 @@ fn check(accept: &str, extra: &[&str]) -> Output {
 
 #[test]
 fn accepted_breaks_pass_and_are_reported_with_their_reason() {
+    // The run still fails: the pump step also adds a value to the closed enum
+    // `Interlock.permissive` that old callers read, which is breaking (the seed's "Add an enum
+    // value — Only if every reader had an explicit unknown branch"), and no entry accepts it.
     let out = check("fixtures/accept/pump-plant.accept.json", &[]);
-    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "{}{}", stdout(&out), stderr(&out));
     let text = stdout(&out);
     for line in [
         "fixtures/contracts/pump-plant.types.json:120:54: accepted breaking[bound-tightened] pump.start.params.rampTime (old callers × new plant): by fixtures/accept/pump-plant.accept.json:4: ramp times above 120 s were never used in the field (OPS-1432)\n",
         // `pump.*` is a prefix match.
-        "fixtures/contracts/pump-plant.types.json:7:7: accepted breaking[version-not-bumped] pump.version (old callers × new plant): by fixtures/accept/pump-plant.accept.json:9: ",
+        "fixtures/contracts/pump-plant.types.json:7:7: accepted policy[version-not-bumped] pump.version (old callers × new plant): by fixtures/accept/pump-plant.accept.json:9: ",
         "accept: fixtures/accept/pump-plant.accept.json (2 entries): 2 accepted, 0 entry problems\n",
-        // The summary counts what still stands: the two accepted breaks are listed as accepted,
-        // not counted as breaking.
-        "summary: old callers × new plant: 0 breaking, 8 risky, 2 safe;",
+        // The summary counts what still stands: the two accepted findings are listed as
+        // accepted, not counted; the enum value is.
+        "summary: old callers × new plant: 1 breaking, 7 risky, 0 policy, 2 safe;",
     ] {
         assert!(text.contains(line), "missing {line:?} in\n{text}");
     }
 
     let out = check("fixtures/accept/pump-plant.accept.json", &["--format", "json"]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(json["fails"], false);
-    assert_eq!(json["baselines"][0]["fails"], false);
+    assert_eq!(json["fails"], true);
+    assert_eq!(json["baselines"][0]["fails"], true);
     let accepted = json["baselines"][0]["accepted"].as_array().expect("accepted");
     assert_eq!(accepted.len(), 2, "{accepted:?}");
     assert!(accepted.iter().any(|a| a["rule"] == "bound-tightened"
@@ -46,14 +49,20 @@ fn accepted_breaks_pass_and_are_reported_with_their_reason() {
 
     // Accepted findings are not errors in the machine formats either.
     let out = check("fixtures/accept/pump-plant.accept.json", &["--format", "github"]);
-    assert_eq!(out.status.code(), Some(0));
-    assert!(!stdout(&out).contains("::error"), "{}", stdout(&out));
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("::error")).collect();
+    assert!(
+        errors.len() == 1 && errors[0].contains("title=enum-value-added::"),
+        "only the unaccepted enum value: {errors:?}"
+    );
 }
 
 #[test]
 fn accepting_is_by_rule_and_path_not_by_message() {
-    // Without the file the same pair fails; with --fail-on risky the unaccepted risky
-    // enum-value-added still fails the run.
+    // Without the file the same pair fails; with it the unaccepted enum-value-added (breaking)
+    // and, under --fail-on risky, the unaccepted risky error-code-added findings still fail the
+    // run.
     let out = check("fixtures/accept/pump-plant.accept.json", &["--fail-on", "risky"]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
 }
@@ -72,7 +81,7 @@ fn an_expired_entry_fails_and_accepts_nothing() {
         text.contains("accepted breaking[bound-tightened] pump.start.params.rampTime"),
         "{text}"
     );
-    assert!(!text.contains("accepted breaking[version-not-bumped]"), "{text}");
+    assert!(!text.contains("accepted policy[version-not-bumped]"), "{text}");
 
     let out = check("fixtures/accept/expired.accept.json", &["--format", "github"]);
     let text = stdout(&out);
@@ -91,8 +100,19 @@ fn an_unmatched_entry_fails() {
     assert_eq!(out.status.code(), Some(1), "{}{}", stdout(&out), stderr(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["fails"], true);
-    // Every break is accepted: the baseline itself passes, the stale entry fails the run.
-    assert_eq!(json["baselines"][0]["fails"], false);
+    // The stale entry fails the run; the baseline fails on its own only by the enum value no
+    // entry accepts (see accepted_breaks_pass_and_are_reported_with_their_reason).
+    let breaking: Vec<&serde_json::Value> = json["baselines"][0]["report"]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["level"] == "breaking" && f["pairing"] == "old-callers-new-plant")
+        .collect();
+    let rules: Vec<&serde_json::Value> = breaking.iter().map(|f| &f["rule"]).collect();
+    assert_eq!(rules, ["bound-tightened", "enum-value-added"], "{breaking:?}");
+    let accepted = json["baselines"][0]["accepted"].as_array().expect("accepted");
+    assert!(accepted.iter().any(|a| a["rule"] == "bound-tightened"), "{accepted:?}");
+    assert!(!accepted.iter().any(|a| a["rule"] == "enum-value-added"), "{accepted:?}");
     let problems = json["accept"]["problems"].as_array().expect("problems");
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0]["rule"], "accept-unmatched");

@@ -10,9 +10,11 @@ fn the_bundled_pair_reports_lint_and_compatibility_and_exits_1() {
     for line in [
         "fixtures/contracts/pump-plant.types.json:349:9: warning[undeclared-semantics]: ",
         "lint: 0 errors, 1 warning\n",
-        "fixtures/contracts/pump-plant.types.json:7:7: breaking[version-not-bumped] pump.version: ",
+        "fixtures/contracts/pump-plant.types.json:7:7: policy[version-not-bumped] pump.version: ",
         "fixtures/contracts/pump-plant.types.json:120:54: breaking[bound-tightened] pump.start.params.rampTime: ",
-        "fixtures/contracts/pump-plant.types.json:636:17: risky[enum-value-added] pump.types.Interlock.permissive: ",
+        // A closed enum read by old callers gained a value: the seed's "Add an enum value — Only
+        // if every reader had an explicit unknown branch", which a closed enum says they lack.
+        "fixtures/contracts/pump-plant.types.json:636:17: breaking[enum-value-added] pump.types.Interlock.permissive: ",
         "safe[method-added] pump.runSelfTest: ",
     ] {
         assert!(text.contains(line), "missing {line:?} in\n{text}");
@@ -62,7 +64,7 @@ fn the_pump_contract_step_from_its_2_3_0_baseline_is_eight_declared_errors() {
         assert!(text.contains(&format!("] {subject}.errors.-32022: ")), "{subject} in\n{text}");
     }
     assert!(
-        text.contains("summary: old callers × new plant: 0 breaking, 8 risky, 0 safe"),
+        text.contains("summary: old callers × new plant: 0 breaking, 8 risky, 0 policy, 0 safe"),
         "{text}"
     );
     assert!(!text.contains("version-not-bumped"), "the versions were bumped: {text}");
@@ -100,14 +102,55 @@ fn a_missing_revision_or_path_is_an_input_error() {
 }
 
 #[test]
-fn fail_on_risky_fails_on_an_additive_enum_value() {
-    let old = "fixtures/diff/enum-value-added/old.types.json";
-    let new = "fixtures/diff/enum-value-added/new.types.json";
+fn fail_on_risky_fails_on_a_new_error_code() {
+    let old = "fixtures/diff/error-code-added/old.types.json";
+    let new = "fixtures/diff/error-code-added/new.types.json";
     assert_eq!(accord(&["check", new, "--against", old]).status.code(), Some(0));
     assert_eq!(
         accord(&["check", new, "--against", old, "--fail-on", "risky"]).status.code(),
         Some(1)
     );
+}
+
+/// `version-not-bumped` fails no reader: neither `breaking` nor `risky` fails on it, `policy`
+/// does, alone or beside `breaking`; every report names it `policy`.
+#[test]
+fn fail_on_policy_alone_fails_on_a_version_not_bumped() {
+    let old = "fixtures/diff/version-not-bumped/old.types.json";
+    let new = "fixtures/diff/version-not-bumped/new.types.json";
+    let code = |extra: &[&str]| {
+        let mut args = vec!["check", new, "--against", old];
+        args.extend_from_slice(extra);
+        accord(&args).status.code()
+    };
+    assert_eq!(code(&[]), Some(0));
+    assert_eq!(code(&["--fail-on", "risky"]), Some(0));
+    assert_eq!(code(&["--fail-on", "policy"]), Some(1));
+    assert_eq!(code(&["--fail-on", "breaking,policy"]), Some(1));
+    let text = stdout(&accord(&["check", new, "--against", old]));
+    assert!(text.contains(": policy[version-not-bumped] pump.version: "), "{text}");
+    assert!(text.contains("0 breaking, 0 risky, 1 policy, 1 safe"), "{text}");
+    let out = accord(&["check", new, "--against", old, "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let report = &json["baselines"][0]["report"];
+    let found = report["findings"].as_array().expect("findings");
+    assert!(found.iter().any(|f| f["rule"] == "version-not-bumped" && f["level"] == "policy"));
+    assert_eq!(report["summary"]["old-callers-new-plant"]["policy"], 1);
+    // The SARIF result of version-not-bumped, under `--fail-on` `fail_on`.
+    let sarif = |fail_on: &str| {
+        let out =
+            accord(&["check", new, "--against", old, "--format", "sarif", "--fail-on", fail_on]);
+        let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("sarif");
+        log["runs"][0]["results"]
+            .as_array()
+            .and_then(|r| r.iter().find(|r| r["ruleId"] == "version-not-bumped").cloned())
+            .expect("a sarif result")
+    };
+    let result = sarif("breaking");
+    assert_eq!(result["level"], "note", "{result}");
+    assert_eq!(result["properties"]["accordLevel"], "policy");
+    assert_eq!(result["properties"]["tags"][0], "policy");
+    assert_eq!(sarif("policy")["level"], "error");
 }
 
 #[test]

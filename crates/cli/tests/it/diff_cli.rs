@@ -21,9 +21,30 @@ fn a_breaking_change_exits_1_with_file_line_col() {
 
 #[test]
 fn a_risky_change_exits_0_unless_fail_on_risky() {
-    let (old, new) = pair("enum-value-added");
+    let (old, new) = pair("error-code-added");
     assert_eq!(accord(&["diff", &old, &new]).status.code(), Some(0));
     assert_eq!(accord(&["diff", &old, &new, "--fail-on", "risky"]).status.code(), Some(1));
+    assert_eq!(accord(&["diff", &old, &new, "--fail-on", "policy"]).status.code(), Some(0));
+}
+
+#[test]
+fn a_policy_finding_exits_0_unless_fail_on_policy() {
+    let (old, new) = pair("version-not-bumped");
+    assert_eq!(accord(&["diff", &old, &new]).status.code(), Some(0));
+    assert_eq!(accord(&["diff", &old, &new, "--fail-on", "risky"]).status.code(), Some(0));
+    assert_eq!(accord(&["diff", &old, &new, "--fail-on", "policy"]).status.code(), Some(1));
+    assert_eq!(
+        accord(&["diff", &old, &new, "--fail-on", "breaking,policy"]).status.code(),
+        Some(1)
+    );
+    let out = accord(&["diff", &old, &new, "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let f = json["findings"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["rule"] == "version-not-bumped").cloned())
+        .expect("version-not-bumped");
+    assert_eq!(f["level"], "policy");
+    assert_eq!(json["summary"]["old-callers-new-plant"]["policy"], 1);
 }
 
 #[test]

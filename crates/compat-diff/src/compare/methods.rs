@@ -89,9 +89,11 @@ impl Comparison<'_> {
     }
 
     pub(super) fn params(&mut self, at: &At, method: &str, o: &Method, n: &Method) {
+        let result_gains = self.result_gains_field(at, o, n);
         let mut p_at = at.down(".params", &[], &[]);
         p_at.position = PositionKind::Params;
         p_at.polarity = Polarity::Input;
+        p_at.ack = result_gains;
         let os = o.param_structure.unwrap_or(ParamStructure::Either);
         let ns = n.param_structure.unwrap_or(ParamStructure::Either);
         if os != ns {
@@ -125,9 +127,39 @@ impl Comparison<'_> {
             method: method.to_owned(),
         });
         let positional = os != ParamStructure::ByName || ns != ParamStructure::ByName;
+        let by_position_only = os == ParamStructure::ByPosition && ns == ParamStructure::ByPosition;
+        // A param whose name is gone while a new name of the same shape stands at its position
+        // is one rename, not a removal, an addition and an insertion: by-position callers put
+        // the same value at the same place, by-name callers use the old name.
+        let renamed: Vec<usize> = (0..op.len().min(np.len()))
+            .filter(|&i| {
+                !np.iter().any(|p| p.name == op[i].name)
+                    && !op.iter().any(|p| p.name == np[i].name)
+                    && same_field_shape(&op[i].field, &np[i].field)
+            })
+            .collect();
+        for &i in &renamed {
+            if by_position_only {
+                continue; // nothing on the wire changes
+            }
+            let is = i.to_string();
+            let here = p_at.down(&format!(".{}", op[i].name), &["params", &is], &["params", &is]);
+            self.emit(
+                &here,
+                &rules::PROBABLE_RENAME,
+                false,
+                format!(
+                    "param `{}` at position {i} is now called `{}`, with the same type: probably a rename (by-position callers are unaffected; by-name callers send the old name to the new plant, and the new name to the old plant)",
+                    op[i].name, np[i].name
+                ),
+            );
+        }
         let mut reordered = false;
         let mut removed = Vec::new();
         for (i, opar) in op.iter().enumerate() {
+            if renamed.contains(&i) {
+                continue;
+            }
             let is = i.to_string();
             match np.iter().enumerate().find(|(_, p)| p.name == opar.name) {
                 Some((j, npar)) => {
@@ -173,12 +205,13 @@ impl Comparison<'_> {
                 }
                 None => {
                     let here = p_at.down(&format!(".{}", opar.name), &["params", &is], &[]);
-                    self.emit(
-                        &here,
-                        &rules::PARAM_REMOVED,
-                        true,
-                        format!("param `{}` removed", here.path),
-                    );
+                    // Whether the old plant required it decides new callers × old plant.
+                    let (rule, what) = if opar.field.is_optional_in() {
+                        (&rules::OPTIONAL_PARAM_REMOVED, "optional")
+                    } else {
+                        (&rules::PARAM_REMOVED, "required")
+                    };
+                    self.emit(&here, rule, true, format!("{what} param `{}` removed", here.path));
                     self.removal_lifecycle(
                         &here,
                         "param",
@@ -189,9 +222,8 @@ impl Comparison<'_> {
                 }
             }
         }
-        let result_gains = self.result_gains_field(at, o, n);
         for (j, npar) in np.iter().enumerate() {
-            if op.iter().any(|p| p.name == npar.name) {
+            if op.iter().any(|p| p.name == npar.name) || renamed.contains(&j) {
                 continue;
             }
             let js = j.to_string();
@@ -203,7 +235,7 @@ impl Comparison<'_> {
                     false,
                     format!("optional param `{}` added", here.path),
                 );
-                if !result_gains {
+                if !here.ack {
                     self.emit(&here, &rules::REQUEST_OPTION_WITHOUT_ACK, false, format!("optional param `{}` added, but the result gains no field that only a plant implementing it produces", here.path));
                 }
             } else {

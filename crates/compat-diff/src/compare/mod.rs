@@ -93,6 +93,10 @@ struct At {
     new_ns: String,
     /// Appended to every message (which positions reach a named type).
     note: Option<String>,
+    /// Whether an optional addition in params has an acknowledgment: the result gains a field
+    /// only a plant implementing it produces. False in params of a method whose result gains
+    /// none, and in named types reached from params (no one method's result speaks for them).
+    ack: bool,
 }
 
 impl At {
@@ -270,6 +274,7 @@ pub fn compare_types(
         old_ns: "t".to_owned(),
         new_ns: "t".to_owned(),
         note: None,
+        ack: true,
     };
     cx.types(&at, old, new);
     cx.changes.into_iter().map(|c| c.rule).collect()

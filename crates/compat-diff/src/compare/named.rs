@@ -74,6 +74,7 @@ impl Comparison<'_> {
                     old_ns: ns.clone(),
                     new_ns: ns.clone(),
                     note: Some(note.clone()),
+                    ack: position != PositionKind::Params,
                 };
                 self.types(&at, otype, ntype);
             }

@@ -22,6 +22,7 @@ impl Comparison<'_> {
                 old_ns: name.clone(),
                 new_ns: name.clone(),
                 note: None,
+                ack: true,
             };
             match news.get(name) {
                 Some(n) => self.namespace(&at, o, n),
@@ -43,6 +44,7 @@ impl Comparison<'_> {
                 old_ns: name.clone(),
                 new_ns: name.clone(),
                 note: None,
+                ack: true,
             };
             self.emit(&at, &rules::NAMESPACE_ADDED, false, format!("namespace `{name}` added"));
         }

@@ -6,7 +6,8 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use super::{
-    At, Comparison, deprecated, present_optional, ptr, reserved_has, resolve, same_field_shape,
+    At, Change, Comparison, PositionKind, deprecated, present_optional, ptr, reserved_has, resolve,
+    same_field_shape,
 };
 use crate::rules::{self, Polarity};
 
@@ -373,7 +374,13 @@ impl Comparison<'_> {
                     if !o_union && !n_union {
                         inner = at.clone();
                     }
+                    let before = self.changes.len();
                     self.types(&inner, v, &nv[j]);
+                    if o_union != n_union {
+                        // A type wrapped in a union (or unwrapped) is one cause: what differs
+                        // below the matched variant is reported once per rule at the type.
+                        self.fold_since(before, at, k, n_union);
+                    }
                 }
                 None => {
                     let here = at.down(&format!("|{k}"), &["variants", &is], &[]);
@@ -410,6 +417,56 @@ impl Comparison<'_> {
                 format!("`{}` now admits the variant {k}", at.path),
                 Self::types_witness(at, o, n),
             );
+        }
+    }
+
+    /// Replaces the changes recorded since `before` (when there are several) by one change per
+    /// rule at `at`, naming the places each was found at (the first few, and how many).
+    fn fold_since(&mut self, before: usize, at: &At, variant: &str, wrapped: bool) {
+        // The removal discipline (deprecate, reserve) is about names leaving the contract; a
+        // member missing from one variant of the new union has not left it.
+        let found: Vec<Change> = self
+            .changes
+            .drain(before..)
+            .filter(|c| {
+                !(c.rule.input == crate::rules::Level::Policy
+                    && c.rule.output == crate::rules::Level::Policy)
+            })
+            .collect();
+        if found.len() < 2 {
+            // One change below the variant is its own finding, at its own place.
+            self.changes.extend(found);
+            return;
+        }
+        let mut rules_seen: Vec<&'static crate::rules::CompatRule> = Vec::new();
+        for c in &found {
+            if !rules_seen.iter().any(|r| r.id == c.rule.id) {
+                rules_seen.push(c.rule);
+            }
+        }
+        for rule in rules_seen {
+            let same: Vec<&Change> = found.iter().filter(|c| c.rule.id == rule.id).collect();
+            let mut places: Vec<&str> = same.iter().map(|c| c.path.as_str()).collect();
+            places.dedup();
+            let shown = places.iter().take(5).map(|p| format!("`{p}`")).collect::<Vec<_>>();
+            let more = if places.len() > 5 {
+                format!(" and {} more", places.len() - 5)
+            } else {
+                String::new()
+            };
+            let how = if wrapped { "became a union" } else { "is no longer a union" };
+            let message = format!(
+                "`{}` {how}, and its variant {variant} differs from the {} type: {} at {} place{} ({}{more})",
+                at.path,
+                if wrapped { "old" } else { "new" },
+                rule.id,
+                places.len(),
+                if places.len() == 1 { "" } else { "s" },
+                shown.join(", ")
+            );
+            let witness = same.iter().find_map(|c| c.witness.clone());
+            let on_old = same.iter().all(|c| c.on_old);
+            self.emit_with(at, rule, on_old, message, witness);
         }
     }
 
@@ -591,6 +648,24 @@ impl Comparison<'_> {
                 ),
                 w.clone(),
             );
+            // A new optional member of an object callers send asks the plant for something an
+            // old plant ignores (the seed's "a new flag in a request body").
+            if at.position == PositionKind::Params
+                && at.polarity == Polarity::Input
+                && !at.ack
+                && present_optional(nfield, here.polarity)
+                && !removed.iter().any(|(_, ofield)| same_field_shape(ofield, nfield))
+            {
+                self.emit(
+                    &here,
+                    &rules::REQUEST_OPTION_WITHOUT_ACK,
+                    false,
+                    format!(
+                        "optional field `{}` added to params, but the result gains no field that only a plant implementing it produces",
+                        here.path
+                    ),
+                );
+            }
             if oc {
                 self.emit_with(
                     &here,

@@ -16,7 +16,22 @@ pub fn rules_markdown() -> String {
          Two pairings exist during a rollout or a rollback and are judged apart: **old callers × new\n\
          plant** (the level in the column of the position's polarity) and **new callers × old plant**\n\
          (the level in the other column). The exit code follows the first pairing; the second is\n\
-         reported when it is risky or breaking, and decides the rollout advice.\n\n\
+         reported when it is risky, breaking or policy, and decides the rollout advice. When both\n\
+         pairings are risky or breaking, no deploy order is safe and the advice is expand–migrate–\n\
+         contract. A change found once under each polarity (a named type reached from params and\n\
+         from results) is one finding per pairing, at its worse level.\n\n\
+         Levels: **breaking** (readers or writers that keep running fail), **risky** (some may:\n\
+         strict or generated readers, or what the contract cannot prove), **policy** (no reader\n\
+         fails, but the release skips the project's discipline: the version bump, deprecation and\n\
+         reservation), **safe** (worth a changelog line), **none** (not reported in that pairing).\n\
+         `--fail-on` takes `breaking`, `risky` (risky and breaking) and `policy`, comma-separated;\n\
+         `breaking` and `risky` do not fail on policy findings.\n\n\
+         Where the evolution seed decides a level, the rule's text quotes its words. What the format\n\
+         cannot know is not graded: a field whose meaning changes with no change of type, unit,\n\
+         format or default (seconds read as milliseconds under an unchanged `unit`-less name,\n\
+         \"empty means all\" becoming \"empty means none\") gives no finding; the seed calls it\n\
+         \"a breaking change that no type checker, schema validator, or test of the schema itself\n\
+         will catch\". Give the new meaning a new name.\n\n\
          Contract-version policy, per namespace: a breaking change needs a major bump of `version`, an\n\
          additive (safe or risky) one a minor bump. In 0.x a breaking change needs a minor bump and an\n\
          additive one a patch bump. `version-not-bumped` states the least next version. The wire's\n\

@@ -16,6 +16,11 @@ pub enum Level {
     None,
     /// Compatible; worth a changelog line.
     Safe,
+    /// No reader or writer fails on it, but the release breaks a rule of the project's own
+    /// discipline: the contract version was not bumped as its changes require, or a removed name
+    /// was not reserved (the seed's "reserve what you remove"). Ranked above safe and below risky
+    /// for sorting; `--fail-on` names it on its own (see [`Level::fails_at`]).
+    Policy,
     /// May break some readers (strict or generated ones), or cannot be proven either way.
     Risky,
     /// Breaks readers or writers that keep running.
@@ -28,6 +33,7 @@ impl Level {
         match self {
             Level::None => "none",
             Level::Safe => "safe",
+            Level::Policy => "policy",
             Level::Risky => "risky",
             Level::Breaking => "breaking",
         }
@@ -35,9 +41,23 @@ impl Level {
 
     /// The level named `text`.
     pub fn from_name(text: &str) -> Option<Level> {
-        [Level::None, Level::Safe, Level::Risky, Level::Breaking]
+        [Level::None, Level::Safe, Level::Policy, Level::Risky, Level::Breaking]
             .into_iter()
             .find(|l| l.as_str() == text)
+    }
+
+    /// Whether a finding of this level fails a run whose `--fail-on` names `threshold`:
+    /// `breaking` fails on breaking findings, `risky` on risky and breaking ones, `policy` on
+    /// policy findings alone (so `--fail-on breaking,policy` keeps a release gate on the
+    /// version policy without failing on risky findings). Policy findings fail no reader, so
+    /// neither `breaking` nor `risky` fails on them.
+    pub fn fails_at(self, threshold: Level) -> bool {
+        match (self, threshold) {
+            (_, Level::None) => false,
+            (Level::Policy, t) => matches!(t, Level::Policy | Level::Safe),
+            (_, Level::Policy) => false,
+            (l, t) => l >= t,
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! Policy rules: the contract-version policy.
 
-use super::Level::Breaking;
+use super::Level::{None, Policy};
 use super::{Advice, Category, Story};
 
 rules! {
@@ -10,8 +10,8 @@ rules! {
         id: "version-not-bumped",
         subject: "version",
         action: "change",
-        input: Breaking,
-        output: Breaking,
+        input: Policy,
+        output: None,
         dual: "",
         witness: false,
         story: Story::Fixed(
@@ -19,6 +19,6 @@ rules! {
         ),
         advice: Advice::Fixed("bump `version` to at least the least next version named above."),
         purpose: "A namespace's contract version was not bumped as its changes require.",
-        doc: "A breaking change needs a major bump, an additive one a minor bump; in 0.x a breaking change needs a minor bump and an additive one a patch bump.",
+        doc: "Policy: no reader fails on a version number, so it is its own level, which `--fail-on policy` selects (`--fail-on breaking,policy` gates a release on both). Reported once, under old callers × new plant (output: none): the version belongs to the release, not to one pairing. A breaking change needs a major bump, an additive one a minor bump; in 0.x a breaking change needs a minor bump and an additive one a patch bump.",
     }
 }

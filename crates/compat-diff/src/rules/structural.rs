@@ -264,27 +264,27 @@ rules! {
         subject: "type",
         action: "widen",
         input: Safe,
-        output: Risky,
+        output: Breaking,
         dual: "enum-value-removed",
         witness: true,
         story: Story::ReaderWriter,
         advice: Advice::DeployOrder,
         purpose: "An enum gained a value, and its reader-side declaration is closed.",
-        doc: "An old reader has no branch for the value. Risky rather than breaking in output: many callers decode enums leniently; declare the enum `open` to promise a branch.",
+        doc: "Output, breaking: the seed's additive table, \"Add an enum value — Only if every reader had an explicit unknown branch before you shipped it\"; a closed enum declares that its readers have none, so old readers meet a value they cannot handle (\"An enum value causes a crash in a downstream service\"). Declare the enum `open` to promise a branch (`open-enum-value-added`). Input, safe: the new reader admits every value old writers send.",
     }
 
     ENUM_VALUE_REMOVED {
         id: "enum-value-removed",
         subject: "type",
         action: "narrow",
-        input: Risky,
+        input: Breaking,
         output: Safe,
         dual: "enum-value-added",
         witness: true,
         story: Story::ReaderWriter,
         advice: Advice::DeployOrder,
         purpose: "An enum lost a value, and its reader-side declaration is closed.",
-        doc: "The dual of `enum-value-added` (the duality property fixes its level in input to the other's level in output): old writers may still send the value; the new reader's validator refuses it. Reserve the value.",
+        doc: "Input, breaking: the seed's additive table, \"Narrow a type, tighten a constraint — No: existing data violates the new rule by definition\"; old writers (callers, in params) still send the value and the new reader refuses it. The dual of `enum-value-added`. Output, safe: the new writer sends only values old readers know. Reserve the value.",
     }
 
     OPEN_ENUM_VALUE_ADDED {
@@ -655,14 +655,14 @@ rules! {
         id: "default-added",
         subject: "attribute",
         action: "set",
-        input: Safe,
+        input: Risky,
         output: Risky,
         dual: "default-removed",
         witness: false,
         story: Story::ReaderWriter,
         advice: Advice::DeployOrder,
         purpose: "A `default` was set.",
-        doc: "In params it defines what absence means; in results old callers do not know what a left-out value now stands for.",
+        doc: "Input, risky: the new reader fills the default in wherever an old writer left the value out (new callers reading an old plant's result or event, the new plant reading old callers' params), and the seed says \"A reader-side default hides the difference between old data and a real value\": a defaulted value is correct \"Only when the default is correct for all historical data\", which the contract cannot show; its red flag is \"A version field that inherits a whole-record default instead of being absent when it was never written\". Keep the field optional and its absence meaningful. Output, risky: old readers do not know what a left-out value now stands for.",
     }
 
     DEFAULT_REMOVED {
@@ -670,12 +670,12 @@ rules! {
         subject: "attribute",
         action: "unset",
         input: Risky,
-        output: Safe,
+        output: Risky,
         dual: "default-added",
         witness: false,
         story: Story::ReaderWriter,
         advice: Advice::DeployOrder,
         purpose: "A `default` was removed.",
-        doc: "Old callers that omit the value relied on the default.",
+        doc: "Input, risky: old writers that omit the value relied on the default. Output, risky (the dual of `default-added`'s input): old readers fill the old default in where the new writer leaves the value out, the seed's \"A reader-side default hides the difference between old data and a real value\".",
     }
 }

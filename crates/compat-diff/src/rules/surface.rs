@@ -1,7 +1,7 @@
 //! Surface rules: namespaces, methods, events, errors and params lists appearing and
 //! disappearing.
 
-use super::Level::{Breaking, Risky, Safe};
+use super::Level::{Breaking, None, Risky, Safe};
 use super::{Advice, Category, Story};
 
 rules! {
@@ -235,14 +235,14 @@ rules! {
         id: "request-option-without-ack",
         subject: "param",
         action: "add",
-        input: Risky,
+        input: None,
         output: Risky,
         dual: "request-option-without-ack",
         witness: false,
         story: Story::ReaderWriter,
-        advice: Advice::Fixed("deploy the plant first, and add a result field only a plant implementing the option produces, so callers can tell done from ignored."),
-        purpose: "An optional param was added and the result gains no field that only a plant implementing it produces.",
-        doc: "An old plant ignores the option and answers the ordinary success: the caller cannot tell done from ignored. Add a result field derived from the outcome.",
+        advice: Advice::Fixed("add a result field only a plant implementing the option produces (derived from the outcome, not echoed from the request), so callers can tell done from ignored; until then deploy the plant first, and have callers report success without it as \"accepted, extra not applied\"."),
+        purpose: "An optional param, or an optional field of an object in params, was added and the result gains no field that only a plant implementing it produces.",
+        doc: "Output (new callers × old plant), risky: the seed, \"An addition that asks the other side to do something is only safe for the side that receives it … The receiver is safe. The sender is not, because its success path cannot tell 'done' from 'ignored'\": an old plant ignores the option and answers the ordinary success. Input (old callers × new plant), none: old callers never send the option, so the pair the seed tells you to test is \"the new sender against the old receiver\" alone. An option nested in an object param is the same request (\"a new flag in a request body\"). The contract cannot tell an option that asks for behaviour from one that does not, so every optional addition to params without a new result field is flagged.",
     }
 
     PARAM_REMOVED {
@@ -250,13 +250,27 @@ rules! {
         subject: "param",
         action: "remove",
         input: Breaking,
-        output: Safe,
+        output: Breaking,
         dual: "param-added-required",
         witness: false,
         story: Story::ReaderWriter,
         advice: Advice::DeployOrder,
-        purpose: "A param was deleted.",
-        doc: "Old callers still send it: by position their array is now too long and refused, by name the value is silently ignored.",
+        purpose: "A required param was deleted.",
+        doc: "Input, breaking: old callers still send it: by position their array is now too long and refused, by name the value is silently ignored. Output, breaking: new callers no longer send it and the old plant still requires it (the seed's \"Remove a field — No: deprecate, stop writing, reserve; deletion is step 6, not step 1\"): make it optional first, and remove it once no plant requires it.",
+    }
+
+    OPTIONAL_PARAM_REMOVED {
+        id: "optional-param-removed",
+        subject: "param",
+        action: "remove",
+        input: Breaking,
+        output: Safe,
+        dual: "param-added-optional",
+        witness: false,
+        story: Story::ReaderWriter,
+        advice: Advice::DeployOrder,
+        purpose: "An optional param was deleted.",
+        doc: "Input, breaking: old callers may still send it: by position their array is now too long and refused, by name the value is silently ignored. Output, safe: new callers no longer send it, and the old plant did not require it.",
     }
 
     PARAM_BECAME_REQUIRED {

@@ -2,7 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use accord_compat_diff::{Category, RULES, Source, diff, rule, rules_markdown};
+use accord_compat_diff::{
+    Category, Level, Pairing, Polarity, RULES, Source, diff, rule, rules_markdown,
+};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -119,4 +121,99 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// One row of docs/compat-rules.md's table: the rule id and its input and output columns.
+fn docs_table() -> Vec<(String, Level, Level)> {
+    let text = std::fs::read_to_string(root().join("docs/compat-rules.md")).expect("the doc");
+    let level = |cell: &str| {
+        Level::from_name(cell.trim()).unwrap_or_else(|| panic!("`{cell}` is not a level"))
+    };
+    text.lines()
+        .filter(|l| l.starts_with("| `"))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            // | rule | category | subject | action | input | output | purpose |
+            (cells.len() >= 8 && Level::from_name(cells[5]).is_some())
+                .then(|| (cells[1].trim_matches('`').to_owned(), level(cells[5]), level(cells[6])))
+        })
+        .collect()
+}
+
+/// docs/compat-rules.md's table, read as a reader of the doc reads it, is the registry: every
+/// rule once, with its input and output levels; the two columns are the two pairings (old
+/// callers × new plant reads the column of the position's polarity, new callers × old plant
+/// the other one). And every finding of every fixture stands at the level the table gives for
+/// its pairing: for a change found under a set of polarities (one, or both for a named type
+/// reached from params and results), old callers × new plant is the worst of those columns,
+/// new callers × old plant the worst of the other columns, and a pairing whose level is below
+/// policy is not reported there.
+#[test]
+fn the_docs_table_is_the_registry_in_both_pairings() {
+    let table = docs_table();
+    assert_eq!(table.len(), RULES.len(), "one row per rule");
+    for r in RULES {
+        let rows: Vec<_> = table.iter().filter(|(id, _, _)| id == r.id).collect();
+        assert_eq!(rows.len(), 1, "{} rows for {}", rows.len(), r.id);
+        let (_, input, output) = rows[0];
+        assert_eq!((*input, *output), (r.input, r.output), "{}: doc (input, output)", r.id);
+    }
+    assert!(
+        table.iter().any(|(_, i, o)| *i == Level::Policy || *o == Level::Policy),
+        "the policy level is in the table"
+    );
+    let column = |id: &str, polarity: Polarity| {
+        let (_, input, output) = table.iter().find(|(t, _, _)| t == id).expect("a row");
+        match polarity {
+            Polarity::Input => *input,
+            Polarity::Output => *output,
+        }
+    };
+    let mut checked = 0;
+    for dir in std::fs::read_dir(root().join("fixtures/diff")).expect("fixtures/diff") {
+        let folder = dir.expect("entry").file_name().to_string_lossy().into_owned();
+        let old = source(&format!("fixtures/diff/{folder}/old.types.json"));
+        let new = source(&format!("fixtures/diff/{folder}/new.types.json"));
+        let report = diff(&old, &new);
+        for f in &report.findings {
+            // The same change in the other pairing: same rule, path, message and place.
+            let other = report.findings.iter().find(|g| {
+                g.pairing != f.pairing
+                    && g.rule == f.rule
+                    && g.path == f.path
+                    && g.message == f.message
+                    && g.location == f.location
+            });
+            let (p1, p2) = match f.pairing {
+                Pairing::OldCallersNewPlant => (Some(f.level), other.map(|g| g.level)),
+                Pairing::NewCallersOldPlant => (other.map(|g| g.level), Some(f.level)),
+            };
+            let sets: [&[Polarity]; 3] =
+                [&[Polarity::Input], &[Polarity::Output], &[Polarity::Input, Polarity::Output]];
+            let fits = sets.iter().any(|set| {
+                let worst = |flip: bool| {
+                    set.iter()
+                        .map(|&p| column(f.rule, if flip { p.flip() } else { p }))
+                        .max()
+                        .unwrap_or(Level::None)
+                };
+                let shown = |level: Level, reported: Option<Level>, first: bool| match reported {
+                    Some(l) => l == level,
+                    // Not reported: none in the first pairing, below policy in the second.
+                    None if first => level == Level::None,
+                    None => level < Level::Policy,
+                };
+                shown(worst(false), p1, true) && shown(worst(true), p2, false)
+            });
+            assert!(
+                fits,
+                "fixtures/diff/{folder}: {} at {} is ({p1:?}, {p2:?}) by pairing, which the doc's row does not give:\n{}",
+                f.rule,
+                f.path,
+                report.to_text()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} findings checked");
 }

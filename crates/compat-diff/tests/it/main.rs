@@ -4,5 +4,6 @@ mod edits;
 mod fixtures;
 mod presence;
 mod properties;
+mod seed;
 mod strategies;
 mod wire;

@@ -41,10 +41,10 @@ fn dropping_a_foreign_wire_is_every_wire_change_once() {
     // move, and the breaking changes in them need a major bump; the plant-wide members
     // (describe, codes) belong to no namespace's version.
     insta::assert_snapshot!(primary(&old, &new), @r"
-    breaking version-not-bumped eth.version
+    policy version-not-bumped eth.version
     breaking subscription-route-changed eth.newHeads
     breaking subscription-route-changed eth.logs
-    breaking version-not-bumped net.version
+    policy version-not-bumped net.version
     breaking wire-name-changed net.listening
     breaking wire-name-changed net.peers
     breaking wire-separator-changed eth.wire.separator
