@@ -39,8 +39,9 @@ pub(crate) struct Args {
     against_tags: Option<String>,
     /// What compatibility findings fail the run (exit 1), comma-separated: `breaking`, `risky`
     /// (risky and breaking), `policy` (the version policy and reservations, which fail no
-    /// reader).
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "breaking")]
+    /// reader but tell callers what a release holds). The default fails on both breaking and
+    /// policy findings; `--fail-on breaking` lets an unbumped version through.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "breaking,policy")]
     fail_on: Vec<FailOn>,
     /// How to report: text for people; json (one contract without a baseline: a JSON array of
     /// lint findings; with one: the versioned check report; several contracts: one report with a

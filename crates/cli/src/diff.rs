@@ -18,8 +18,9 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value = "text")]
     format: DiffFormat,
     /// What fails the run (exit 1), comma-separated: `breaking`, `risky` (risky and breaking),
-    /// `policy` (the version policy and reservations, which fail no reader).
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "breaking")]
+    /// `policy` (the version policy and reservations, which fail no reader). The default fails
+    /// on breaking and policy findings.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "breaking,policy")]
     fail_on: Vec<FailOn>,
 }
 

@@ -123,7 +123,8 @@ fn fail_on_policy_alone_fails_on_a_version_not_bumped() {
         args.extend_from_slice(extra);
         accord(&args).status.code()
     };
-    assert_eq!(code(&[]), Some(0));
+    assert_eq!(code(&[]), Some(1), "the default fails on policy findings");
+    assert_eq!(code(&["--fail-on", "breaking"]), Some(0));
     assert_eq!(code(&["--fail-on", "risky"]), Some(0));
     assert_eq!(code(&["--fail-on", "policy"]), Some(1));
     assert_eq!(code(&["--fail-on", "breaking,policy"]), Some(1));
@@ -160,7 +161,7 @@ fn json_with_a_baseline_is_the_versioned_check_report() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["version"], 1);
     assert_eq!(json["fails"], true);
-    assert_eq!(json["failOn"], "breaking");
+    assert_eq!(json["failOn"], "breaking,policy");
     assert_eq!(json["lint"][0]["rule"], "undeclared-semantics");
     let b = &json["baselines"][0];
     assert_eq!(b["name"], OLD_PUMP);

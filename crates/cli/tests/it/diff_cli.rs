@@ -28,9 +28,10 @@ fn a_risky_change_exits_0_unless_fail_on_risky() {
 }
 
 #[test]
-fn a_policy_finding_exits_0_unless_fail_on_policy() {
+fn a_policy_finding_exits_1_unless_fail_on_leaves_policy_out() {
     let (old, new) = pair("version-not-bumped");
-    assert_eq!(accord(&["diff", &old, &new]).status.code(), Some(0));
+    assert_eq!(accord(&["diff", &old, &new]).status.code(), Some(1), "the default names policy");
+    assert_eq!(accord(&["diff", &old, &new, "--fail-on", "breaking"]).status.code(), Some(0));
     assert_eq!(accord(&["diff", &old, &new, "--fail-on", "risky"]).status.code(), Some(0));
     assert_eq!(accord(&["diff", &old, &new, "--fail-on", "policy"]).status.code(), Some(1));
     assert_eq!(

@@ -79,8 +79,11 @@ fn junit_has_one_case_per_finding_and_fails_the_failing_ones() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "), "{text}");
-    assert!(text.contains("tests=\"14\" failures=\"2\""), "{text}");
-    assert_eq!(text.matches("<failure ").count(), 2, "{text}");
+    // Under the default `--fail-on breaking,policy`: the two breaking findings and the
+    // version policy's.
+    assert!(text.contains("tests=\"14\" failures=\"3\""), "{text}");
+    assert_eq!(text.matches("<failure ").count(), 3, "{text}");
+    assert!(text.contains("<failure type=\"policy\""), "{text}");
     assert!(
         text.contains(
             "name=\"breaking[bound-tightened] at fixtures/contracts/pump-plant.types.json:120:54\""

@@ -68,7 +68,7 @@ fn against_tags_names_the_releases_that_break() {
     assert!(text.contains("# against v1.1.0 (v1.1.0:contracts/pump.types.json)"), "{text}");
     assert!(!text.contains("# against nightly"), "{text}");
     assert!(text.contains("breaking[method-removed] pump.stop"), "{text}");
-    assert!(text.contains("releases checked: 2; failing at breaking: v1.1.0\n"), "{text}");
+    assert!(text.contains("releases checked: 2; failing at breaking,policy: v1.1.0\n"), "{text}");
     // v1.0.0 comes first (version order), then v1.1.0.
     let first = text.find("# against v1.0.0").expect("v1.0.0");
     let second = text.find("# against v1.1.0").expect("v1.1.0");
