@@ -46,11 +46,14 @@ struct OpenrpcArgs {
     #[command(flatten)]
     common: Common,
     /// Semantics by method-name pattern, VALUE=GLOB[,GLOB…] (`read='eth_get*,eth_call'`);
-    /// repeatable, first match wins. Never guessed: a method no rule covers is undeclared.
+    /// repeatable. Rules apply in the order written, the first match wins: flags in command-line
+    /// order, then the --config file's `[import.semantics]` in file order. A method matched by
+    /// rules of different semantics is reported (a `semantics-overlap` note). Never guessed: a
+    /// method no rule covers is undeclared.
     #[arg(long, value_name = "VALUE=GLOBS")]
     semantics: Vec<String>,
-    /// An accord.toml whose `[import]` table gives options (its semantics rules come after
-    /// those of --semantics).
+    /// An accord.toml whose `[import]` table gives options (its `[import.semantics]` rules, in
+    /// file order, come after those of --semantics: a flag wins over the file).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// What stands between namespace and method in the method names.
@@ -185,6 +188,9 @@ fn finish(source: &Path, import: Result<Import, accord_import::Error>, common: &
     }
     for line in import.report.to_lines().lines() {
         eprintln!("loss: {}: {line}", source.display());
+    }
+    for line in import.report.notes_to_lines().lines() {
+        eprintln!("note: {}: {line}", source.display());
     }
     let n = import.report.losses.len();
     if n > 0 {

@@ -16,8 +16,8 @@ use serde_json::Value;
 pub use crate::{
     error::Error,
     export::{OPENRPC_VERSION, export_openrpc},
-    options::{Options, SemanticsRule},
-    report::{Accepts, Loss, Report},
+    options::{Options, SemanticsOverlap, SemanticsRule},
+    report::{Accepts, Loss, Note, Report},
 };
 
 /// The JSON Schema dialect a source is read under.

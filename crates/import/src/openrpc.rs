@@ -7,7 +7,7 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
-use crate::report::{Accepts, Report};
+use crate::report::{Accepts, Note, Report};
 use crate::schema::{Converter, escape, fragment_pointer};
 use crate::{Draft, Error, Import, Options};
 
@@ -129,9 +129,15 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     }
 
     // Methods.
+    let mut notes = Vec::new();
     for p in &placed {
         let at = format!("/methods/{}", p.index);
         let m = deref(source, &methods[p.index], &at)?;
+        if m.get("x-accord-semantics").is_none()
+            && let Some(overlap) = options.semantics_overlap(&p.wire_name)
+        {
+            notes.push(semantics_note(&at, &p.wire_name, &overlap));
+        }
         let method = method(&mut conv, source, m, &at, p, options)?;
         let record = namespaces.entry(p.ns.clone()).or_default();
         let methods = record.entry("methods").or_insert_with(|| json!({}));
@@ -201,7 +207,22 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     conv.settle_untyped(&mut doc);
     let losses = conv.take_losses();
     let document = accord_schema_model::Document::from_value(doc)?;
-    Ok(Import { document, report: Report::new(losses) })
+    Ok(Import { document, report: Report::new(losses).with_notes(notes) })
+}
+
+/// The note for a method that rules of different semantics match.
+fn semantics_note(at: &str, wire_name: &str, overlap: &crate::SemanticsOverlap) -> Note {
+    let (value, pattern) = &overlap.applied;
+    let others: Vec<String> =
+        overlap.overruled.iter().map(|(s, p)| format!("`{s}` (`{p}`)")).collect();
+    Note {
+        pointer: at.to_owned(),
+        kind: "semantics-overlap",
+        detail: format!(
+            "`{wire_name}` matches `{value}` (`{pattern}`) and later {}; the first rule applies: `{value}`",
+            others.join(", ")
+        ),
+    }
 }
 
 /// An OpenRPC object that may be a reference object (`{"$ref": "#/components/…"}`).

@@ -17,6 +17,7 @@ mod escape_cli;
 mod extract_cli;
 mod help_cli;
 mod hostile_serve;
+mod import_semantics;
 mod import_vectors;
 mod lint_cli;
 mod mcp_cli;
