@@ -94,6 +94,9 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     };
 
     let mut conv = Converter::new(source, Draft::Draft2020);
+    if accord.is_some() {
+        conv.own_export();
+    }
     // Named types: accord's export keys them `ns.Name`; any other document's go to one namespace.
     let schemas = root.get("components").and_then(|c| c.get("schemas")).and_then(Value::as_object);
     for key in schemas.into_iter().flat_map(|s| s.keys()) {
