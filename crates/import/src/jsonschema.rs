@@ -58,6 +58,7 @@ pub(crate) fn import(
         "namespaces": {namespace: {"version": version, "types": types}},
     });
     conv.settle_untyped(&mut doc);
+    crate::cycles::break_cycles(&mut conv, &mut doc)?;
     let losses = conv.take_losses();
     let document = accord_schema_model::Document::from_value(doc)?;
     Ok(Import { document, report: Report::new(losses) })

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod cycles;
 mod error;
 mod export;
 mod jsonschema;

@@ -208,6 +208,7 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     doc.insert("namespaces".to_owned(), Value::Object(namespaces));
     let mut doc = Value::Object(doc);
     conv.settle_untyped(&mut doc);
+    crate::cycles::break_cycles(&mut conv, &mut doc)?;
     let losses = conv.take_losses();
     let document = accord_schema_model::Document::from_value(doc)?;
     Ok(Import { document, report: Report::new(losses).with_notes(notes) })

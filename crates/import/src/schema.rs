@@ -72,6 +72,11 @@ impl<'s> Converter<'s> {
         self.names.insert(pointer.to_owned(), type_name);
     }
 
+    /// Where in the source the named type `ns.name` stands.
+    pub(crate) fn source_pointer(&self, ns: &str, name: &str) -> Option<String> {
+        self.by_name.get(&TypeName { ns: ns.to_owned(), name: name.to_owned() }).cloned()
+    }
+
     /// Whether `ns.name` is taken.
     fn taken(&self, ns: &str, name: &str) -> bool {
         self.by_name.contains_key(&TypeName { ns: ns.to_owned(), name: name.to_owned() })

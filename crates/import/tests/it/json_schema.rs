@@ -369,3 +369,25 @@ fn external_and_dangling_refs_are_losses_not_errors() {
     let (_, l) = import(json!({"$ref": "#/$defs/Nope"}));
     assert_eq!(l, ["dangling-ref@/$ref"]);
 }
+
+/// A → B → A through refs alone: no value is ever checked to the end, and `accord check` would
+/// reject the contract (`ref-cycle`); the import writes `any` there and reports it.
+#[test]
+fn ref_cycles_the_format_cannot_hold_are_losses_and_the_contract_checks() {
+    for schema in [
+        json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}, "$ref": "#/$defs/A"}),
+        json!({"$defs": {"A": {"anyOf": [{"$ref": "#/$defs/B"}, {"type": "null"}]}, "B": {"$ref": "#/$defs/A"}},
+            "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}),
+        json!({"type": "object", "properties": {"self": {"$ref": "#"}}, "required": ["self"]}),
+    ] {
+        let import = import_json_schema(&schema, "ns", "1.0.0", Some("T")).expect("imports");
+        let kinds: Vec<&str> = import.report.losses.iter().map(|l| l.kind).collect();
+        assert!(kinds.contains(&"ref-cycle"), "{schema}: {kinds:?}");
+        let errors: Vec<String> = accord_validate::lint(&import.document)
+            .into_iter()
+            .filter(|d| d.severity == accord_schema_model::Severity::Error)
+            .map(|d| format!("{} {}", d.rule, d.pointer))
+            .collect();
+        assert!(errors.is_empty(), "{schema}: check rejects the import: {errors:?}");
+    }
+}
