@@ -14,6 +14,7 @@ mod console_browser;
 mod diff_cli;
 mod end_to_end;
 mod escape_cli;
+mod export_ajv;
 mod extract_cli;
 mod help_cli;
 mod hostile_serve;
