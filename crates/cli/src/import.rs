@@ -56,6 +56,10 @@ struct OpenrpcArgs {
     /// file order, come after those of --semantics: a flag wins over the file).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Follow `$ref`s into files outside the document's folder (refs into files beside it and
+    /// below it are always followed; nothing is ever fetched over the network).
+    #[arg(long)]
+    allow_outside: bool,
     /// What stands between namespace and method in the method names.
     #[arg(long, value_name = "TEXT")]
     separator: Option<String>,
@@ -99,7 +103,8 @@ pub(crate) fn run(args: &Args) -> Outcome {
                     return Outcome::InputError;
                 }
             };
-            finish(&a.source, accord_import::import_openrpc(&source, &options), &a.common)
+            let import = accord_import::import_openrpc_file(&source, &a.source, &options);
+            finish(&a.source, import, &a.common)
         }
         From::Jsonschema(a) => {
             let Some(source) = read_json(&a.source) else { return Outcome::InputError };
@@ -124,6 +129,7 @@ fn openrpc_options(a: &OpenrpcArgs) -> Result<Options, String> {
             .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
         options.read_toml(&text).map_err(|e| format!("{}: {e}", config.display()))?;
     }
+    options.allow_outside = a.allow_outside;
     if let Some(s) = &a.separator {
         options.separator = s.clone();
     }

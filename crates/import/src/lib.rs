@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod bundle;
 mod cycles;
 mod error;
 mod export;
@@ -65,7 +66,24 @@ pub struct Import {
 /// [`Error::Reference`] for a reference object that cannot be followed; [`Error::Model`] when
 /// the contract built does not read (a bug, reported rather than written).
 pub fn import_openrpc(source: &Value, options: &Options) -> Result<Import, Error> {
-    openrpc::import(source, options)
+    openrpc::import(source, options, Vec::new())
+}
+
+/// Imports the OpenRPC document `source` read from the file `path`, following `$ref`s into
+/// other local files (relative to the file that holds each ref; outside the document's folder
+/// only with [`Options::allow_outside`]; never over the network). A ref that cannot be followed
+/// is an `unresolved-ref` loss naming the path tried, never an error.
+///
+/// # Errors
+///
+/// As for [`import_openrpc`].
+pub fn import_openrpc_file(
+    source: &Value,
+    path: &std::path::Path,
+    options: &Options,
+) -> Result<Import, Error> {
+    let (bundled, losses) = bundle::bundle(source, path, options.allow_outside);
+    openrpc::import(&bundled, options, losses)
 }
 
 /// Imports a JSON Schema: its `$defs` (or draft 07's `definitions`) become named types of

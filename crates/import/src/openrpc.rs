@@ -19,7 +19,11 @@ struct Placed {
     wire_name: String,
 }
 
-pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error> {
+pub(crate) fn import(
+    source: &Value,
+    options: &Options,
+    mut losses_before: Vec<crate::Loss>,
+) -> Result<Import, Error> {
     let root =
         source.as_object().ok_or_else(|| Error::at("an OpenRPC document is a JSON object", ""))?;
     match root.get("openrpc").and_then(Value::as_str) {
@@ -39,9 +43,16 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     // Where each method goes.
     let mut placed = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut skipped = Vec::new();
     for (index, m) in methods.iter().enumerate() {
         let at = format!("/methods/{index}");
-        let m = deref(source, m, &at)?;
+        let m = match deref(source, m, &at) {
+            Ok(m) => m,
+            Err(e) => {
+                skipped.push(unresolved(&at, &e, "the method is left out"));
+                continue;
+            }
+        };
         let wire_name = m
             .get("name")
             .and_then(Value::as_str)
@@ -97,6 +108,8 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     if accord.is_some() {
         conv.own_export();
     }
+    losses_before.extend(skipped);
+    conv.add_losses(losses_before);
     // Named types: accord's export keys them `ns.Name`; any other document's go to one namespace.
     let schemas = root.get("components").and_then(|c| c.get("schemas")).and_then(Value::as_object);
     for key in schemas.into_iter().flat_map(|s| s.keys()) {
@@ -229,6 +242,19 @@ fn semantics_note(at: &str, wire_name: &str, overlap: &crate::SemanticsOverlap) 
     }
 }
 
+/// A descriptor with no schema: what an unresolved result stands for.
+static NO_SCHEMA: Value = Value::Null;
+
+/// The loss of an OpenRPC object whose reference cannot be followed.
+fn unresolved(at: &str, e: &Error, instead: &str) -> crate::Loss {
+    crate::Loss {
+        pointer: at.to_owned(),
+        kind: "unresolved-ref",
+        accepts: Accepts::Wider,
+        detail: format!("{e}; {instead}"),
+    }
+}
+
 /// An OpenRPC object that may be a reference object (`{"$ref": "#/components/…"}`).
 fn deref<'s>(source: &'s Value, v: &'s Value, at: &str) -> Result<&'s Value, Error> {
     let mut v = v;
@@ -300,7 +326,18 @@ fn method(
     let mut params = Vec::new();
     for (i, cd) in m.get("params").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let cd_at = format!("{at}/params/{i}");
-        let cd = deref(source, cd, &cd_at)?;
+        let cd = match deref(source, cd, &cd_at) {
+            Ok(cd) => cd,
+            Err(e) => {
+                let loss = unresolved(&cd_at, &e, "the param is any value, optional");
+                conv.add_losses(vec![loss]);
+                names.push(format!("param{i}"));
+                params.push(
+                    json!({"name": format!("param{i}"), "type": {"kind": "any"}, "optional": true}),
+                );
+                continue;
+            }
+        };
         let name = cd
             .get("name")
             .and_then(Value::as_str)
@@ -336,7 +373,13 @@ fn method(
     match m.get("result") {
         Some(r) => {
             let r_at = format!("{at}/result");
-            let r = deref(source, r, &r_at)?;
+            let r = match deref(source, r, &r_at) {
+                Ok(r) => r,
+                Err(e) => {
+                    conv.add_losses(vec![unresolved(&r_at, &e, "the result is any value")]);
+                    &NO_SCHEMA
+                }
+            };
             let schema = r.get("schema").unwrap_or(&Value::Bool(true));
             let ty = conv.convert(schema, &format!("{r_at}/schema"), &p.ns);
             out.insert("result".to_owned(), ty);
@@ -361,7 +404,13 @@ fn method(
     let mut errors = Vec::new();
     for (i, e) in m.get("errors").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let e_at = format!("{at}/errors/{i}");
-        let e = deref(source, e, &e_at)?;
+        let e = match deref(source, e, &e_at) {
+            Ok(e) => e,
+            Err(err) => {
+                conv.add_losses(vec![unresolved(&e_at, &err, "the error is not declared")]);
+                continue;
+            }
+        };
         let code = e.get("code").filter(|c| c.is_i64()).ok_or_else(|| {
             Error::at("an error `code` must be an integer", &format!("{e_at}/code"))
         })?;
@@ -394,7 +443,13 @@ fn method(
     let mut examples = Vec::new();
     for (i, x) in m.get("examples").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let x_at = format!("{at}/examples/{i}");
-        let x = deref(source, x, &x_at)?;
+        let x = match deref(source, x, &x_at) {
+            Ok(x) => x,
+            Err(e) => {
+                conv.add_losses(vec![unresolved(&x_at, &e, "the example is left out")]);
+                continue;
+            }
+        };
         if let Some(exact) = x.get("x-accord-example") {
             examples.push(exact.clone());
             continue;

@@ -28,6 +28,9 @@ pub struct Options {
     /// Semantics by method-name pattern, in the order the user wrote them (`--semantics` flags
     /// first, then accord.toml's `[import.semantics]` in file order); the first match wins.
     pub semantics: Vec<SemanticsRule>,
+    /// Follow `$ref`s into files outside the document's folder (`../shared/errors.json`);
+    /// without it such a ref is an `unresolved-ref` loss.
+    pub allow_outside: bool,
 }
 
 impl Default for Options {
@@ -40,6 +43,7 @@ impl Default for Options {
             types_namespace: None,
             default_namespace: "api".to_owned(),
             semantics: Vec::new(),
+            allow_outside: false,
         }
     }
 }

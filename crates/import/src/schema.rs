@@ -106,6 +106,11 @@ impl<'s> Converter<'s> {
             .collect())
     }
 
+    /// Adds losses found outside the converter (bundling, OpenRPC objects).
+    pub(crate) fn add_losses(&mut self, losses: Vec<Loss>) {
+        self.losses.extend(losses);
+    }
+
     /// The losses found so far.
     pub(crate) fn take_losses(&mut self) -> Vec<Loss> {
         std::mem::take(&mut self.losses)

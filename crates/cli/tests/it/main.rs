@@ -18,6 +18,7 @@ mod export_ajv;
 mod extract_cli;
 mod help_cli;
 mod hostile_serve;
+mod import_multi_file;
 mod import_semantics;
 mod import_vectors;
 mod lint_cli;
