@@ -144,11 +144,44 @@ pub(crate) fn import(
         namespaces.insert(ns.clone(), record);
     }
 
-    // Methods.
+    // Methods, and the subscriptions (see `subscriptions`).
     let mut notes = Vec::new();
+    let pubsub = if accord.is_none() {
+        subscriptions(source, methods, &placed, options)
+    } else {
+        Vec::new()
+    };
     for p in &placed {
         let at = format!("/methods/{}", p.index);
         let m = deref(source, &methods[p.index], &at)?;
+        if let Some(role) = pubsub.iter().find(|r| r.index == p.index) {
+            let record = namespaces.entry(p.ns.clone()).or_default();
+            let wire = record.entry("wire").or_insert_with(|| json!({}));
+            wire["pubsub"] = json!({});
+            if role.event {
+                let event = event(&mut conv, m, &at, &p.ns);
+                let events = record.entry("events").or_insert_with(|| json!({}));
+                events[p.name.as_str()] = event;
+                notes.push(Note {
+                    pointer: at.clone(),
+                    kind: "subscription",
+                    detail: format!(
+                        "`{}` has no `result` and its namespace has `subscribe` and `unsubscribe` methods: the event `{}.{}`, subscribed in the pubsub style (wire.md §11.3)",
+                        p.wire_name, p.ns, p.name
+                    ),
+                });
+            } else {
+                notes.push(Note {
+                    pointer: at.clone(),
+                    kind: "subscription",
+                    detail: format!(
+                        "`{}` is the namespace's pubsub `{}` method, not a contract method",
+                        p.wire_name, p.name
+                    ),
+                });
+            }
+            continue;
+        }
         if m.get("x-accord-semantics").is_none()
             && let Some(overlap) = options.semantics_overlap(&p.wire_name)
         {
@@ -161,10 +194,10 @@ pub(crate) fn import(
     }
     // Names on the wire that the separator does not give.
     if accord.is_none() {
-        for p in placed
-            .iter()
-            .filter(|p| format!("{}{}{}", p.ns, options.separator, p.name) != p.wire_name)
-        {
+        for p in placed.iter().filter(|p| {
+            format!("{}{}{}", p.ns, options.separator, p.name) != p.wire_name
+                && !pubsub.iter().any(|r| r.index == p.index)
+        }) {
             let record = namespaces.entry(p.ns.clone()).or_default();
             let wire = record.entry("wire").or_insert_with(|| json!({}));
             if wire.get("methods").is_none() {
@@ -225,6 +258,78 @@ pub(crate) fn import(
     let losses = conv.take_losses();
     let document = accord_schema_model::Document::from_value(doc)?;
     Ok(Import { document, report: Report::new(losses).with_notes(notes) })
+}
+
+/// A method of the source that is part of a subscription API rather than a callable method.
+struct PubsubRole {
+    index: usize,
+    /// A notification (an event); else the subscribe or unsubscribe method.
+    event: bool,
+}
+
+/// The recognition rule (docs/interop.md): in a namespace that has methods named `subscribe`
+/// and `unsubscribe` (`eth_subscribe`, `eth_unsubscribe`: geth's pubsub style, the defaults of
+/// `wire.pubsub`), every method without `result` (an OpenRPC notification: the server sends
+/// it) is an event of that name, whose payload is its one param; the pair is the pubsub wire.
+fn subscriptions(
+    source: &Value,
+    methods: &[Value],
+    placed: &[Placed],
+    options: &Options,
+) -> Vec<PubsubRole> {
+    let mut roles = Vec::new();
+    let wire_default =
+        |p: &Placed| format!("{}{}{}", p.ns, options.separator, p.name) == p.wire_name;
+    let mut namespaces: Vec<&str> = placed.iter().map(|p| p.ns.as_str()).collect();
+    namespaces.dedup();
+    for ns in namespaces {
+        let in_ns: Vec<&Placed> = placed.iter().filter(|p| p.ns == ns && wire_default(p)).collect();
+        let has = |name: &str| in_ns.iter().any(|p| p.name == name);
+        if !(has("subscribe") && has("unsubscribe")) {
+            continue;
+        }
+        for p in in_ns {
+            let m = deref(source, &methods[p.index], "").ok();
+            let notification = m.is_some_and(|m| m.get("result").is_none());
+            if p.name == "subscribe" || p.name == "unsubscribe" {
+                roles.push(PubsubRole { index: p.index, event: false });
+            } else if notification {
+                roles.push(PubsubRole { index: p.index, event: true });
+            }
+        }
+    }
+    roles
+}
+
+/// The event a notification method stands for: its one param's schema as the payload.
+fn event(conv: &mut Converter<'_>, m: &Value, at: &str, ns: &str) -> Value {
+    let mut out = Map::new();
+    if let Some(d) = m.get("description").filter(|d| d.is_string()) {
+        out.insert("description".to_owned(), d.clone());
+    }
+    let params = m.get("params").and_then(Value::as_array).cloned().unwrap_or_default();
+    if params.len() > 1 {
+        let detail = "a notification with several params: the event's payload is the first".into();
+        conv.loss(&format!("{at}/params"), "notification-params", Accepts::Wider, detail);
+    }
+    let payload = match params.first() {
+        Some(cd) => {
+            let cd_at = format!("{at}/params/0");
+            let schema = cd
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(fragment_pointer)
+                .and_then(|p| conv.source().pointer(&p))
+                .unwrap_or(cd)
+                .get("schema")
+                .cloned()
+                .unwrap_or(Value::Bool(true));
+            conv.convert(&schema, &format!("{cd_at}/schema"), ns)
+        }
+        None => json!({"kind": "null"}),
+    };
+    out.insert("payload".to_owned(), payload);
+    Value::Object(out)
 }
 
 /// The note for a method that rules of different semantics match.

@@ -106,6 +106,11 @@ impl<'s> Converter<'s> {
             .collect())
     }
 
+    /// The source document.
+    pub(crate) fn source(&self) -> &'s Value {
+        self.root
+    }
+
     /// Adds losses found outside the converter (bundling, OpenRPC objects).
     pub(crate) fn add_losses(&mut self, losses: Vec<Loss>) {
         self.losses.extend(losses);

@@ -2,8 +2,10 @@
 //! results, errors and examples are `$ref`s into sibling files' components, which refer to each
 //! other in turn, and one ref names a file that does not exist. The import follows every local
 //! ref (one named type per referenced component), reports the missing one as a loss naming the
-//! path tried instead of aborting, and `accord diff` between the two versions reports only what
-//! really changed: an error added to `tank_drain`, `Rate`'s maximum raised from 50 to 80.
+//! path tried instead of aborting; its subscription API (`tank_subscribe`, `tank_unsubscribe`
+//! and the notification `tank_levelChanged`) becomes an event with the pubsub wire; and
+//! `accord diff` between the two versions reports only what really changed: an error added to
+//! `tank_drain`, `Rate`'s maximum raised from 50 to 80.
 
 use serde_json::Value;
 
@@ -39,6 +41,17 @@ fn a_multi_file_openrpc_imports_whole_and_diffs_only_its_real_changes() {
     assert_eq!(tank["methods"]["level"]["errors"][0]["code"], 4001);
     assert_eq!(tank["methods"]["level"]["examples"][0]["params"][0], "T1");
     assert_eq!(tank["methods"]["drain"]["errors"].as_array().unwrap().len(), 2);
+    // The subscription API: the notification is an event, the pair is the pubsub wire.
+    let methods: Vec<&String> = tank["methods"].as_object().unwrap().keys().collect();
+    assert_eq!(methods, ["level", "drain", "history"], "no subscribe, unsubscribe or notification");
+    assert_eq!(tank["wire"]["pubsub"], serde_json::json!({}));
+    assert_eq!(
+        tank["events"]["levelChanged"]["payload"],
+        serde_json::json!({"kind": "ref", "name": "Reading"})
+    );
+    let notes: Vec<&str> =
+        report["notes"].as_array().unwrap().iter().map(|n| n["kind"].as_str().unwrap()).collect();
+    assert_eq!(notes, ["subscription"; 3], "the rule is reported for each method it took");
     // The one ref into a missing file: a loss naming the path tried, never an abort.
     let losses = report["losses"].as_array().unwrap();
     assert!(
