@@ -1017,50 +1017,11 @@ const REFINEMENTS: [&str; 22] = [
     "propertyNames",
 ];
 
-/// Keywords that restrict values or structure the document (the rest are annotations).
-const STRUCTURAL: [&str; 41] = [
-    "$recursiveRef",
-    "type",
-    "enum",
-    "const",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "items",
-    "prefixItems",
-    "additionalItems",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "oneOf",
-    "anyOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "$dynamicRef",
-];
+/// Keywords that restrict values or structure the document (the rest are annotations): the
+/// ones held and the ones reported.
+fn is_structural(k: &str) -> bool {
+    HELD.contains(&k) || not_held(k).is_some() || k == "else"
+}
 
 /// Members that only lay out the source (dropped: they say nothing about values).
 const LAYOUT: [&str; 8] = [
@@ -1083,7 +1044,7 @@ fn split_annotations(m: &Map<String, Value>) -> (Map<String, Value>, Map<String,
     let mut assertions = Map::new();
     let mut annotations = Map::new();
     for (k, v) in m {
-        if STRUCTURAL.contains(&k.as_str()) || ACCORD_STRUCTURAL.contains(&k.as_str()) {
+        if is_structural(k) || ACCORD_STRUCTURAL.contains(&k.as_str()) {
             assertions.insert(k.clone(), v.clone());
         } else if !LAYOUT.contains(&k.as_str()) {
             annotations.insert(k.clone(), v.clone());
