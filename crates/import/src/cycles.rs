@@ -48,6 +48,61 @@ pub(crate) fn break_cycles(conv: &mut Converter<'_>, doc: &mut Value) -> Result<
     Ok(())
 }
 
+/// Leaves out the named types a merge inlined (`allOf`, `$ref` beside assertions) that no `ref`
+/// of the contract names any more: such a type was only ever a part of another, and left in it
+/// would be an orphan that `accord diff` judges on its own. Repeats while types are left out (a
+/// type may be named only by another orphan).
+pub(crate) fn drop_orphans(conv: &Converter<'_>, doc: &mut Value) -> Vec<(String, String)> {
+    let mut dropped = Vec::new();
+    loop {
+        let mut named = std::collections::HashSet::new();
+        for (ns, record) in doc["namespaces"].as_object().into_iter().flatten() {
+            collect_refs(record, Some(ns), &mut named);
+        }
+        let mut any_dropped = false;
+        for t in conv.merged() {
+            if named.contains(&(t.ns.clone(), t.name.clone())) {
+                continue;
+            }
+            let removed = doc["namespaces"][&t.ns]["types"]
+                .as_object_mut()
+                .and_then(|types| types.shift_remove(&t.name));
+            if removed.is_some() {
+                dropped.push((t.ns.clone(), t.name.clone()));
+                any_dropped = true;
+            }
+        }
+        if !any_dropped {
+            return dropped;
+        }
+    }
+}
+
+/// Every (namespace, name) a `ref` node in `v` names; `ns` is the namespace `v` stands in.
+fn collect_refs(
+    v: &Value,
+    ns: Option<&str>,
+    out: &mut std::collections::HashSet<(String, String)>,
+) {
+    match v {
+        Value::Object(m) => {
+            if m.get("kind").and_then(Value::as_str) == Some("ref")
+                && let Some(name) = m.get("name").and_then(Value::as_str)
+            {
+                let target_ns = m.get("namespace").and_then(Value::as_str).or(ns);
+                if let Some(target_ns) = target_ns {
+                    out.insert((target_ns.to_owned(), name.to_owned()));
+                }
+            }
+            for child in m.values() {
+                collect_refs(child, ns, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| collect_refs(i, ns, out)),
+        _ => {}
+    }
+}
+
 /// The number of named types in `doc`.
 fn types_in(doc: &Value) -> usize {
     doc["namespaces"]

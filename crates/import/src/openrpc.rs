@@ -254,6 +254,16 @@ pub(crate) fn import(
     doc.insert("namespaces".to_owned(), Value::Object(namespaces));
     let mut doc = Value::Object(doc);
     conv.settle_untyped(&mut doc);
+    for (ns, name) in crate::cycles::drop_orphans(&conv, &mut doc) {
+        let at = conv.source_pointer(&ns, &name).unwrap_or_default();
+        notes.push(Note {
+            pointer: at,
+            kind: "merged-type",
+            detail: format!(
+                "`{ns}.{name}` is used only as a part of other types (`allOf`, `$ref` beside assertions), where it is merged; it is not a named type of its own"
+            ),
+        });
+    }
     crate::cycles::break_cycles(&mut conv, &mut doc)?;
     let losses = conv.take_losses();
     let document = accord_schema_model::Document::from_value(doc)?;

@@ -39,6 +39,8 @@ pub(crate) struct Converter<'s> {
     losses: Vec<Loss>,
     /// The namespace the node being built stands in (refs to other namespaces name theirs).
     ns: String,
+    /// Named types a merge inlined (see `merged_away`).
+    merged: HashSet<TypeName>,
     /// The source is accord's own export (OpenRPC with `x-accord-document`): its `integer`,
     /// `const` and `enum` mean what the format's do, so they are exact there.
     own_export: bool,
@@ -57,6 +59,7 @@ impl<'s> Converter<'s> {
             losses: Vec::new(),
             ns: String::new(),
             own_export: false,
+            merged: HashSet::new(),
         }
     }
 
@@ -70,6 +73,19 @@ impl<'s> Converter<'s> {
         let type_name = TypeName { ns: ns.to_owned(), name: name.to_owned() };
         self.by_name.insert(type_name.clone(), pointer.to_owned());
         self.names.insert(pointer.to_owned(), type_name);
+    }
+
+    /// Notes that the named type `r` names was inlined by a merge (`allOf`, `$ref` beside
+    /// assertions): if nothing else refers to it, it is left out rather than left an orphan.
+    pub(crate) fn merged_away(&mut self, r: &Value) {
+        let Some(name) = r.get("name").and_then(Value::as_str) else { return };
+        let ns = r.get("namespace").and_then(Value::as_str).unwrap_or(&self.ns).to_owned();
+        self.merged.insert(TypeName { ns, name: name.to_owned() });
+    }
+
+    /// The named types merges inlined.
+    pub(crate) fn merged(&self) -> &HashSet<TypeName> {
+        &self.merged
     }
 
     /// Where in the source the named type `ns.name` stands.
