@@ -35,6 +35,11 @@ struct JsonSchemaArgs {
     contract: PathBuf,
     #[command(flatten)]
     target: TargetArgs,
+    /// Keep accord's own `x-accord-*` annotations (units, formats, …). Without it the output
+    /// has none, so that strict validators take it as is (ajv 8's default strict mode refuses
+    /// unknown keywords unless they are declared with `ajv.addKeyword`).
+    #[arg(long)]
+    accord_annotations: bool,
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
@@ -58,6 +63,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
     };
     match schema {
         Ok(schema) => {
+            let schema = accord_import::strict_json_schema(schema, args.accord_annotations);
             // Serializing a Value cannot fail.
             let text = serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n";
             if output::print(&text) { Outcome::Success } else { Outcome::InputError }

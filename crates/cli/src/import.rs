@@ -46,13 +46,20 @@ struct OpenrpcArgs {
     #[command(flatten)]
     common: Common,
     /// Semantics by method-name pattern, VALUE=GLOB[,GLOB…] (`read='eth_get*,eth_call'`);
-    /// repeatable, first match wins. Never guessed: a method no rule covers is undeclared.
+    /// repeatable. Rules apply in the order written, the first match wins: flags in command-line
+    /// order, then the --config file's `[import.semantics]` in file order. A method matched by
+    /// rules of different semantics is reported (a `semantics-overlap` note). Never guessed: a
+    /// method no rule covers is undeclared.
     #[arg(long, value_name = "VALUE=GLOBS")]
     semantics: Vec<String>,
-    /// An accord.toml whose `[import]` table gives options (its semantics rules come after
-    /// those of --semantics).
+    /// An accord.toml whose `[import]` table gives options (its `[import.semantics]` rules, in
+    /// file order, come after those of --semantics: a flag wins over the file).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Follow `$ref`s into files outside the document's folder (refs into files beside it and
+    /// below it are always followed; nothing is ever fetched over the network).
+    #[arg(long)]
+    allow_outside: bool,
     /// What stands between namespace and method in the method names.
     #[arg(long, value_name = "TEXT")]
     separator: Option<String>,
@@ -96,7 +103,8 @@ pub(crate) fn run(args: &Args) -> Outcome {
                     return Outcome::InputError;
                 }
             };
-            finish(&a.source, accord_import::import_openrpc(&source, &options), &a.common)
+            let import = accord_import::import_openrpc_file(&source, &a.source, &options);
+            finish(&a.source, import, &a.common)
         }
         From::Jsonschema(a) => {
             let Some(source) = read_json(&a.source) else { return Outcome::InputError };
@@ -121,6 +129,7 @@ fn openrpc_options(a: &OpenrpcArgs) -> Result<Options, String> {
             .map_err(|e| format!("cannot read {}: {e}", config.display()))?;
         options.read_toml(&text).map_err(|e| format!("{}: {e}", config.display()))?;
     }
+    options.allow_outside = a.allow_outside;
     if let Some(s) = &a.separator {
         options.separator = s.clone();
     }
@@ -185,6 +194,9 @@ fn finish(source: &Path, import: Result<Import, accord_import::Error>, common: &
     }
     for line in import.report.to_lines().lines() {
         eprintln!("loss: {}: {line}", source.display());
+    }
+    for line in import.report.notes_to_lines().lines() {
+        eprintln!("note: {}: {line}", source.display());
     }
     let n = import.report.losses.len();
     if n > 0 {

@@ -3,7 +3,16 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::report::Report;
+use crate::report::{Accepts, Report};
+
+/// The meta-schemas whose keywords the import reads (`#` trimmed).
+const KNOWN_DIALECTS: [&str; 5] = [
+    "https://json-schema.org/draft/2020-12/schema",
+    "https://json-schema.org/draft/2019-09/schema",
+    "http://json-schema.org/draft-07/schema",
+    "http://json-schema.org/draft-06/schema",
+    "http://json-schema.org/draft-04/schema",
+];
 use crate::schema::{Converter, defs_of};
 use crate::{Draft, Error, Import};
 
@@ -17,6 +26,16 @@ pub(crate) fn import(
         return Err(Error::at("a JSON Schema is an object or a boolean", ""));
     }
     let mut conv = Converter::new(source, Draft::of(source));
+    if let Some(dialect) = source.get("$schema") {
+        let known =
+            dialect.as_str().is_some_and(|d| KNOWN_DIALECTS.contains(&d.trim_end_matches('#')));
+        if !known {
+            let detail = format!(
+                "`$schema` {dialect} is not a dialect the import knows (2020-12, 2019-09, 07, 06, 04): its vocabularies may not assert what the contract checks"
+            );
+            conv.loss("/$schema", "unknown-dialect", Accepts::Narrower, detail);
+        }
+    }
     if let Some(name) = name {
         conv.register("", namespace, name);
     }
@@ -39,6 +58,7 @@ pub(crate) fn import(
         "namespaces": {namespace: {"version": version, "types": types}},
     });
     conv.settle_untyped(&mut doc);
+    crate::cycles::break_cycles(&mut conv, &mut doc)?;
     let losses = conv.take_losses();
     let document = accord_schema_model::Document::from_value(doc)?;
     Ok(Import { document, report: Report::new(losses) })

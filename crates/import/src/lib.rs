@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 
+mod bundle;
+mod cycles;
 mod error;
 mod export;
 mod jsonschema;
@@ -9,6 +11,7 @@ mod openrpc;
 mod options;
 mod report;
 mod schema;
+mod strict;
 
 use accord_schema_model::Document;
 use serde_json::Value;
@@ -16,8 +19,9 @@ use serde_json::Value;
 pub use crate::{
     error::Error,
     export::{OPENRPC_VERSION, export_openrpc},
-    options::{Options, SemanticsRule},
-    report::{Accepts, Loss, Report},
+    options::{Options, SemanticsOverlap, SemanticsRule},
+    report::{Accepts, Loss, Note, Report},
+    strict::strict_json_schema,
 };
 
 /// The JSON Schema dialect a source is read under.
@@ -62,7 +66,24 @@ pub struct Import {
 /// [`Error::Reference`] for a reference object that cannot be followed; [`Error::Model`] when
 /// the contract built does not read (a bug, reported rather than written).
 pub fn import_openrpc(source: &Value, options: &Options) -> Result<Import, Error> {
-    openrpc::import(source, options)
+    openrpc::import(source, options, Vec::new())
+}
+
+/// Imports the OpenRPC document `source` read from the file `path`, following `$ref`s into
+/// other local files (relative to the file that holds each ref; outside the document's folder
+/// only with [`Options::allow_outside`]; never over the network). A ref that cannot be followed
+/// is an `unresolved-ref` loss naming the path tried, never an error.
+///
+/// # Errors
+///
+/// As for [`import_openrpc`].
+pub fn import_openrpc_file(
+    source: &Value,
+    path: &std::path::Path,
+    options: &Options,
+) -> Result<Import, Error> {
+    let (bundled, losses) = bundle::bundle(source, path, options.allow_outside);
+    openrpc::import(&bundled, options, losses)
 }
 
 /// Imports a JSON Schema: its `$defs` (or draft 07's `definitions`) become named types of

@@ -75,6 +75,7 @@ fn merge_inner(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
         let r = if first { &a } else { &b };
         if kind_of(r) == "ref" {
             let r = r.clone();
+            c.merged_away(&r);
             let Some(mut target) = c.deref(&r) else {
                 let detail = "a part names a type still being built (recursion through `allOf`); only the other part is checked".into();
                 c.loss(at, "all-of-merge", Accepts::Wider, detail);

@@ -7,7 +7,7 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
-use crate::report::{Accepts, Report};
+use crate::report::{Accepts, Note, Report};
 use crate::schema::{Converter, escape, fragment_pointer};
 use crate::{Draft, Error, Import, Options};
 
@@ -19,7 +19,11 @@ struct Placed {
     wire_name: String,
 }
 
-pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error> {
+pub(crate) fn import(
+    source: &Value,
+    options: &Options,
+    mut losses_before: Vec<crate::Loss>,
+) -> Result<Import, Error> {
     let root =
         source.as_object().ok_or_else(|| Error::at("an OpenRPC document is a JSON object", ""))?;
     match root.get("openrpc").and_then(Value::as_str) {
@@ -39,9 +43,16 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     // Where each method goes.
     let mut placed = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut skipped = Vec::new();
     for (index, m) in methods.iter().enumerate() {
         let at = format!("/methods/{index}");
-        let m = deref(source, m, &at)?;
+        let m = match deref(source, m, &at) {
+            Ok(m) => m,
+            Err(e) => {
+                skipped.push(unresolved(&at, &e, "the method is left out"));
+                continue;
+            }
+        };
         let wire_name = m
             .get("name")
             .and_then(Value::as_str)
@@ -94,6 +105,11 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     };
 
     let mut conv = Converter::new(source, Draft::Draft2020);
+    if accord.is_some() {
+        conv.own_export();
+    }
+    losses_before.extend(skipped);
+    conv.add_losses(losses_before);
     // Named types: accord's export keys them `ns.Name`; any other document's go to one namespace.
     let schemas = root.get("components").and_then(|c| c.get("schemas")).and_then(Value::as_object);
     for key in schemas.into_iter().flat_map(|s| s.keys()) {
@@ -128,10 +144,49 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
         namespaces.insert(ns.clone(), record);
     }
 
-    // Methods.
+    // Methods, and the subscriptions (see `subscriptions`).
+    let mut notes = Vec::new();
+    let pubsub = if accord.is_none() {
+        subscriptions(source, methods, &placed, options)
+    } else {
+        Vec::new()
+    };
     for p in &placed {
         let at = format!("/methods/{}", p.index);
         let m = deref(source, &methods[p.index], &at)?;
+        if let Some(role) = pubsub.iter().find(|r| r.index == p.index) {
+            let record = namespaces.entry(p.ns.clone()).or_default();
+            let wire = record.entry("wire").or_insert_with(|| json!({}));
+            wire["pubsub"] = json!({});
+            if role.event {
+                let event = event(&mut conv, m, &at, &p.ns);
+                let events = record.entry("events").or_insert_with(|| json!({}));
+                events[p.name.as_str()] = event;
+                notes.push(Note {
+                    pointer: at.clone(),
+                    kind: "subscription",
+                    detail: format!(
+                        "`{}` has no `result` and its namespace has `subscribe` and `unsubscribe` methods: the event `{}.{}`, subscribed in the pubsub style (wire.md §11.3)",
+                        p.wire_name, p.ns, p.name
+                    ),
+                });
+            } else {
+                notes.push(Note {
+                    pointer: at.clone(),
+                    kind: "subscription",
+                    detail: format!(
+                        "`{}` is the namespace's pubsub `{}` method, not a contract method",
+                        p.wire_name, p.name
+                    ),
+                });
+            }
+            continue;
+        }
+        if m.get("x-accord-semantics").is_none()
+            && let Some(overlap) = options.semantics_overlap(&p.wire_name)
+        {
+            notes.push(semantics_note(&at, &p.wire_name, &overlap));
+        }
         let method = method(&mut conv, source, m, &at, p, options)?;
         let record = namespaces.entry(p.ns.clone()).or_default();
         let methods = record.entry("methods").or_insert_with(|| json!({}));
@@ -139,10 +194,10 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     }
     // Names on the wire that the separator does not give.
     if accord.is_none() {
-        for p in placed
-            .iter()
-            .filter(|p| format!("{}{}{}", p.ns, options.separator, p.name) != p.wire_name)
-        {
+        for p in placed.iter().filter(|p| {
+            format!("{}{}{}", p.ns, options.separator, p.name) != p.wire_name
+                && !pubsub.iter().any(|r| r.index == p.index)
+        }) {
             let record = namespaces.entry(p.ns.clone()).or_default();
             let wire = record.entry("wire").or_insert_with(|| json!({}));
             if wire.get("methods").is_none() {
@@ -199,9 +254,120 @@ pub(crate) fn import(source: &Value, options: &Options) -> Result<Import, Error>
     doc.insert("namespaces".to_owned(), Value::Object(namespaces));
     let mut doc = Value::Object(doc);
     conv.settle_untyped(&mut doc);
+    for (ns, name) in crate::cycles::drop_orphans(&conv, &mut doc) {
+        let at = conv.source_pointer(&ns, &name).unwrap_or_default();
+        notes.push(Note {
+            pointer: at,
+            kind: "merged-type",
+            detail: format!(
+                "`{ns}.{name}` is used only as a part of other types (`allOf`, `$ref` beside assertions), where it is merged; it is not a named type of its own"
+            ),
+        });
+    }
+    crate::cycles::break_cycles(&mut conv, &mut doc)?;
     let losses = conv.take_losses();
     let document = accord_schema_model::Document::from_value(doc)?;
-    Ok(Import { document, report: Report::new(losses) })
+    Ok(Import { document, report: Report::new(losses).with_notes(notes) })
+}
+
+/// A method of the source that is part of a subscription API rather than a callable method.
+struct PubsubRole {
+    index: usize,
+    /// A notification (an event); else the subscribe or unsubscribe method.
+    event: bool,
+}
+
+/// The recognition rule (docs/interop.md): in a namespace that has methods named `subscribe`
+/// and `unsubscribe` (`eth_subscribe`, `eth_unsubscribe`: geth's pubsub style, the defaults of
+/// `wire.pubsub`), every method without `result` (an OpenRPC notification: the server sends
+/// it) is an event of that name, whose payload is its one param; the pair is the pubsub wire.
+fn subscriptions(
+    source: &Value,
+    methods: &[Value],
+    placed: &[Placed],
+    options: &Options,
+) -> Vec<PubsubRole> {
+    let mut roles = Vec::new();
+    let wire_default =
+        |p: &Placed| format!("{}{}{}", p.ns, options.separator, p.name) == p.wire_name;
+    let mut namespaces: Vec<&str> = placed.iter().map(|p| p.ns.as_str()).collect();
+    namespaces.dedup();
+    for ns in namespaces {
+        let in_ns: Vec<&Placed> = placed.iter().filter(|p| p.ns == ns && wire_default(p)).collect();
+        let has = |name: &str| in_ns.iter().any(|p| p.name == name);
+        if !(has("subscribe") && has("unsubscribe")) {
+            continue;
+        }
+        for p in in_ns {
+            let m = deref(source, &methods[p.index], "").ok();
+            let notification = m.is_some_and(|m| m.get("result").is_none());
+            if p.name == "subscribe" || p.name == "unsubscribe" {
+                roles.push(PubsubRole { index: p.index, event: false });
+            } else if notification {
+                roles.push(PubsubRole { index: p.index, event: true });
+            }
+        }
+    }
+    roles
+}
+
+/// The event a notification method stands for: its one param's schema as the payload.
+fn event(conv: &mut Converter<'_>, m: &Value, at: &str, ns: &str) -> Value {
+    let mut out = Map::new();
+    if let Some(d) = m.get("description").filter(|d| d.is_string()) {
+        out.insert("description".to_owned(), d.clone());
+    }
+    let params = m.get("params").and_then(Value::as_array).cloned().unwrap_or_default();
+    if params.len() > 1 {
+        let detail = "a notification with several params: the event's payload is the first".into();
+        conv.loss(&format!("{at}/params"), "notification-params", Accepts::Wider, detail);
+    }
+    let payload = match params.first() {
+        Some(cd) => {
+            let cd_at = format!("{at}/params/0");
+            let schema = cd
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(fragment_pointer)
+                .and_then(|p| conv.source().pointer(&p))
+                .unwrap_or(cd)
+                .get("schema")
+                .cloned()
+                .unwrap_or(Value::Bool(true));
+            conv.convert(&schema, &format!("{cd_at}/schema"), ns)
+        }
+        None => json!({"kind": "null"}),
+    };
+    out.insert("payload".to_owned(), payload);
+    Value::Object(out)
+}
+
+/// The note for a method that rules of different semantics match.
+fn semantics_note(at: &str, wire_name: &str, overlap: &crate::SemanticsOverlap) -> Note {
+    let (value, pattern) = &overlap.applied;
+    let others: Vec<String> =
+        overlap.overruled.iter().map(|(s, p)| format!("`{s}` (`{p}`)")).collect();
+    Note {
+        pointer: at.to_owned(),
+        kind: "semantics-overlap",
+        detail: format!(
+            "`{wire_name}` matches `{value}` (`{pattern}`) and later {}; the first rule applies: `{value}`",
+            others.join(", ")
+        ),
+    }
+}
+
+/// A descriptor with no schema: what an unresolved result stands for.
+static NO_SCHEMA: Value = Value::Null;
+
+/// The loss of an OpenRPC object whose reference cannot be followed.
+fn unresolved(at: &str, e: &Error, instead: &str) -> crate::Loss {
+    crate::Loss {
+        pointer: at.to_owned(),
+        kind: "unresolved-ref",
+        accepts: Accepts::Wider,
+        detail: format!("{e}; {instead}"),
+    }
 }
 
 /// An OpenRPC object that may be a reference object (`{"$ref": "#/components/…"}`).
@@ -275,7 +441,18 @@ fn method(
     let mut params = Vec::new();
     for (i, cd) in m.get("params").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let cd_at = format!("{at}/params/{i}");
-        let cd = deref(source, cd, &cd_at)?;
+        let cd = match deref(source, cd, &cd_at) {
+            Ok(cd) => cd,
+            Err(e) => {
+                let loss = unresolved(&cd_at, &e, "the param is any value, optional");
+                conv.add_losses(vec![loss]);
+                names.push(format!("param{i}"));
+                params.push(
+                    json!({"name": format!("param{i}"), "type": {"kind": "any"}, "optional": true}),
+                );
+                continue;
+            }
+        };
         let name = cd
             .get("name")
             .and_then(Value::as_str)
@@ -311,7 +488,13 @@ fn method(
     match m.get("result") {
         Some(r) => {
             let r_at = format!("{at}/result");
-            let r = deref(source, r, &r_at)?;
+            let r = match deref(source, r, &r_at) {
+                Ok(r) => r,
+                Err(e) => {
+                    conv.add_losses(vec![unresolved(&r_at, &e, "the result is any value")]);
+                    &NO_SCHEMA
+                }
+            };
             let schema = r.get("schema").unwrap_or(&Value::Bool(true));
             let ty = conv.convert(schema, &format!("{r_at}/schema"), &p.ns);
             out.insert("result".to_owned(), ty);
@@ -336,7 +519,13 @@ fn method(
     let mut errors = Vec::new();
     for (i, e) in m.get("errors").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let e_at = format!("{at}/errors/{i}");
-        let e = deref(source, e, &e_at)?;
+        let e = match deref(source, e, &e_at) {
+            Ok(e) => e,
+            Err(err) => {
+                conv.add_losses(vec![unresolved(&e_at, &err, "the error is not declared")]);
+                continue;
+            }
+        };
         let code = e.get("code").filter(|c| c.is_i64()).ok_or_else(|| {
             Error::at("an error `code` must be an integer", &format!("{e_at}/code"))
         })?;
@@ -369,7 +558,13 @@ fn method(
     let mut examples = Vec::new();
     for (i, x) in m.get("examples").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let x_at = format!("{at}/examples/{i}");
-        let x = deref(source, x, &x_at)?;
+        let x = match deref(source, x, &x_at) {
+            Ok(x) => x,
+            Err(e) => {
+                conv.add_losses(vec![unresolved(&x_at, &e, "the example is left out")]);
+                continue;
+            }
+        };
         if let Some(exact) = x.get("x-accord-example") {
             examples.push(exact.clone());
             continue;

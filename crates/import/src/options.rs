@@ -25,8 +25,12 @@ pub struct Options {
     pub types_namespace: Option<String>,
     /// The namespace of method names without the separator.
     pub default_namespace: String,
-    /// Semantics by method-name pattern, first match wins.
+    /// Semantics by method-name pattern, in the order the user wrote them (`--semantics` flags
+    /// first, then accord.toml's `[import.semantics]` in file order); the first match wins.
     pub semantics: Vec<SemanticsRule>,
+    /// Follow `$ref`s into files outside the document's folder (`../shared/errors.json`);
+    /// without it such a ref is an `unresolved-ref` loss.
+    pub allow_outside: bool,
 }
 
 impl Default for Options {
@@ -39,6 +43,7 @@ impl Default for Options {
             types_namespace: None,
             default_namespace: "api".to_owned(),
             semantics: Vec::new(),
+            allow_outside: false,
         }
     }
 }
@@ -96,6 +101,21 @@ impl SemanticsRule {
     pub fn matches(&self, wire_name: &str) -> bool {
         self.set.is_match(wire_name)
     }
+
+    /// The first of the rule's patterns that matches `wire_name`.
+    fn pattern_of(&self, wire_name: &str) -> Option<&str> {
+        self.set.matches(wire_name).first().map(|&i| self.patterns[i].as_str())
+    }
+}
+
+/// A method two rules give different semantics: the first one applies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SemanticsOverlap {
+    /// The semantics that applies and the pattern that gave it.
+    pub applied: (String, String),
+    /// Each later rule with other semantics that matches too, with its pattern.
+    pub overruled: Vec<(String, String)>,
 }
 
 impl Options {
@@ -104,9 +124,21 @@ impl Options {
         self.semantics.iter().find(|r| r.matches(wire_name)).map(|r| r.semantics.as_str())
     }
 
+    /// When rules with different semantics match `wire_name`: which applies (the first) and
+    /// which are overruled. `None` when at most one semantics matches.
+    pub fn semantics_overlap(&self, wire_name: &str) -> Option<SemanticsOverlap> {
+        let mut matching = self
+            .semantics
+            .iter()
+            .filter_map(|r| r.pattern_of(wire_name).map(|p| (r.semantics.clone(), p.to_owned())));
+        let applied = matching.next()?;
+        let overruled: Vec<(String, String)> = matching.filter(|(s, _)| *s != applied.0).collect();
+        (!overruled.is_empty()).then_some(SemanticsOverlap { applied, overruled })
+    }
+
     /// Reads the `[import]` table of an accord.toml over these options: `separator`, `profile`,
     /// `describe`, `version`, `types-namespace`, and `[import.semantics]` (value → list of
-    /// patterns). Rules from the table come after those already given.
+    /// patterns), read in file order. Rules from the table come after those already given.
     ///
     /// # Errors
     ///
@@ -189,5 +221,36 @@ mod tests {
         assert_eq!(o.semantics_of("eth_getCode"), Some("read"));
         let e = o.read_toml("[import]\nseparator = 1\n").unwrap_err().to_string();
         assert!(e.contains("`import.separator` must be a string"), "{e}");
+    }
+
+    /// The table's rules apply in the order written, not sorted by key: with keys sorted,
+    /// `read = ["eth_*"]` came before `write` and made `eth_sendTransaction` a read.
+    #[test]
+    fn accord_toml_rules_apply_in_file_order() {
+        let mut o = Options::default();
+        o.read_toml(
+            "[import.semantics]\nwrite = [\"eth_send*\", \"eth_sign*\"]\nidempotent = [\"eth_uninstallFilter\"]\nread = [\"eth_*\"]\n",
+        )
+        .unwrap();
+        let order: Vec<&str> = o.semantics.iter().map(|r| r.semantics.as_str()).collect();
+        assert_eq!(order, ["write", "idempotent", "read"]);
+        assert_eq!(o.semantics_of("eth_sendTransaction"), Some("write"));
+        assert_eq!(o.semantics_of("eth_signTypedData"), Some("write"));
+        assert_eq!(o.semantics_of("eth_uninstallFilter"), Some("idempotent"));
+        assert_eq!(o.semantics_of("eth_getBalance"), Some("read"));
+        let overlap = o.semantics_overlap("eth_sendTransaction").expect("two rules match");
+        assert_eq!(overlap.applied, ("write".to_owned(), "eth_send*".to_owned()));
+        assert_eq!(overlap.overruled, [("read".to_owned(), "eth_*".to_owned())]);
+        assert_eq!(o.semantics_overlap("eth_getBalance"), None, "one rule: no overlap");
+    }
+
+    /// Flags come before the table, so a flag overrides the file.
+    #[test]
+    fn flags_come_before_the_file() {
+        let mut o = Options::default();
+        o.semantics.push(SemanticsRule::parse("read=eth_sendTransaction").unwrap());
+        o.read_toml("[import.semantics]\nwrite = [\"eth_send*\"]\n").unwrap();
+        assert_eq!(o.semantics_of("eth_sendTransaction"), Some("read"));
+        assert_eq!(o.semantics_of("eth_sendRawTransaction"), Some("write"));
     }
 }

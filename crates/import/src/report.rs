@@ -36,12 +36,27 @@ pub struct Loss {
     pub detail: String,
 }
 
+/// Something the import decided that the user should see but that loses nothing: two
+/// semantics rules matching one method, a method pair recognised as a subscription.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub struct Note {
+    /// The JSON Pointer of the construct in the source document.
+    pub pointer: String,
+    /// A stable id of the kind of note (`semantics-overlap`, `subscription`).
+    pub kind: &'static str,
+    /// What was decided, in a sentence.
+    pub detail: String,
+}
+
 /// Everything an import could not carry over exactly, in source order.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Report {
     /// The losses, sorted by pointer then kind, each once.
     pub losses: Vec<Loss>,
+    /// The notes, sorted by pointer then kind; never a loss (`--strict` ignores them).
+    pub notes: Vec<Note>,
 }
 
 impl Report {
@@ -50,7 +65,16 @@ impl Report {
     pub fn new(mut losses: Vec<Loss>) -> Report {
         losses.sort();
         losses.dedup();
-        Report { losses }
+        Report { losses, notes: Vec::new() }
+    }
+
+    /// This report with `notes` (sorted, without repeats).
+    #[must_use]
+    pub fn with_notes(mut self, mut notes: Vec<Note>) -> Report {
+        notes.sort();
+        notes.dedup();
+        self.notes = notes;
+        self
     }
 
     /// The number of losses of each kind, by kind id.
@@ -66,7 +90,8 @@ impl Report {
         counts
     }
 
-    /// The report as JSON: `{"losses": [{pointer, kind, accepts, detail}], "byKind": {...}}`.
+    /// The report as JSON: `{"losses": [{pointer, kind, accepts, detail}], "byKind": {...}}`,
+    /// and `"notes": [{pointer, kind, detail}]` when there are notes.
     pub fn to_json(&self) -> Value {
         let losses: Vec<Value> = self
             .losses
@@ -77,7 +102,26 @@ impl Report {
             .collect();
         let by_kind: serde_json::Map<String, Value> =
             self.by_kind().into_iter().map(|(k, n)| (k.to_owned(), json!(n))).collect();
-        json!({"losses": losses, "byKind": by_kind})
+        let mut out = json!({"losses": losses, "byKind": by_kind});
+        if !self.notes.is_empty() {
+            let notes: Vec<Value> = self
+                .notes
+                .iter()
+                .map(|n| json!({"pointer": n.pointer, "kind": n.kind, "detail": n.detail}))
+                .collect();
+            out["notes"] = Value::Array(notes);
+        }
+        out
+    }
+
+    /// One line per note: `POINTER: kind: detail`.
+    pub fn notes_to_lines(&self) -> String {
+        let mut out = String::new();
+        for n in &self.notes {
+            let at = crate::error::display_pointer(&n.pointer);
+            out.push_str(&format!("{at}: {}: {}\n", n.kind, n.detail));
+        }
+        out
     }
 
     /// One line per loss: `POINTER: kind (wider|narrower): detail`.

