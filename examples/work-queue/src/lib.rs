@@ -14,7 +14,6 @@ mod node;
 mod store;
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,6 +24,7 @@ pub use jsonrpsee::server::ServerHandle;
 use jsonrpsee::server::middleware::rpc::RpcServiceBuilder;
 
 use crate::api::QueueApiServer;
+pub use crate::store::Storage;
 
 /// The committed contract, embedded at compile time.
 const CONTRACT: &str = include_str!("../../../fixtures/contracts/work-queue.types.json");
@@ -41,19 +41,25 @@ pub fn plant(config: Config) -> Result<Arc<Plant>, accord_plant::Error> {
     Plant::from_contract("work-queue.types.json", CONTRACT, config).map(Arc::new)
 }
 
-/// Serves the node on `addr` with its jobs in the SQLite database `db` (created when absent)
-/// until the handle is stopped; returns the address bound and the handle.
+/// Serves the node on `addr` with its jobs where `storage` says (an SQLite path converts into
+/// it) until the handle is stopped; returns the address bound and the handle.
 ///
 /// # Errors
 ///
-/// When the database cannot be opened or the address bound.
+/// When the store cannot be opened (or holds a newer queue schema) or the address bound.
 pub async fn serve(
     addr: SocketAddr,
-    db: &Path,
+    storage: impl Into<Storage>,
     plant: Arc<Plant>,
 ) -> Result<(SocketAddr, ServerHandle), Box<dyn std::error::Error + Send + Sync>> {
-    let store = Arc::new(store::Store::open(db, CAPACITY)?);
-    let node = node::Node { store, plant: plant.clone() };
+    let emitter = plant.clone();
+    let sink: store::Sink = Arc::new(move |event: store::Event| {
+        // A payload accord-plant refuses is its finding to report, not a reason to fail the
+        // call that was already committed.
+        let _ = emitter.emit(&event.name, event.payload);
+    });
+    let store = store::open(&storage.into(), CAPACITY, sink).await?;
+    let node = node::Node { store };
     let server = jsonrpsee::server::Server::builder()
         .set_http_middleware(tower::ServiceBuilder::new().layer(PlantLayer::new(plant.clone())))
         .set_rpc_middleware(RpcServiceBuilder::new().layer(PlantRpcLayer::new(plant.clone())))
@@ -71,15 +77,7 @@ pub async fn serve(
                 () = stopped.clone().stopped() => break,
                 () = tokio::time::sleep(Duration::from_secs(1)) => {}
             }
-            let reaper = node.clone();
-            let happened = tokio::task::spawn_blocking(move || {
-                let mut happened = store::Happened::default();
-                let _ = reaper.store.reap_all(&mut happened);
-                happened
-            })
-            .await
-            .unwrap_or_default();
-            node.announce(happened);
+            let _ = node.store.reap_all().await;
         }
     });
     Ok((bound, handle))
