@@ -2,7 +2,9 @@
 //! points under load and restarted on the same database, a bounded number of times. Checked:
 //! no acknowledged enqueue is lost, no acked job is delivered again, a job claimed and never
 //! acked becomes claimable again once its lease has run out, two claimers never hold one job
-//! at once; and a read-only database answers with an error instead of acknowledging a job.
+//! at once; a read-only database answers with an error instead of acknowledging a job, and one
+//! that would need a migration is refused at start; SIGTERM under load answers every call in
+//! flight before the node exits.
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader};
@@ -226,6 +228,83 @@ async fn a_read_only_database_answers_with_an_error_never_an_acknowledgement() {
     assert_eq!(stats["result"], json!([]), "nothing was stored: {stats}");
     node.kill().unwrap();
     node.wait().unwrap();
+}
+
+#[test]
+fn a_read_only_database_that_needs_a_migration_is_refused_at_start() {
+    let dir = tempdir();
+    let db = dir.join("empty.db");
+    // An empty database file (version 0), opened read-only: the queue's tables cannot be made.
+    rusqlite::Connection::open(&db).unwrap().execute_batch("CREATE TABLE other (x);").unwrap();
+    let uri = format!("file:{}?mode=ro", db.display());
+    let out = Command::new(env!("CARGO_BIN_EXE_work-queue"))
+        .args(["--port", "0", "--db", &uri])
+        .output()
+        .expect("the node runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty(), "it never listened: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        stderr.contains("migrating the queue schema from version 0 to 1 failed")
+            && stderr.contains("readonly"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_under_load_answers_every_call_in_flight_then_exits() {
+    let dir = tempdir();
+    let db = dir.join("term.db");
+    let db = db.to_str().unwrap();
+    let (mut node, url) = start(db);
+    let answered = Arc::new(Mutex::new(HashSet::new()));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // 32 callers, each enqueueing until the node stops answering.
+    let callers: Vec<_> = (0..32)
+        .map(|w| {
+            let (url, answered, stop) = (url.clone(), answered.clone(), stop.clone());
+            tokio::spawn(async move {
+                let client = reqwest::Client::new();
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let params = json!({"queue": "term", "payload": {"w": w}});
+                    let Some(answer) = call(&client, &url, "queue.enqueue", params).await else {
+                        return;
+                    };
+                    if let Some(id) = answer["result"]["id"].as_str() {
+                        answered.lock().unwrap().insert(id.to_owned());
+                    }
+                }
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let status = Command::new("kill").args(["-TERM", &node.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let sent = Instant::now();
+    let exit = tokio::task::spawn_blocking(move || node.wait()).await.unwrap().unwrap();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for c in callers {
+        c.await.unwrap();
+    }
+    assert!(exit.success(), "a drained node exits 0: {exit:?}");
+    assert!(
+        sent.elapsed() < Duration::from_secs(11),
+        "drained within its bound: {:?}",
+        sent.elapsed()
+    );
+    let stored: HashSet<String> = {
+        let db = rusqlite::Connection::open(db).unwrap();
+        let mut rows = db.prepare("SELECT id FROM jobs").unwrap();
+        rows.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    let answered = answered.lock().unwrap();
+    assert!(answered.len() > 20, "the load enqueued: {}", answered.len());
+    // Every job the node committed was answered: no call was cut off between its commit and
+    // its answer.
+    let unanswered: Vec<_> = stored.difference(&answered).collect();
+    assert!(unanswered.is_empty(), "committed but never answered: {unanswered:?}");
+    let lost: Vec<_> = answered.difference(&stored).collect();
+    assert!(lost.is_empty(), "answered but not stored: {lost:?}");
 }
 
 /// A fresh directory under the target's temporary directory.
