@@ -8,8 +8,8 @@ use jsonrpsee::types::ErrorObjectOwned;
 use serde_json::{Value, json};
 
 use crate::api::{
-    Completed, Enqueued, JobId, Lease, LeaseToken, Nacked, Nullable, Priority, QueueApiServer,
-    QueueName, QueueStats,
+    AckItem, AckOutcome, AckRefusal, Completed, Enqueued, JobId, JobSpec, Lease, LeaseToken,
+    Nacked, Nullable, Priority, QueueApiServer, QueueName, QueueStats,
 };
 use crate::store::{MAX_PAYLOAD, NewJob, Refusal, Store};
 
@@ -91,6 +91,50 @@ impl QueueApiServer for Node {
             .unwrap_or_else(|| Err(Refusal::Store("the store answered no ack".into())))
             .map_err(refusal)?;
         Ok(Completed { completed_at })
+    }
+
+    async fn enqueue_many(&self, jobs: Vec<JobSpec>) -> RpcResult<Vec<Enqueued>> {
+        let jobs = jobs
+            .into_iter()
+            .map(|j| NewJob {
+                queue: j.queue,
+                payload: j.payload,
+                priority: j.priority.map_or(4, |p| p.0),
+                delay_ms: j.delay.unwrap_or(0),
+                max_attempts: j.max_attempts.unwrap_or(5),
+            })
+            .collect();
+        let added = self.store.enqueue(jobs).await.map_err(refusal)?;
+        Ok(added.into_iter().map(|(id, visible_at)| Enqueued { id, visible_at }).collect())
+    }
+
+    async fn ack_many(&self, acks: Vec<AckItem>) -> RpcResult<Vec<AckOutcome>> {
+        let ids: Vec<JobId> = acks.iter().map(|a| a.id).collect();
+        let answers = self
+            .store
+            .ack(acks.into_iter().map(|a| (a.id.0, a.token.0)).collect())
+            .await
+            .map_err(refusal)?;
+        Ok(ids
+            .into_iter()
+            .zip(answers)
+            .map(|(id, answer)| match answer {
+                Ok(at) => {
+                    AckOutcome { id, completed_at: Nullable::Value(at), error: Nullable::Null }
+                }
+                Err(no) => {
+                    let error = refusal(no);
+                    AckOutcome {
+                        id,
+                        completed_at: Nullable::Null,
+                        error: Nullable::Value(AckRefusal {
+                            code: error.code(),
+                            message: error.message().to_owned(),
+                        }),
+                    }
+                }
+            })
+            .collect())
     }
 
     async fn nack(
