@@ -38,7 +38,7 @@ const WAIT: Duration = Duration::from_secs(5);
 /// Connections per node.
 const POOL: usize = 16;
 /// The advisory lock under which a node migrates (two nodes starting at once migrate once).
-const MIGRATION_LOCK: i64 = 0x7767_7175_6575_65;
+const MIGRATION_LOCK: i64 = 0x0077_6771_7565_7565;
 /// NOTIFY payloads must stay under 8000 bytes; events are batched up to this many.
 const NOTIFY_BYTES: usize = 7000;
 
