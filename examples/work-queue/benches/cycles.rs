@@ -83,7 +83,8 @@ async fn batch_cycle(client: &HttpClient, worker: &str, n: u64, batch: usize) ->
     let mut held = Vec::new();
     let mut empty = 0;
     while held.len() < batch {
-        let claim = json!({"queue": "bench", "worker": worker, "lease": 60, "max": batch - held.len()});
+        let claim =
+            json!({"queue": "bench", "worker": worker, "lease": 60, "max": batch - held.len()});
         let leases: Value = client.request("queue.claim", object(claim)).await.unwrap();
         let leases = leases.as_array().cloned().unwrap_or_default();
         if leases.is_empty() {
@@ -114,13 +115,7 @@ struct Run {
     empty_claims: u64,
 }
 
-async fn run(
-    workers: usize,
-    cycles: usize,
-    batch: usize,
-    limit: Duration,
-    store: &Store,
-) -> Run {
+async fn run(workers: usize, cycles: usize, batch: usize, limit: Duration, store: &Store) -> Run {
     let plant = work_queue::plant(work_queue::Config::default()).unwrap();
     let any = SocketAddr::from((Ipv4Addr::LOCALHOST, 0));
     let mut db = None;
@@ -136,12 +131,12 @@ async fn run(
         }
         Store::Postgres => {
             let url = test_postgres::fresh_database("bench").await;
-            let a = work_queue::serve(any, work_queue::Storage::Postgres(url.clone()), plant.clone())
-                .await
-                .unwrap();
-            let b = work_queue::serve(any, work_queue::Storage::Postgres(url), plant)
-                .await
-                .unwrap();
+            let a =
+                work_queue::serve(any, work_queue::Storage::Postgres(url.clone()), plant.clone())
+                    .await
+                    .unwrap();
+            let b =
+                work_queue::serve(any, work_queue::Storage::Postgres(url), plant).await.unwrap();
             vec![a, b]
         }
     };
