@@ -3,11 +3,12 @@
 //! lease runs out is handed to another worker.
 
 // The crate doc above is the contract's description. `cargo run -p work-queue -- --port N
-// --db PATH` serves the node on loopback (HTTP and WebSocket on one port; port 0, the default:
+// [--db PATH | --postgres URL]` serves the node on loopback (HTTP and WebSocket on one port; port 0, the default:
 // any free port, whose URL is the first line of stdout). Its contract is the bundled
 // `fixtures/contracts/work-queue.types.json`, which accord extract must find unchanged in this
 // source (`accord.toml`); accord-plant holds every call to it. The jobs live in SQLite (WAL,
-// synchronous FULL), so a kill -9 loses no acknowledged enqueue.
+// synchronous FULL) or in PostgreSQL, behind the `Store` trait (store/mod.rs says what durable
+// means for each); either way a kill -9 loses no acknowledged enqueue.
 
 mod api;
 mod node;
