@@ -24,7 +24,9 @@ use jsonrpsee::core::async_trait;
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::api::{JobId, JobState, Lease, QueueName, QueueStats};
+use crate::api::{
+    Job, JobClaimed, JobId, JobState, Lease, LeaseToken, Nullable, Priority, QueueName, QueueStats,
+};
 
 pub(crate) use postgres::PostgresStore;
 pub(crate) use sqlite::SqliteStore;
@@ -188,6 +190,58 @@ pub(crate) fn payload_text(payload: &Value) -> Result<String, Refusal> {
 /// A fresh lease token.
 pub(crate) fn token() -> String {
     format!("lt_{}", Uuid::new_v4().simple())
+}
+
+/// A job just claimed, as both stores read it back.
+pub(crate) struct Claimed {
+    pub(crate) id: Uuid,
+    pub(crate) token: String,
+    pub(crate) payload: String,
+    pub(crate) priority: u8,
+    /// This claim included.
+    pub(crate) attempts: u32,
+    pub(crate) max_attempts: u32,
+    pub(crate) enqueued_at: i64,
+    pub(crate) last_error: Option<String>,
+}
+
+/// The lease a claim answers for `job`, and its `jobClaimed` event.
+pub(crate) fn lease(
+    job: Claimed,
+    queue: &QueueName,
+    worker: &str,
+    lease_s: u32,
+    expires_at: DateTime<Utc>,
+) -> (Lease, Event) {
+    let id = JobId(job.id);
+    let event = Event::new(
+        "queue.jobClaimed",
+        JobClaimed {
+            id,
+            queue: queue.clone(),
+            worker: worker.to_owned(),
+            attempt: job.attempts,
+            expires_at,
+        },
+    );
+    let lease = Lease {
+        token: LeaseToken(job.token),
+        job: Job {
+            id,
+            queue: queue.clone(),
+            payload: serde_json::from_str(&job.payload).unwrap_or_default(),
+            priority: Priority(job.priority),
+            state: JobState::Claimed,
+            attempts: job.attempts,
+            max_attempts: job.max_attempts,
+            enqueued_at: at(job.enqueued_at),
+            last_error: job.last_error.map_or(Nullable::Null, Nullable::Value),
+        },
+        worker: worker.to_owned(),
+        duration: lease_s,
+        expires_at,
+    };
+    (lease, event)
 }
 
 /// What settling a job reads.

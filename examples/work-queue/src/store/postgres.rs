@@ -22,12 +22,12 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 use uuid::Uuid;
 
 use super::{
-    Event, NewJob, Refusal, SETTLING_COLUMNS, Settling, Sink, Store, ack_decision, at,
-    nack_decision, payload_text, schema, state_of,
+    Claimed, Event, NewJob, Refusal, SETTLING_COLUMNS, Settling, Sink, Store, ack_decision, at,
+    lease, nack_decision, payload_text, schema, state_of,
 };
 use crate::api::{
-    FailReason, Job, JobClaimed, JobCompleted, JobEnqueued, JobFailed, JobId, JobState, Lease,
-    LeaseToken, Nullable, Priority, QueueName, QueueStats,
+    FailReason, JobCompleted, JobEnqueued, JobFailed, JobId, JobState, Lease, Nullable, Priority,
+    QueueName, QueueStats,
 };
 
 /// The channel the nodes' events travel on.
@@ -392,37 +392,19 @@ impl Store for PostgresStore {
         rows.sort_by_key(|r| (std::cmp::Reverse(r.get::<_, i32>(3)), r.get::<_, i64>(0)));
         let mut leases = Vec::with_capacity(rows.len());
         for row in rows {
-            let job_id = JobId(Uuid::parse_str(row.get(1)).unwrap_or_default());
-            let attempts = row.get::<_, i32>(4) as u32;
-            events.push(Event::new(
-                "queue.jobClaimed",
-                JobClaimed {
-                    id: job_id,
-                    queue: queue.clone(),
-                    worker: worker.clone(),
-                    attempt: attempts,
-                    expires_at: at(expires),
-                },
-            ));
-            leases.push(Lease {
-                token: LeaseToken(row.get(8)),
-                job: Job {
-                    id: job_id,
-                    queue: queue.clone(),
-                    payload: serde_json::from_str(row.get(2)).unwrap_or_default(),
-                    priority: Priority(row.get::<_, i32>(3) as u8),
-                    state: JobState::Claimed,
-                    attempts,
-                    max_attempts: row.get::<_, i32>(5) as u32,
-                    enqueued_at: at(row.get(6)),
-                    last_error: row
-                        .get::<_, Option<String>>(7)
-                        .map_or(Nullable::Null, Nullable::Value),
-                },
-                worker: worker.clone(),
-                duration: lease_s,
-                expires_at: at(expires),
-            });
+            let claimed = Claimed {
+                id: Uuid::parse_str(row.get(1)).unwrap_or_default(),
+                token: row.get(8),
+                payload: row.get(2),
+                priority: row.get::<_, i32>(3) as u8,
+                attempts: row.get::<_, i32>(4) as u32,
+                max_attempts: row.get::<_, i32>(5) as u32,
+                enqueued_at: row.get(6),
+                last_error: row.get(7),
+            };
+            let (lease, event) = lease(claimed, &queue, &worker, lease_s, at(expires));
+            events.push(event);
+            leases.push(lease);
         }
         notify(&tx, &events).await?;
         tx.commit().await?;

@@ -18,12 +18,12 @@ use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
 
 use super::{
-    Event, NewJob, Refusal, SETTLING_COLUMNS, Settling, Sink, Store, ack_decision, at, ms,
-    nack_decision, payload_text, schema, state_of, token,
+    Claimed, Event, NewJob, Refusal, SETTLING_COLUMNS, Settling, Sink, Store, ack_decision, at,
+    lease, ms, nack_decision, payload_text, schema, state_of, token,
 };
 use crate::api::{
-    FailReason, Job, JobClaimed, JobCompleted, JobEnqueued, JobFailed, JobId, JobState, Lease,
-    LeaseToken, Nullable, Priority, QueueName, QueueStats,
+    FailReason, JobCompleted, JobEnqueued, JobFailed, JobId, JobState, Lease, Nullable, Priority,
+    QueueName, QueueStats,
 };
 
 impl From<rusqlite::Error> for Refusal {
@@ -308,34 +308,19 @@ impl Store for SqliteStore {
                      claimed_at = ?5, expires_at = ?6 WHERE id = ?1",
                 )?
                 .execute(params![id, attempts, token, worker, ms(now), ms(expires)])?;
-                let job_id = JobId(Uuid::parse_str(&id).unwrap_or_default());
-                events.push(Event::new(
-                    "queue.jobClaimed",
-                    JobClaimed {
-                        id: job_id,
-                        queue: queue.clone(),
-                        worker: worker.clone(),
-                        attempt: attempts,
-                        expires_at: expires,
-                    },
-                ));
-                leases.push(Lease {
-                    token: LeaseToken(token),
-                    job: Job {
-                        id: job_id,
-                        queue: queue.clone(),
-                        payload: serde_json::from_str(&payload).unwrap_or_default(),
-                        priority: Priority(priority),
-                        state: JobState::Claimed,
-                        attempts,
-                        max_attempts,
-                        enqueued_at: at(enqueued_at),
-                        last_error: last_error.map_or(Nullable::Null, Nullable::Value),
-                    },
-                    worker: worker.clone(),
-                    duration: lease_s,
-                    expires_at: expires,
-                });
+                let claimed = Claimed {
+                    id: Uuid::parse_str(&id).unwrap_or_default(),
+                    token,
+                    payload,
+                    priority,
+                    attempts,
+                    max_attempts,
+                    enqueued_at,
+                    last_error,
+                };
+                let (lease, event) = lease(claimed, &queue, &worker, lease_s, expires);
+                events.push(event);
+                leases.push(lease);
             }
             Ok(leases)
         })
