@@ -183,9 +183,50 @@ pub(crate) struct JobFailed {
     pub(crate) dead: bool,
 }
 
+/// One job of a batch enqueue, with enqueue's own params.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct JobSpec {
+    pub(crate) queue: QueueName,
+    /// As enqueue's payload.
+    pub(crate) payload: serde_json::Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) priority: Option<Priority>,
+    /// As enqueue's delay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) delay: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) max_attempts: Option<u32>,
+}
+
+/// One job of a batch ack: its id and lease token.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct AckItem {
+    pub(crate) id: JobId,
+    pub(crate) token: LeaseToken,
+}
+
+/// Why one job of a batch ack was not acked: the code and message ack would have answered.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct AckRefusal {
+    pub(crate) code: i32,
+    pub(crate) message: String,
+}
+
+/// The outcome of one job of a batch ack.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AckOutcome {
+    pub(crate) id: JobId,
+    /// When the job was completed; null when it was not acked.
+    pub(crate) completed_at: Nullable<DateTime<Utc>>,
+    /// Why the job was not acked; null when it was.
+    pub(crate) error: Nullable<AckRefusal>,
+}
+
 /// Enqueueing, claiming and settling jobs, and the counters of each queue.
 ///
-/// accord: version = "1.4.0"
+/// accord: version = "1.5.0"
 #[rpc(server, namespace = "queue", namespace_separator = ".")]
 pub(crate) trait QueueApi {
     /// Adds a job to a queue. Every call adds a new job, even with a payload identical to an
@@ -216,12 +257,27 @@ pub(crate) trait QueueApi {
         max: Option<u32>,
     ) -> RpcResult<Vec<Lease>>;
 
+    /// Adds several jobs in one commit, all or none: their ids in the order given. A refusal
+    /// (a full queue, a payload too large) refuses the whole batch and adds nothing.
+    ///
+    /// accord: semantics = write
+    #[method(name = "enqueueMany")]
+    async fn enqueue_many(&self, jobs: Vec<JobSpec>) -> RpcResult<Vec<Enqueued>>;
+
     /// Marks a claimed job completed and ends its lease. Acking an already completed job with
     /// the same lease token succeeds again and changes nothing.
     ///
     /// accord: semantics = idempotent
     #[method(name = "ack")]
     async fn ack(&self, id: JobId, token: LeaseToken) -> RpcResult<Completed>;
+
+    /// Acks several claimed jobs in one commit; each is answered on its own, in the order
+    /// given, with its completion time or the error ack would have answered for it alone.
+    /// Repeating it changes nothing, as ack.
+    ///
+    /// accord: semantics = idempotent
+    #[method(name = "ackMany")]
+    async fn ack_many(&self, acks: Vec<AckItem>) -> RpcResult<Vec<AckOutcome>>;
 
     /// Gives a claimed job back: the worker failed it. The job is requeued (after an optional
     /// delay) unless requeue is false or it has used all its attempts, in which case it goes to

@@ -3,18 +3,18 @@
 //! lease runs out is handed to another worker.
 
 // The crate doc above is the contract's description. `cargo run -p work-queue -- --port N
-// --db PATH` serves the node on loopback (HTTP and WebSocket on one port; port 0, the default:
+// [--db PATH | --postgres URL]` serves the node on loopback (HTTP and WebSocket on one port; port 0, the default:
 // any free port, whose URL is the first line of stdout). Its contract is the bundled
 // `fixtures/contracts/work-queue.types.json`, which accord extract must find unchanged in this
 // source (`accord.toml`); accord-plant holds every call to it. The jobs live in SQLite (WAL,
-// synchronous FULL), so a kill -9 loses no acknowledged enqueue.
+// synchronous FULL) or in PostgreSQL, behind the `Store` trait (store/mod.rs says what durable
+// means for each); either way a kill -9 loses no acknowledged enqueue.
 
 mod api;
 mod node;
 mod store;
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,6 +25,7 @@ pub use jsonrpsee::server::ServerHandle;
 use jsonrpsee::server::middleware::rpc::RpcServiceBuilder;
 
 use crate::api::QueueApiServer;
+pub use crate::store::Storage;
 
 /// The committed contract, embedded at compile time.
 const CONTRACT: &str = include_str!("../../../fixtures/contracts/work-queue.types.json");
@@ -41,19 +42,25 @@ pub fn plant(config: Config) -> Result<Arc<Plant>, accord_plant::Error> {
     Plant::from_contract("work-queue.types.json", CONTRACT, config).map(Arc::new)
 }
 
-/// Serves the node on `addr` with its jobs in the SQLite database `db` (created when absent)
-/// until the handle is stopped; returns the address bound and the handle.
+/// Serves the node on `addr` with its jobs where `storage` says (an SQLite path converts into
+/// it) until the handle is stopped; returns the address bound and the handle.
 ///
 /// # Errors
 ///
-/// When the database cannot be opened or the address bound.
+/// When the store cannot be opened (or holds a newer queue schema) or the address bound.
 pub async fn serve(
     addr: SocketAddr,
-    db: &Path,
+    storage: impl Into<Storage>,
     plant: Arc<Plant>,
 ) -> Result<(SocketAddr, ServerHandle), Box<dyn std::error::Error + Send + Sync>> {
-    let store = Arc::new(store::Store::open(db, CAPACITY)?);
-    let node = node::Node { store, plant: plant.clone() };
+    let emitter = plant.clone();
+    let sink: store::Sink = Arc::new(move |event: store::Event| {
+        // A payload accord-plant refuses is its finding to report, not a reason to fail the
+        // call that was already committed.
+        let _ = emitter.emit(&event.name, event.payload);
+    });
+    let store = store::open(&storage.into(), CAPACITY, sink).await?;
+    let node = node::Node { store };
     let server = jsonrpsee::server::Server::builder()
         .set_http_middleware(tower::ServiceBuilder::new().layer(PlantLayer::new(plant.clone())))
         .set_rpc_middleware(RpcServiceBuilder::new().layer(PlantRpcLayer::new(plant.clone())))
@@ -71,15 +78,7 @@ pub async fn serve(
                 () = stopped.clone().stopped() => break,
                 () = tokio::time::sleep(Duration::from_secs(1)) => {}
             }
-            let reaper = node.clone();
-            let happened = tokio::task::spawn_blocking(move || {
-                let mut happened = store::Happened::default();
-                let _ = reaper.store.reap_all(&mut happened);
-                happened
-            })
-            .await
-            .unwrap_or_default();
-            node.announce(happened);
+            let _ = node.store.reap_all().await;
         }
     });
     Ok((bound, handle))

@@ -1,35 +1,71 @@
-//! `work-queue [--port N] [--db PATH]`: serves the node on 127.0.0.1 (HTTP and WebSocket on one
-//! port; port 0, the default, is any free port) with its jobs in the SQLite database PATH
-//! (default `work-queue.db`), and prints its URL (`http://127.0.0.1:PORT`) as the first line of
-//! stdout once it listens.
+//! `work-queue [--port N] [--db PATH | --postgres URL]`: serves the node on 127.0.0.1 (HTTP and
+//! WebSocket on one port; port 0, the default, is any free port) with its jobs in the SQLite
+//! database PATH (default `work-queue.db`) or in the PostgreSQL database at URL (any number of
+//! nodes may share one), and prints its URL (`http://127.0.0.1:PORT`) as the first line of stdout
+//! once it listens.
+//!
+//! SIGTERM (or SIGINT) stops it gracefully: no new connection is taken, every call in flight is
+//! answered, then it exits 0; calls still unanswered after `DRAIN` are cut off and it exits 1.
 
 use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::signal::unix::{SignalKind, signal};
+use work_queue::Storage;
+
+/// How long a stopping node waits for the calls in flight.
+const DRAIN: Duration = Duration::from_secs(10);
+
+const USAGE: &str = "usage: work-queue [--port N] [--db PATH | --postgres URL]";
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let mut port = 0u16;
-    let mut db = PathBuf::from("work-queue.db");
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match (arg.as_str(), args.next()) {
-            ("--port", Some(p)) => port = p.parse()?,
-            ("--db", Some(p)) => db = PathBuf::from(p),
-            _ => {
-                return Err(format!(
-                    "usage: work-queue [--port N] [--db PATH]; unexpected `{arg}`"
-                )
-                .into());
-            }
+async fn main() -> std::process::ExitCode {
+    match run().await {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("work-queue: {error}");
+            std::process::ExitCode::from(2)
         }
     }
+}
+
+async fn run() -> Result<std::process::ExitCode, Box<dyn std::error::Error + Send + Sync>> {
+    let mut port = 0u16;
+    let mut storage = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match (arg.as_str(), args.next(), &storage) {
+            ("--port", Some(p), _) => port = p.parse().map_err(|e| format!("--port {p}: {e}"))?,
+            ("--db", Some(p), None) => storage = Some(Storage::Sqlite(PathBuf::from(p))),
+            ("--postgres", Some(url), None) => storage = Some(Storage::Postgres(url)),
+            ("--db" | "--postgres", Some(_), Some(_)) => {
+                return Err(format!("{USAGE}; one store only: `{arg}` after another").into());
+            }
+            _ => return Err(format!("{USAGE}; unexpected `{arg}`").into()),
+        }
+    }
+    let storage = storage.unwrap_or_else(|| Storage::Sqlite(PathBuf::from("work-queue.db")));
+    let mut terminate = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
     let plant = work_queue::plant(work_queue::Config::default())?;
     let (addr, handle) =
-        work_queue::serve(SocketAddr::from((Ipv4Addr::LOCALHOST, port)), &db, plant).await?;
+        work_queue::serve(SocketAddr::from((Ipv4Addr::LOCALHOST, port)), storage, plant).await?;
     let mut stdout = std::io::stdout();
     writeln!(stdout, "http://{addr}")?;
     stdout.flush()?;
-    handle.stopped().await;
-    Ok(())
+    tokio::select! {
+        () = handle.clone().stopped() => return Ok(std::process::ExitCode::SUCCESS),
+        _ = terminate.recv() => {}
+        _ = interrupt.recv() => {}
+    }
+    // Stop taking connections; the open ones finish the calls they carry (hyper's graceful
+    // shutdown under jsonrpsee), and `stopped` resolves once every connection is closed.
+    let _ = handle.stop();
+    if tokio::time::timeout(DRAIN, handle.stopped()).await.is_err() {
+        eprintln!("work-queue: calls still in flight after {}s; stopping anyway", DRAIN.as_secs());
+        return Ok(std::process::ExitCode::FAILURE);
+    }
+    Ok(std::process::ExitCode::SUCCESS)
 }

@@ -8,16 +8,15 @@ use jsonrpsee::types::ErrorObjectOwned;
 use serde_json::{Value, json};
 
 use crate::api::{
-    Completed, Enqueued, JobId, Lease, LeaseToken, Nacked, Nullable, Priority, QueueApiServer,
-    QueueName, QueueStats,
+    AckItem, AckOutcome, AckRefusal, Completed, Enqueued, JobId, JobSpec, Lease, LeaseToken,
+    Nacked, Nullable, Priority, QueueApiServer, QueueName, QueueStats,
 };
-use crate::store::{Happened, MAX_PAYLOAD, Refusal, Store};
+use crate::store::{MAX_PAYLOAD, NewJob, Refusal, Store};
 
 /// The node.
 #[derive(Clone)]
 pub(crate) struct Node {
-    pub(crate) store: Arc<Store>,
-    pub(crate) plant: Arc<accord_plant::Plant>,
+    pub(crate) store: Arc<dyn Store>,
 }
 
 fn refusal(refusal: Refusal) -> ErrorObjectOwned {
@@ -46,44 +45,6 @@ fn refusal(refusal: Refusal) -> ErrorObjectOwned {
     ErrorObjectOwned::owned(code, message, data)
 }
 
-impl Node {
-    /// Sends what a call changed to the subscribers, each payload checked by accord-plant.
-    pub(crate) fn announce(&self, happened: Happened) {
-        let emit = |event: &str, payload: Value| {
-            let _ = self.plant.emit(event, payload);
-        };
-        for e in happened.enqueued {
-            emit("queue.jobEnqueued", serde_json::to_value(e).unwrap_or_default());
-        }
-        for e in happened.claimed {
-            emit("queue.jobClaimed", serde_json::to_value(e).unwrap_or_default());
-        }
-        for e in happened.completed {
-            emit("queue.jobCompleted", serde_json::to_value(e).unwrap_or_default());
-        }
-        for e in happened.failed {
-            emit("queue.jobFailed", serde_json::to_value(e).unwrap_or_default());
-        }
-    }
-
-    /// Runs a store call off the async threads (SQLite blocks on fsync), then announces.
-    async fn run<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Store, &mut Happened) -> Result<T, Refusal> + Send + 'static,
-    ) -> RpcResult<T> {
-        let store = self.store.clone();
-        let (outcome, happened) = tokio::task::spawn_blocking(move || {
-            let mut happened = Happened::default();
-            let outcome = f(&store, &mut happened);
-            (outcome, happened)
-        })
-        .await
-        .map_err(|e| refusal(Refusal::Store(e.to_string())))?;
-        self.announce(happened);
-        outcome.map_err(refusal)
-    }
-}
-
 #[async_trait]
 impl QueueApiServer for Node {
     async fn enqueue(
@@ -94,19 +55,18 @@ impl QueueApiServer for Node {
         delay: Option<u64>,
         max_attempts: Option<u32>,
     ) -> RpcResult<Enqueued> {
-        let priority = priority.map_or(4, |p| p.0);
-        let (id, visible_at) = self
-            .run(move |s, h| {
-                s.enqueue(
-                    &queue,
-                    &payload,
-                    priority,
-                    delay.unwrap_or(0),
-                    max_attempts.unwrap_or(5),
-                    h,
-                )
-            })
-            .await?;
+        let job = NewJob {
+            queue,
+            payload,
+            priority: priority.map_or(4, |p| p.0),
+            delay_ms: delay.unwrap_or(0),
+            max_attempts: max_attempts.unwrap_or(5),
+        };
+        let added = self.store.enqueue(vec![job]).await.map_err(refusal)?;
+        let (id, visible_at) = added
+            .into_iter()
+            .next()
+            .ok_or_else(|| refusal(Refusal::Store("the store added no job".into())))?;
         Ok(Enqueued { id, visible_at })
     }
 
@@ -117,13 +77,64 @@ impl QueueApiServer for Node {
         lease: Option<u32>,
         max: Option<u32>,
     ) -> RpcResult<Vec<Lease>> {
-        self.run(move |s, h| s.claim(&queue, &worker, lease.unwrap_or(300), max.unwrap_or(1), h))
+        self.store
+            .claim(queue, worker, lease.unwrap_or(300), max.unwrap_or(1))
             .await
+            .map_err(refusal)
     }
 
     async fn ack(&self, id: JobId, token: LeaseToken) -> RpcResult<Completed> {
-        let completed_at = self.run(move |s, h| s.ack(id.0, &token.0, h)).await?;
+        let answer = self.store.ack(vec![(id.0, token.0)]).await.map_err(refusal)?;
+        let completed_at = answer
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| Err(Refusal::Store("the store answered no ack".into())))
+            .map_err(refusal)?;
         Ok(Completed { completed_at })
+    }
+
+    async fn enqueue_many(&self, jobs: Vec<JobSpec>) -> RpcResult<Vec<Enqueued>> {
+        let jobs = jobs
+            .into_iter()
+            .map(|j| NewJob {
+                queue: j.queue,
+                payload: j.payload,
+                priority: j.priority.map_or(4, |p| p.0),
+                delay_ms: j.delay.unwrap_or(0),
+                max_attempts: j.max_attempts.unwrap_or(5),
+            })
+            .collect();
+        let added = self.store.enqueue(jobs).await.map_err(refusal)?;
+        Ok(added.into_iter().map(|(id, visible_at)| Enqueued { id, visible_at }).collect())
+    }
+
+    async fn ack_many(&self, acks: Vec<AckItem>) -> RpcResult<Vec<AckOutcome>> {
+        let ids: Vec<JobId> = acks.iter().map(|a| a.id).collect();
+        let answers = self
+            .store
+            .ack(acks.into_iter().map(|a| (a.id.0, a.token.0)).collect())
+            .await
+            .map_err(refusal)?;
+        Ok(ids
+            .into_iter()
+            .zip(answers)
+            .map(|(id, answer)| match answer {
+                Ok(at) => {
+                    AckOutcome { id, completed_at: Nullable::Value(at), error: Nullable::Null }
+                }
+                Err(no) => {
+                    let error = refusal(no);
+                    AckOutcome {
+                        id,
+                        completed_at: Nullable::Null,
+                        error: Nullable::Value(AckRefusal {
+                            code: error.code(),
+                            message: error.message().to_owned(),
+                        }),
+                    }
+                }
+            })
+            .collect())
     }
 
     async fn nack(
@@ -135,17 +146,10 @@ impl QueueApiServer for Node {
         error: Option<String>,
     ) -> RpcResult<Nacked> {
         let (state, attempts, visible_at) = self
-            .run(move |s, h| {
-                s.nack(
-                    id.0,
-                    &token.0,
-                    requeue.unwrap_or(true),
-                    delay.unwrap_or(0),
-                    error.as_deref(),
-                    h,
-                )
-            })
-            .await?;
+            .store
+            .nack(id.0, token.0, requeue.unwrap_or(true), delay.unwrap_or(0), error)
+            .await
+            .map_err(refusal)?;
         Ok(Nacked {
             state,
             attempts,
@@ -154,7 +158,7 @@ impl QueueApiServer for Node {
     }
 
     async fn stats(&self, queue: Option<QueueName>) -> RpcResult<Vec<QueueStats>> {
-        self.run(move |s, _| s.stats(queue.as_ref())).await
+        self.store.stats(queue).await.map_err(refusal)
     }
 
     // The contract's events are subscribed with accord's `rpc.subscribe` (accord-plant's

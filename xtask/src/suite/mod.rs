@@ -1,8 +1,8 @@
 //! `cargo xtask test [NEXTEST ARGS]`: the README's one test command.
 //!
 //! It sets up everything the suite needs besides the Rust toolchain ([`needs`]: Debian
-//! packages, the pinned npm folders, the Python venvs, cargo-nextest and cargo-semver-checks),
-//! then runs `cargo nextest run --workspace` with the variables that point the tests at what
+//! packages, the pinned npm folders, the Python venvs, cargo-nextest and cargo-semver-checks,
+//! and a throwaway PostgreSQL server unless `ACCORD_TEST_POSTGRES_URL` names one), then runs `cargo nextest run --workspace` with the variables that point the tests at what
 //! was set up. `.ci/run` calls it too, so a clean machine and CI take one path.
 //!
 //! No test installs software or skips itself when a tool is missing: it fails and names this
@@ -31,8 +31,13 @@ pub(crate) fn run(root: &Path, nextest_args: &[String], setup_only: bool) -> Res
         for (name, value) in &variables {
             println!("export {name}={}", value.display());
         }
+        println!(
+            "# and for the PostgreSQL tests: eval \"$(bash .ci/postgres start)\" (stop: bash .ci/postgres stop \"$ACCORD_TEST_POSTGRES_DIR\")"
+        );
         return Ok(());
     }
+    // Held until the run ends: dropping it stops the cluster, whatever the outcome.
+    let postgres = needs::Postgres::start(root)?;
     let mut cmd = workspace::cargo();
     cmd.args(["nextest", "run"]);
     let whole_suite = nextest_args.is_empty();
@@ -42,6 +47,9 @@ pub(crate) fn run(root: &Path, nextest_args: &[String], setup_only: bool) -> Res
         cmd.args(nextest_args);
     }
     cmd.envs(variables.iter().map(|(name, value)| (*name, value.as_os_str())));
+    if let Some(postgres) = &postgres {
+        cmd.envs(postgres.variables.iter().map(|(name, value)| (name, value)));
+    }
     cmd.current_dir(root).stderr(Stdio::piped());
     let mut child =
         cmd.spawn().with_context(|| format!("could not run {}", workspace::describe(&cmd)))?;

