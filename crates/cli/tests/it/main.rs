@@ -16,6 +16,7 @@ mod end_to_end;
 mod escape_cli;
 mod extract_cli;
 mod help_cli;
+mod hostile_mcp;
 mod hostile_serve;
 mod import_vectors;
 mod lint_cli;
