@@ -614,7 +614,7 @@ fn reason_of(error: &RpcError) -> String {
 }
 
 /// Checks params; when the contract has patterns, off the event loop: a pattern check may
-/// spend up to accord-validate's `MAX_PATTERN_COST` (tenths of a second at worst), and the
+/// spend up to accord-validate's `MAX_PATTERN_COST` (up to about 1.6 s at worst), and the
 /// runtime's other connections must not wait behind it. `block_in_place` needs the
 /// multi-threaded runtime `accord serve` runs on; on another runtime the check runs inline.
 fn validate_params(

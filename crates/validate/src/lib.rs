@@ -96,7 +96,7 @@ impl Contract {
     }
 
     /// Whether any of its strings is checked against a `pattern`: only then can one
-    /// validation spend up to [`MAX_PATTERN_COST`] (about 0.16 s at worst), so a server that
+    /// validation spend up to [`MAX_PATTERN_COST`] (about 1.6 s at worst), so a server that
     /// must not stall its other connections moves such validations off its event loop.
     pub fn has_patterns(&self) -> bool {
         self.patterns

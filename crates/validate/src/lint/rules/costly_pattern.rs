@@ -22,7 +22,7 @@ declare_rule! {
     /// pattern costs that factor per character: `(a{100}){100}x` takes over a minute on a 1 MB
     /// string, long enough for a caller to freeze a server with two requests. (accord checks
     /// `minLength` and `maxLength` first, so a bound on the length limits the damage.) accord
-    /// itself bounds the cost: one validation matches at most 10,000,000 state-bytes (string
+    /// itself bounds the cost: one validation matches at most 100,000,000 state-bytes (string
     /// bytes times the pattern's NFA states, summed over the value), and a string past it is
     /// refused with the rule `pattern-cost` without being matched, so against such a pattern
     /// long strings are refused whether or not they match.
