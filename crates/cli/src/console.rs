@@ -23,6 +23,11 @@ pub(crate) struct Args {
     /// this file rather than to what it describes).
     #[arg(long, value_name = "CONTRACT")]
     contract: Option<PathBuf>,
+    /// Also answer requests whose Host (and Origin) is NAME or NAME:PORT, for a console fronted
+    /// by a proxy; repeatable. Only loopback names with the console's port and its listen
+    /// address are served otherwise (any other Host gets 403: DNS rebinding).
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
@@ -43,6 +48,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let mut config = accord_console::Config::default();
     config.contract = contract;
     config.token = token;
+    config.allow_hosts = args.allow_host.clone();
     let console = match accord_console::Console::new(config) {
         Ok(console) => console,
         Err(err) => {
@@ -73,6 +79,10 @@ async fn serve(args: &Args, console: accord_console::Console) -> Outcome {
         }
     };
     let addr = listener.local_addr().unwrap_or(args.addr);
+    if let Err(err) = console.listening_on(addr) {
+        eprintln!("error: {err}");
+        return Outcome::InputError;
+    }
     let banner = format!(
         "accord console: http://{addr}{} in front of {}\n",
         accord_console::PAGE_PATH,

@@ -42,6 +42,19 @@ pub(crate) struct Args {
     #[arg(long, value_name = "MS", default_value_t = 30_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     timeout: u64,
+    /// With --http: also answer requests whose Host (and Origin) is NAME or NAME:PORT (a
+    /// server fronted by a proxy); repeatable. Otherwise only loopback names with the port and
+    /// the listen address are served (any other Host or Origin gets 403).
+    #[arg(long, value_name = "NAME", requires = "http")]
+    allow_host: Vec<String>,
+    /// With --http: the most sessions open at once; one more closes the idlest.
+    #[arg(long, value_name = "N", default_value_t = accord_mcp::DEFAULT_MAX_SESSIONS as u64,
+          requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    max_sessions: u64,
+    /// With --http: how long a session may stay unused before it is closed, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = accord_mcp::DEFAULT_SESSION_IDLE.as_millis() as u64,
+          requires = "http", value_parser = clap::value_parser!(u64).range(1..))]
+    session_idle: u64,
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
@@ -78,6 +91,9 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let mut options = Options::new(backend);
     options.policy = policy;
     options.timeout = Duration::from_millis(args.timeout);
+    options.allow_hosts = args.allow_host.clone();
+    options.max_sessions = usize::try_from(args.max_sessions).unwrap_or(usize::MAX);
+    options.session_idle = Duration::from_millis(args.session_idle);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => {

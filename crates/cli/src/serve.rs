@@ -98,6 +98,11 @@ pub(crate) struct Args {
     /// /console on the same port (docs/console.md).
     #[arg(long)]
     console: bool,
+    /// With --console: also answer console requests whose Host (and Origin) is NAME or
+    /// NAME:PORT (a console fronted by a proxy); repeatable. Otherwise only loopback names with
+    /// the port and the listen address are served (any other Host gets 403).
+    #[arg(long, value_name = "NAME", requires = "console")]
+    allow_host: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -205,6 +210,7 @@ async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
         let mut console_config = accord_console::Config::default();
         console_config.contract = Some(doc.clone());
         console_config.fake = true;
+        console_config.allow_hosts = args.allow_host.clone();
         match accord_console::Console::new(console_config) {
             Ok(console) => {
                 config.extra = Some(console.router());
@@ -229,7 +235,8 @@ async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
         }
     };
     if let Some(console) = &console
-        && let Err(err) = console.set_upstream(&server.url())
+        && let Err(err) =
+            console.set_upstream(&server.url()).and_then(|()| console.listening_on(server.addr()))
     {
         eprintln!("error: the console cannot reach the fake: {err}");
         server.shutdown().await;

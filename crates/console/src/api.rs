@@ -83,6 +83,17 @@ fn known(state: &State, headers: &HeaderMap) -> Result<Arc<Known>, Refused> {
     })
 }
 
+/// The secret of the loaded page a request comes from: confirmations are given only to one.
+fn page_of<'h>(state: &State, headers: &'h HeaderMap) -> Result<&'h str, Refused> {
+    match crate::page::of(headers) {
+        Some(secret) if state.pages.lock().is_ok_and(|p| p.knows(secret)) => Ok(secret),
+        _ => Err(refuse(
+            StatusCode::FORBIDDEN,
+            "confirmations are given only to the console page: load /console and confirm there (this request carries no page session, or one the console no longer knows)",
+        )),
+    }
+}
+
 fn find<'k>(known: &'k Known, method: &str) -> Result<Found<'k>, Refused> {
     known.method(method).ok_or_else(|| {
         refuse(StatusCode::NOT_FOUND, format!("the contract has no method `{method}`"))
@@ -249,7 +260,8 @@ async fn confirm(
             format!("{method} is destructive: its name must be typed back to confirm"),
         ));
     }
-    let token = state.pending.lock().ok().and_then(|mut p| p.issue(method, params));
+    let page = page_of(&state, &headers)?;
+    let token = state.pending.lock().ok().and_then(|mut p| p.issue(page, method, params));
     let token = token.ok_or_else(|| {
         refuse(StatusCode::INTERNAL_SERVER_ERROR, "no randomness to make a token with")
     })?;
@@ -270,8 +282,9 @@ async fn call(
     let confirmation = confirmation_of(semantics);
     if confirmation != crate::Confirmation::None {
         let token = body.get("confirmation").and_then(Value::as_str);
+        let page = crate::page::of(&headers);
         let redeemed = match state.pending.lock() {
-            Ok(mut pending) => pending.redeem(token, method, &params),
+            Ok(mut pending) => pending.redeem(token, page, method, &params),
             Err(_) => Err(crate::confirm::Refusal::Unknown),
         };
         if let Err(refusal) = redeemed {

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::http::{HeaderValue, header};
+use axum::extract::State as Extract;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
@@ -19,13 +20,30 @@ const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; i
 
 pub(crate) fn routes() -> Router<Arc<State>> {
     Router::new()
-        .route("/console", get(|| async { asset(INDEX, "text/html; charset=utf-8") }))
-        .route("/console/", get(|| async { asset(INDEX, "text/html; charset=utf-8") }))
+        .route("/console", get(index))
+        .route("/console/", get(index))
         .route("/console/console.css", get(|| async { asset(STYLE, "text/css; charset=utf-8") }))
         .route(
             "/console/console.js",
             get(|| async { asset(SCRIPT, "text/javascript; charset=utf-8") }),
         )
+}
+
+/// The page, with a new page session (src/page.rs): the secret its confirmations are bound to.
+async fn index(Extract(state): Extract<Arc<State>>) -> Response {
+    let Some(secret) = state.pages.lock().ok().and_then(|mut pages| pages.open()) else {
+        return crate::api::problem(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "no randomness to make the page's session with",
+        );
+    };
+    let mut response = asset(INDEX, "text/html; charset=utf-8");
+    if let Ok(cookie) = HeaderValue::from_str(&crate::page::set_cookie(&secret)) {
+        response.headers_mut().insert(header::SET_COOKIE, cookie);
+    }
+    // Each load is a new session: the page must not be served from a cache.
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
 }
 
 fn asset(body: &'static str, content_type: &'static str) -> Response {

@@ -1,7 +1,8 @@
 //! Confirmation before pressing (docs/console.md): what each semantics asks of the person at
 //! the page, and the tokens that bind one confirmed call. The page shows the dialog; the
 //! console refuses a call that is not a read unless it carries the token of that exact call
-//! (method and params), so a script cannot skip the dialog.
+//! (method and params), given to the same loaded page (its page-session cookie, src/page.rs):
+//! a request that did not load the page can neither obtain nor spend one.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -81,6 +82,8 @@ pub(crate) struct Pending {
 }
 
 struct Entry {
+    /// The secret of the page it was given to.
+    page: String,
     method: String,
     params: Value,
     issued: Instant,
@@ -95,6 +98,8 @@ pub(crate) enum Refusal {
     Unknown,
     /// The token confirms another call.
     OtherCall,
+    /// The token was given to another page (or the request carries no page's secret).
+    OtherPage,
 }
 
 impl Refusal {
@@ -105,14 +110,17 @@ impl Refusal {
             Refusal::OtherCall => {
                 "the confirmation was given for another call (method or params differ)"
             }
+            Refusal::OtherPage => {
+                "the confirmation was given to another page: a confirmation is good only from the console page that asked for it"
+            }
         }
     }
 }
 
 impl Pending {
-    /// A token for one call of `method` with `params`, good once within the TTL; `None` when
-    /// the OS gives no randomness to make one.
-    pub(crate) fn issue(&mut self, method: &str, params: Value) -> Option<String> {
+    /// A token for one call of `method` with `params` from the page whose secret is `page`,
+    /// good once within the TTL; `None` when the OS gives no randomness to make one.
+    pub(crate) fn issue(&mut self, page: &str, method: &str, params: Value) -> Option<String> {
         let now = Instant::now();
         self.entries.retain(|_, e| now.duration_since(e.issued) < TTL);
         if self.entries.len() >= MAX_PENDING
@@ -122,17 +130,21 @@ impl Pending {
             self.entries.remove(&oldest);
         }
         let token = new_token()?;
-        self.entries
-            .insert(token.clone(), Entry { method: method.to_owned(), params, issued: now });
+        self.entries.insert(
+            token.clone(),
+            Entry { page: page.to_owned(), method: method.to_owned(), params, issued: now },
+        );
         Some(token)
     }
 
-    /// Takes the token for the call of `method` with `params`: good when it was issued for
-    /// exactly this call and is not used or expired. A token presented for another call is
-    /// spent all the same (it was shown to a script that changed the call).
+    /// Takes the token for the call of `method` with `params` from the page whose secret is
+    /// `page`: good when it was issued to that page for exactly this call and is not used or
+    /// expired. A token presented for another call or from another page is spent all the
+    /// same (it was shown to a script that changed the call, or leaked).
     pub(crate) fn redeem(
         &mut self,
         token: Option<&str>,
+        page: Option<&str>,
         method: &str,
         params: &Value,
     ) -> Result<(), Refusal> {
@@ -140,6 +152,9 @@ impl Pending {
         let entry = self.entries.remove(token).ok_or(Refusal::Unknown)?;
         if entry.issued.elapsed() >= TTL {
             return Err(Refusal::Unknown);
+        }
+        if page != Some(entry.page.as_str()) {
+            return Err(Refusal::OtherPage);
         }
         if entry.method != method || &entry.params != params {
             return Err(Refusal::OtherCall);
@@ -150,7 +165,7 @@ impl Pending {
 
 /// 128 random bits, hex; `None` without the OS's randomness (a counter would make tokens a
 /// script could guess without asking for one).
-fn new_token() -> Option<String> {
+pub(crate) fn new_token() -> Option<String> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).ok()?;
     Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
@@ -176,19 +191,35 @@ mod tests {
     fn a_token_confirms_one_exact_call_once() {
         let mut pending = Pending::default();
         let params = json!({"pump": "P-101"});
-        let token = pending.issue("pump.stop", params.clone()).unwrap();
+        let page = Some("page-a");
+        let token = pending.issue("page-a", "pump.stop", params.clone()).unwrap();
         assert_eq!(token.len(), 32);
-        assert_eq!(pending.redeem(None, "pump.stop", &params), Err(Refusal::Missing));
+        assert_eq!(pending.redeem(None, page, "pump.stop", &params), Err(Refusal::Missing));
         assert_eq!(
-            pending.redeem(Some(&token), "pump.stop", &json!({"pump": "P-102"})),
+            pending.redeem(Some(&token), page, "pump.stop", &json!({"pump": "P-102"})),
             Err(Refusal::OtherCall)
         );
         // Spent by the attempt on another call.
-        assert_eq!(pending.redeem(Some(&token), "pump.stop", &params), Err(Refusal::Unknown));
-        let token = pending.issue("pump.stop", params.clone()).unwrap();
-        assert_eq!(pending.redeem(Some(&token), "pump.start", &params), Err(Refusal::OtherCall));
-        let token = pending.issue("pump.stop", params.clone()).unwrap();
-        assert_eq!(pending.redeem(Some(&token), "pump.stop", &params), Ok(()));
-        assert_eq!(pending.redeem(Some(&token), "pump.stop", &params), Err(Refusal::Unknown));
+        assert_eq!(pending.redeem(Some(&token), page, "pump.stop", &params), Err(Refusal::Unknown));
+        let token = pending.issue("page-a", "pump.stop", params.clone()).unwrap();
+        assert_eq!(
+            pending.redeem(Some(&token), page, "pump.start", &params),
+            Err(Refusal::OtherCall)
+        );
+        // From another page, or from no page: refused, and spent.
+        for other in [Some("page-b"), None] {
+            let token = pending.issue("page-a", "pump.stop", params.clone()).unwrap();
+            assert_eq!(
+                pending.redeem(Some(&token), other, "pump.stop", &params),
+                Err(Refusal::OtherPage)
+            );
+            assert_eq!(
+                pending.redeem(Some(&token), page, "pump.stop", &params),
+                Err(Refusal::Unknown)
+            );
+        }
+        let token = pending.issue("page-a", "pump.stop", params.clone()).unwrap();
+        assert_eq!(pending.redeem(Some(&token), page, "pump.stop", &params), Ok(()));
+        assert_eq!(pending.redeem(Some(&token), page, "pump.stop", &params), Err(Refusal::Unknown));
     }
 }

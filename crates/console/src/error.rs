@@ -21,6 +21,9 @@ pub enum Error {
     /// [`crate::Console::set_upstream`] was called twice.
     #[error("the console already has a plant")]
     UpstreamSet,
+    /// [`crate::Console::listening_on`] was called twice.
+    #[error("the console was already told where it listens")]
+    ListenSet,
     /// The plant could not be reached, or its answer could not be read.
     #[error("the plant at {url}: {reason}")]
     Upstream {

@@ -16,7 +16,6 @@ use accord_validate::Target;
 use axum::Router;
 use axum::extract::State as Extract;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use axum::routing::get;
 use futures_util::{SinkExt as _, StreamExt as _};
@@ -30,29 +29,10 @@ pub(crate) fn routes() -> Router<Arc<State>> {
     Router::new().route("/console/api/events", get(upgrade))
 }
 
-async fn upgrade(
-    Extract(state): Extract<Arc<State>>,
-    headers: HeaderMap,
-    ws: WebSocketUpgrade,
-) -> Response {
-    // Browsers let any page open a WebSocket anywhere (no CORS), and send its Origin: a page
-    // of another origin must not watch events with the console's own token.
-    if !same_origin(&headers) {
-        return crate::api::problem(
-            StatusCode::FORBIDDEN,
-            "the events WebSocket is the console page's own: another origin may not open it",
-        );
-    }
+async fn upgrade(Extract(state): Extract<Arc<State>>, ws: WebSocketUpgrade) -> Response {
+    // Browsers let any page open a WebSocket anywhere (no CORS), and send its Origin: the
+    // guard in front of every route (src/guard.rs) refuses an Origin not the console's own.
     ws.on_upgrade(move |socket| watch(state, socket))
-}
-
-/// Whether the upgrade comes from the console's own page: no `Origin` (not a browser), or an
-/// `Origin` whose host and port are the request's `Host`.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin.to_str().ok().and_then(|o| o.split_once("://")).map(|(_, h)| h);
-    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
 }
 
 /// Sends the page one message; `false` when the page is gone.

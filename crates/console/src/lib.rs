@@ -5,10 +5,13 @@ mod assets;
 mod confirm;
 mod error;
 mod events;
+mod guard;
 mod known;
+mod page;
 mod transcript;
 mod upstream;
 
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use accord_schema_model::Document;
@@ -39,6 +42,10 @@ pub struct Config {
     /// Whether the plant is accord serve's fake: the page then offers to have one event
     /// emitted (`rpc.fake` `emit`) while watching it.
     pub fake: bool,
+    /// Names served besides the loopback names and the listen address (`--allow-host`, for a
+    /// console fronted by a proxy): `NAME` (any port) or `NAME:PORT`. Any other `Host`, and
+    /// any `Origin` not on one of these names, is refused with 403.
+    pub allow_hosts: Vec<String>,
 }
 
 /// The console: its state and the [`Router`] that serves it.
@@ -68,6 +75,10 @@ pub(crate) struct State {
     fake: bool,
     /// Calls confirmed and not yet made.
     pending: Mutex<Pending>,
+    /// The secrets of the pages loaded (confirmations are bound to one).
+    pages: Mutex<page::Pages>,
+    /// The names the console answers on.
+    allowed: guard::Allowed,
     /// The credentials (`None`: none) the plant last gave its full describe answer: only they
     /// may have params checked or calls confirmed, so that a page without the credential
     /// learns no more of the contract than the reduced answer says.
@@ -121,6 +132,11 @@ impl Console {
                 token: config.token,
                 fake: config.fake,
                 pending: Mutex::new(Pending::default()),
+                pages: Mutex::new(page::Pages::default()),
+                allowed: guard::Allowed {
+                    listen: OnceLock::new(),
+                    extra: config.allow_hosts.iter().map(|h| h.to_ascii_lowercase()).collect(),
+                },
                 admitted: Mutex::new(Vec::new()),
             }),
         })
@@ -137,12 +153,26 @@ impl Console {
         self.state.upstream.set(upstream).map_err(|_| Error::UpstreamSet)
     }
 
-    /// The router: the page at [`PAGE_PATH`], its assets and its API.
+    /// Tells the console the address it is served on: the loopback names are then served only
+    /// with its port, and its own address is served too (unless it is 0.0.0.0 or `::`: name
+    /// such a console's addresses with `allow_hosts`). Until this is done the loopback names
+    /// are served on any port.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ListenSet`] when the console was already told.
+    pub fn listening_on(&self, addr: SocketAddr) -> Result<(), Error> {
+        self.state.allowed.listen.set(addr).map_err(|_| Error::ListenSet)
+    }
+
+    /// The router: the page at [`PAGE_PATH`], its assets and its API, every route behind the
+    /// Host and Origin allow-lists.
     pub fn router(&self) -> Router {
         Router::new()
             .merge(assets::routes())
             .merge(api::routes())
             .merge(events::routes())
+            .layer(axum::middleware::from_fn_with_state(self.state.clone(), guard::guard))
             .with_state(self.state.clone())
     }
 }

@@ -9,6 +9,8 @@ pub mod names;
 pub mod policy;
 mod resources;
 pub mod schema;
+mod sessions;
+mod stdio;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,6 +25,7 @@ pub use crate::catalog::Catalog;
 pub use crate::error::Error;
 pub use crate::policy::{Class, Policy};
 use crate::resources::Resources;
+pub use crate::sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE};
 
 /// Where calls go.
 #[derive(Debug, Clone)]
@@ -51,6 +54,13 @@ pub struct Options {
     pub backend: Backend,
     /// How long one call to the plant may take.
     pub timeout: Duration,
+    /// Streamable HTTP: names served besides the loopback names and the listen address
+    /// (`--allow-host`): `NAME` (any port) or `NAME:PORT`, for `Host` and `Origin` alike.
+    pub allow_hosts: Vec<String>,
+    /// Streamable HTTP: the most sessions open at once; one more closes the idlest.
+    pub max_sessions: usize,
+    /// Streamable HTTP: how long a session may stay unused before it is closed.
+    pub session_idle: Duration,
 }
 
 impl Options {
@@ -58,7 +68,14 @@ impl Options {
     /// exposed; destructive and undeclared ones hidden) and `accord mcp`'s default timeout of
     /// 30 s; set the other fields after.
     pub fn new(backend: Backend) -> Options {
-        Options { policy: Policy::default(), backend, timeout: Duration::from_secs(30) }
+        Options {
+            policy: Policy::default(),
+            backend,
+            timeout: Duration::from_secs(30),
+            allow_hosts: Vec::new(),
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            session_idle: DEFAULT_SESSION_IDLE,
+        }
     }
 }
 
@@ -76,8 +93,17 @@ struct Inner {
     client: Client,
     fake: bool,
     resources: Resources,
+    /// What `serve_http` is bounded by.
+    http: HttpLimits,
     /// The in-process fake, kept alive as long as the server.
     _plant: Option<accord_serve::Server>,
+}
+
+/// [`Options`]' Streamable HTTP part.
+struct HttpLimits {
+    allow_hosts: Vec<String>,
+    max_sessions: usize,
+    session_idle: Duration,
 }
 
 impl Mcp {
@@ -119,6 +145,11 @@ impl Mcp {
                 client,
                 fake,
                 resources,
+                http: HttpLimits {
+                    allow_hosts: options.allow_hosts,
+                    max_sessions: options.max_sessions,
+                    session_idle: options.session_idle,
+                },
                 _plant: plant,
             }),
         })
@@ -129,14 +160,16 @@ impl Mcp {
         &self.inner.catalog
     }
 
-    /// Serves one MCP session on stdin and stdout until the client closes it.
+    /// Serves one MCP session on stdin and stdout until the client closes it. Input is not read
+    /// while the host leaves answers unread (at most 64 messages wait); a line that is not
+    /// JSON gets a `-32700` answer.
     ///
     /// # Errors
     ///
     /// [`Error::Mcp`] when the session cannot be initialised or fails.
     pub async fn serve_stdio(self) -> Result<(), Error> {
         let running =
-            self.serve(rmcp::transport::stdio()).await.map_err(|e| Error::Mcp(e.to_string()))?;
+            self.serve(stdio::Stdio::new()).await.map_err(|e| Error::Mcp(e.to_string()))?;
         running.waiting().await.map_err(|e| Error::Mcp(e.to_string()))?;
         Ok(())
     }

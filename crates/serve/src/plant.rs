@@ -489,7 +489,7 @@ impl Plant {
             Ok(check) => check.with_depth_limit(self.limits.depth),
             Err(error) => return RpcError::internal(&error.to_string()).into(),
         };
-        if let Err(errors) = check.validate(&params) {
+        if let Err(errors) = validate_params(&self.contract, check, &params) {
             return self.protocol.invalid_params(&errors).into();
         }
         let by_name = info.by_name(Some(&params));
@@ -611,6 +611,24 @@ impl std::fmt::Display for LoggedId<'_> {
 fn reason_of(error: &RpcError) -> String {
     let reason = error.data.as_ref().and_then(|d| d.get("reason")).and_then(Value::as_str);
     reason.unwrap_or(&error.message).to_owned()
+}
+
+/// Checks params; when the contract has patterns, off the event loop: a pattern check may
+/// spend up to accord-validate's `MAX_PATTERN_COST` (up to about 1.6 s at worst), and the
+/// runtime's other connections must not wait behind it. `block_in_place` needs the
+/// multi-threaded runtime `accord serve` runs on; on another runtime the check runs inline.
+fn validate_params(
+    contract: &Contract,
+    check: accord_validate::Validator<'_>,
+    params: &Value,
+) -> Result<(), Vec<accord_validate::ValidationError>> {
+    let multi_thread = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if contract.has_patterns() && multi_thread {
+        tokio::task::block_in_place(|| check.validate(params))
+    } else {
+        check.validate(params)
+    }
 }
 
 #[cfg(test)]

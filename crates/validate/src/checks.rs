@@ -89,15 +89,33 @@ pub(crate) fn text(
     if !ok {
         return false;
     }
-    if let Some(pattern) = &pattern
-        && !pattern.is_match(s)
-    {
-        ok = false;
-        fail(
-            ValidationRule::Pattern,
-            format!("a string matching /{}/", pattern.as_str()),
-            found::string(s),
-        );
+    if let Some(pattern) = &pattern {
+        match pattern.matches(s) {
+            Some(true) => {}
+            Some(false) => {
+                ok = false;
+                fail(
+                    ValidationRule::Pattern,
+                    format!("a string matching /{}/", pattern.as_str()),
+                    found::string(s),
+                );
+            }
+            // Not matched: the check would cost more than one validation may spend.
+            None => {
+                ok = false;
+                fail(
+                    ValidationRule::PatternCost,
+                    format!(
+                        "a string /{}/ can be checked against within the pattern cost bound \
+                         ({} state-bytes per validation: at most {} bytes for this pattern)",
+                        pattern.as_str(),
+                        crate::pattern::MAX_PATTERN_COST,
+                        pattern.longest()
+                    ),
+                    format!("a string of {} bytes", s.len()),
+                );
+            }
+        }
     }
     if let Some(format) = format
         && !format.check(s)

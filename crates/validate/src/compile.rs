@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 
+use crate::pattern::Pattern;
 use accord_schema_model::{
     Document, Method, NumberRules, ParamStructure, Pointer, StringRules, TypeKind, TypeNode,
 };
-use regex::Regex;
 
 use crate::number::Num;
 use crate::program::{
@@ -132,7 +132,7 @@ struct Compiler<'d> {
     /// Named types by node, for messages about cycles.
     names: HashMap<NodeId, (&'d str, &'d str)>,
     /// The patterns compiled so far.
-    regexes: HashMap<&'d str, Regex>,
+    regexes: HashMap<&'d str, Pattern>,
     /// Unions with a discriminator, tabulated once every node exists.
     discriminated: Vec<(NodeId, String, Pointer)>,
 }
@@ -363,14 +363,14 @@ impl<'d> Compiler<'d> {
     /// The regex of `pattern`, compiled once per distinct pattern (a `Regex` clone shares
     /// the compiled program): contracts repeat their patterns, and compiling one costs more
     /// than the rest of its node.
-    fn regex(&mut self, pattern: &'d str, at: &At<'_>) -> Result<Regex, Error> {
+    fn regex(&mut self, pattern: &'d str, at: &At<'_>) -> Result<Pattern, Error> {
         if let Some(regex) = self.regexes.get(pattern) {
             return Ok(regex.clone());
         }
-        let regex = Regex::new(pattern).map_err(|e| Error::BadPattern {
+        let regex = Pattern::new(pattern).map_err(|reason| Error::BadPattern {
             at: at.pointer().key("pattern"),
             pattern: pattern.to_owned(),
-            reason: e.to_string(),
+            reason,
         })?;
         self.regexes.insert(pattern, regex.clone());
         Ok(regex)

@@ -13,6 +13,7 @@ mod json_schema;
 #[cfg(feature = "lint")]
 mod lint;
 mod number;
+mod pattern;
 mod program;
 mod report;
 mod value;
@@ -27,6 +28,7 @@ pub use crate::{
     compile::Target,
     error::Error,
     format::Format,
+    pattern::MAX_PATTERN_COST,
     report::{ValidationError, ValidationRule},
 };
 
@@ -58,6 +60,8 @@ pub const MAX_DEPTH_LIMIT: usize = 1024;
 pub struct Contract {
     program: Program,
     targets: HashMap<Target, NodeId>,
+    /// Whether any string type has a `pattern` (worked out once, at compile).
+    patterns: bool,
 }
 
 impl Contract {
@@ -70,7 +74,7 @@ impl Contract {
     /// refs and union arms alone, or a discriminator that does not pick arms.
     pub fn compile(doc: &Document) -> Result<Contract, Error> {
         let compiled = compile::compile(doc)?;
-        Ok(Contract { program: compiled.program, targets: compiled.targets })
+        Ok(Contract::of(compiled.program, compiled.targets))
     }
 
     /// [`Contract::compile`], with `extra` nodes compiled as further named types.
@@ -80,7 +84,22 @@ impl Contract {
         extra: &[compile::Extra<'_>],
     ) -> Result<Contract, Error> {
         let compiled = compile::compile_with(doc, extra)?;
-        Ok(Contract { program: compiled.program, targets: compiled.targets })
+        Ok(Contract::of(compiled.program, compiled.targets))
+    }
+
+    fn of(program: Program, targets: HashMap<Target, NodeId>) -> Contract {
+        let patterns = program
+            .nodes
+            .iter()
+            .any(|n| matches!(n, program::Node::String(t) if t.pattern.is_some()));
+        Contract { program, targets, patterns }
+    }
+
+    /// Whether any of its strings is checked against a `pattern`: only then can one
+    /// validation spend up to [`MAX_PATTERN_COST`] (about 1.6 s at worst), so a server that
+    /// must not stall its other connections moves such validations off its event loop.
+    pub fn has_patterns(&self) -> bool {
+        self.patterns
     }
 
     /// The validator for `target`.
@@ -144,6 +163,7 @@ impl<'c> Validator<'c> {
 
     /// Whether `value` is valid; stops at the first problem.
     pub fn is_valid(&self, value: &Value) -> bool {
+        let _run = pattern::Run::start();
         value::Quiet::new(self.program, self.depth_limit).check(self.root, value, 0)
     }
 
@@ -153,6 +173,7 @@ impl<'c> Validator<'c> {
     ///
     /// The list of errors, never empty, when the value is invalid.
     pub fn validate(&self, value: &Value) -> Result<(), Vec<ValidationError>> {
+        let _run = pattern::Run::start();
         let mut check = value::ValueCheck::new(self.program, true, self.depth_limit);
         if check.check(self.root, value) { Ok(()) } else { Err(check.errors) }
     }
@@ -160,6 +181,7 @@ impl<'c> Validator<'c> {
     /// Whether `bytes` are one JSON value valid for this type; stops at the first problem.
     /// Nothing is allocated for valid input.
     pub fn is_valid_bytes(&self, bytes: &[u8]) -> bool {
+        let _run = pattern::Run::start();
         bytes::ByteCheck::new(self.program, bytes, false, self.depth_limit).run(self.root)
     }
 
@@ -170,6 +192,7 @@ impl<'c> Validator<'c> {
     ///
     /// The list of errors, never empty, when the bytes are not valid.
     pub fn validate_bytes(&self, bytes: &[u8]) -> Result<(), Vec<ValidationError>> {
+        let _run = pattern::Run::start();
         let mut check = bytes::ByteCheck::new(self.program, bytes, true, self.depth_limit);
         if check.run(self.root) { Ok(()) } else { Err(check.errors) }
     }

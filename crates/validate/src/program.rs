@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use regex::Regex;
+use crate::pattern::Pattern;
 use serde_json::Value;
 
 use crate::Format;
@@ -133,7 +133,7 @@ impl Numeric {
 pub(crate) struct Text {
     pub(crate) min_length: Option<u64>,
     pub(crate) max_length: Option<u64>,
-    pub(crate) pattern: Option<Regex>,
+    pub(crate) pattern: Option<Pattern>,
     pub(crate) format: Option<Format>,
 }
 

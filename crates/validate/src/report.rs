@@ -29,6 +29,9 @@ pub enum ValidationRule {
     MaxLength,
     /// No match of `pattern`.
     Pattern,
+    /// Not matched against `pattern`: the match would cost more than one validation may
+    /// spend ([`MAX_PATTERN_COST`](crate::MAX_PATTERN_COST)).
+    PatternCost,
     /// Not in the declared `format`.
     Format,
     /// Not the literal's value.
@@ -74,6 +77,7 @@ impl ValidationRule {
             ValidationRule::MinLength => "min-length",
             ValidationRule::MaxLength => "max-length",
             ValidationRule::Pattern => "pattern",
+            ValidationRule::PatternCost => "pattern-cost",
             ValidationRule::Format => "format",
             ValidationRule::Literal => "literal",
             ValidationRule::Enum => "enum",

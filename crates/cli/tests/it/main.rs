@@ -17,6 +17,7 @@ mod escape_cli;
 mod export_ajv;
 mod extract_cli;
 mod help_cli;
+mod hostile_mcp;
 mod hostile_serve;
 mod import_multi_file;
 mod import_semantics;

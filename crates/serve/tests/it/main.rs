@@ -9,6 +9,7 @@ mod fake;
 mod foreign;
 mod hostile;
 mod hostile_contract;
+mod hostile_pattern;
 mod lifecycle;
 mod limits;
 mod prefer;

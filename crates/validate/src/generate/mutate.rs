@@ -438,7 +438,12 @@ impl<'c> Walk<'_, 'c> {
                 "0".to_owned(),
                 " ".to_owned(),
             ];
-            let refused = |c: &&String| !pattern.is_match(c);
+            // A candidate is refused when it is matched and does not match: one the cost bound
+            // keeps from being matched would be refused for its cost, not its pattern.
+            let refused = |c: &&String| {
+                let _run = crate::pattern::Run::start();
+                pattern.matches(c) == Some(false)
+            };
             let fits = |c: &&String| {
                 let n = c.chars().count() as u64;
                 min_length.is_none_or(|m| n >= m) && max_length.is_none_or(|m| n <= m)

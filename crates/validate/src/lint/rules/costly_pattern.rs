@@ -21,7 +21,11 @@ declare_rule! {
     /// multiply. Every string a plant, `accord serve` or `accord conform` checks against such a
     /// pattern costs that factor per character: `(a{100}){100}x` takes over a minute on a 1 MB
     /// string, long enough for a caller to freeze a server with two requests. (accord checks
-    /// `minLength` and `maxLength` first, so a bound on the length limits the damage.)
+    /// `minLength` and `maxLength` first, so a bound on the length limits the damage.) accord
+    /// itself bounds the cost: one validation matches at most 100,000,000 state-bytes (string
+    /// bytes times the pattern's NFA states, summed over the value), and a string past it is
+    /// refused with the rule `pattern-cost` without being matched, so against such a pattern
+    /// long strings are refused whether or not they match.
     ///
     /// ## Example
     /// ```json
@@ -59,24 +63,32 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
     }
 }
 
-/// Why `pattern` is costly, if it is.
+/// Why `pattern` is costly, if it is, with the bound validation holds it to.
 fn costly(pattern: &str) -> Option<String> {
     // A pattern that does not parse is `bad-pattern`'s.
     let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
     let expansion = nested_expansion(&hir);
-    if expansion.nested && expansion.copies >= MAX_EXPANSION {
-        Some(format!(
+    let why = if expansion.nested && expansion.copies >= MAX_EXPANSION {
+        format!(
             "pattern `{pattern}` nests counted repetitions that expand its repeated part {} times; every match costs that much per character",
             expansion.copies
-        ))
+        )
     } else if regex::RegexBuilder::new(pattern).size_limit(MAX_COMPILED).build().is_err() {
-        Some(format!(
+        format!(
             "pattern `{pattern}` compiles to more than {} KiB; every match costs that much per character",
             MAX_COMPILED >> 10
-        ))
+        )
     } else {
-        None
-    }
+        return None;
+    };
+    Some(match crate::pattern::states(pattern) {
+        Some(states) => format!(
+            "{why}: validation matches at most {} bytes of string against it in one value ({states} NFA states; the bound is string bytes x states <= {} per validation) and refuses longer strings with `pattern-cost`",
+            crate::pattern::longest(states),
+            crate::MAX_PATTERN_COST,
+        ),
+        None => why,
+    })
 }
 
 /// The most copies of any part a pattern's counted repetitions make (their counts multiplied
