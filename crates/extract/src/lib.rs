@@ -7,10 +7,12 @@ mod case;
 mod config;
 mod diagnostic;
 mod error;
+mod jsonrpc_derive;
 mod lower;
 mod merge;
 mod modules;
 mod namespaces;
+mod placement;
 mod resolve;
 mod rpc;
 mod tag;
@@ -184,7 +186,8 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
         field_sources.extend(part.field_sources);
         lines += part.lines;
     }
-    let nothing = found.is_empty();
+    // A trait refused with an error was found: `no-rpc-traits` would contradict it.
+    let nothing = found.is_empty() && !diags.all.iter().any(|d| d.code == "no-namespace");
     if nothing {
         diags.warn(
             "no-rpc-traits",
@@ -197,9 +200,12 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
 
     // A jsonrpsee plant answers no describe method and sends jsonrpsee's codes: the whole
     // plant's members of the wire, recorded once any of its traits is jsonrpsee's.
+    // jsonrpc-derive's plant answers no describe method either; its codes are JSON-RPC's own,
+    // which accord's profile already names.
+    let jsonrpsee = found.iter().any(|f| f.jsonrpsee_wire && f.jsonrpsee);
     let wire = found.iter().any(|f| f.jsonrpsee_wire).then(|| accord_schema_model::Wire {
         describe: Some(accord_schema_model::DescribeMethod::None),
-        codes: Some(accord_schema_model::WireCodes {
+        codes: jsonrpsee.then(|| accord_schema_model::WireCodes {
             profile: Some(accord_schema_model::Profile::Jsonrpsee.as_str().to_owned()),
             ..Default::default()
         }),
