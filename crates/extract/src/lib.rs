@@ -16,6 +16,7 @@ mod placement;
 mod resolve;
 mod rpc;
 mod tag;
+mod unions;
 
 use std::path::{Path, PathBuf};
 
@@ -239,6 +240,7 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
         let fields = fields_of.get(base.as_str()).into_iter().flatten();
         provenance.extend(fields.map(|f| (*f).clone()));
     }
+    unions::merge_equal_arms(&mut namespaces, &provenance, &mut diags);
     let document = Document {
         name: config.name.clone(),
         description: config.description.clone().or(doc),
