@@ -61,6 +61,7 @@ fixture! {
     well_known_crates => "../../../fixtures/extract/well-known-crates/src/lib.rs",
     well_known_eth => "../../../fixtures/extract/well-known-eth/src/lib.rs",
     workspace => "../../../fixtures/extract/workspace/crates/types/src/lib.rs",
+    workspace_member => "../../../fixtures/extract/workspace-member/types/src/lib.rs",
     workspace_root_package => "../../../fixtures/extract/workspace-root-package/src/lib.rs",
     workspace_root_package_valves =>
         "../../../fixtures/extract/workspace-root-package/valves/src/lib.rs",
@@ -415,6 +416,12 @@ fn cases() -> Vec<Case> {
                 "Block" => workspace::Block, "Filter" => workspace::logs::Filter,
                 "Log" => workspace::logs::Log,
             ],
+            unknowable: vec![],
+            known_wrong: vec![],
+        },
+        Case {
+            dir: "workspace-member",
+            checks: checks!["Reading" => workspace_member::Reading, "Unit" => workspace_member::Unit],
             unknowable: vec![],
             known_wrong: vec![],
         },

@@ -124,6 +124,18 @@ fn lower_crate(
     let mut krate = modules::load(loader, root, &mut diags);
     krate.overrides = config.types.keys().cloned().collect();
     krate.follow_dependencies(loader, deps, &mut diags);
+    if !krate.not_read.is_empty() {
+        diags.warn(
+            "dependencies-not-read",
+            Location { file: root.to_owned(), line: 1, column: 1 },
+            format!(
+                "dependencies the code names whose source is not on disk, so their types are not read: {}; read: {}",
+                krate.not_read.join(", "),
+                if krate.read.is_empty() { "none".to_owned() } else { krate.read.join(", ") }
+            ),
+            Some("`cargo fetch` in the crate (or drop --offline) puts their source on disk".into()),
+        );
+    }
     let mut lowerer = lower::Lowerer::new(&krate, config, &mut diags);
     let found = lowerer.namespaces();
     lowerer.finish();

@@ -139,6 +139,9 @@ pub(crate) struct Crate {
     pub(crate) lines: usize,
     /// Bytes of source read (dependencies' included), held under `MAX_SOURCE_BYTES`.
     pub(crate) bytes: usize,
+    /// Dependencies the code names whose source was read, and whose was not on disk.
+    pub(crate) read: Vec<String>,
+    pub(crate) not_read: Vec<String>,
     /// Dependencies read, by the name the code uses (`alloy_eips`): their root modules.
     pub(crate) externs: HashMap<String, ModId>,
     /// `[types]` keys: an external path one names is not followed into its crate.
@@ -244,7 +247,11 @@ impl Crate {
             let Some(dep) = next else { break };
             tried.insert(dep.name.clone());
             // Not on disk (a registry crate never downloaded): its types stay unresolved.
-            let Some(text) = loader.read(&dep.root) else { continue };
+            let Some(text) = loader.read(&dep.root) else {
+                self.not_read.push(dep.name.clone());
+                continue;
+            };
+            self.read.push(dep.name.clone());
             if !self.take_bytes(&dep.root, text.len(), diags) {
                 break;
             }

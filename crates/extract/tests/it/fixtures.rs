@@ -92,3 +92,38 @@ fn several_sources_are_one_contract() {
     assert!(none.found_nothing());
     assert!(none.diagnostics.iter().any(|d| d.code == "no-rpc-traits"));
 }
+
+/// `fixtures/extract/workspace-member`: a member whose manifest inherits from its workspace
+/// (`version.workspace = true`, `wm-types.workspace = true`), extracted from its own folder: the
+/// enclosing workspace is found (as cargo finds it) and the sibling member's types are read.
+/// The same member copied out of its workspace says plainly why nothing is followed.
+#[test]
+fn a_workspace_member_is_read_within_its_enclosing_workspace() {
+    let ws = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract/workspace-member");
+    let mut config = Config::default();
+    config.offline = true;
+    let x = extract_dir(&ws.join("api"), &config).unwrap();
+    let text = x.document.to_canonical_string();
+    let expected_path = ws.join("expected.types.json");
+    if std::env::var_os("ACCORD_BLESS").is_some() {
+        std::fs::write(&expected_path, &text).unwrap();
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+    assert_eq!(text, expected, "the member's extraction differs from expected.types.json");
+    let diagnostics: Vec<String> = x.diagnostics.iter().map(ToString::to_string).collect();
+    insta::assert_snapshot!("diagnostics-workspace-member", diagnostics.join("\n"));
+
+    // Copied out of the workspace (outside this repository's own too): `cargo metadata`
+    // cannot resolve the inherited keys, and the warning says why.
+    let alone =
+        std::env::temp_dir().join(format!("accord-workspace-member-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&alone);
+    std::fs::create_dir_all(alone.join("src")).unwrap();
+    std::fs::copy(ws.join("api/Cargo.toml"), alone.join("Cargo.toml")).unwrap();
+    std::fs::copy(ws.join("api/src/lib.rs"), alone.join("src/lib.rs")).unwrap();
+    let x = extract_dir(&alone, &config).unwrap();
+    let deps =
+        x.diagnostics.iter().find(|d| d.code == "dependencies").expect("a dependencies warning");
+    assert!(deps.message.contains("inherits from a workspace"), "{deps}");
+    let _ = std::fs::remove_dir_all(&alone);
+}
