@@ -94,21 +94,29 @@ impl MethodKeys {
 
 /// The unsubscribe method of each `subscription` (its wire name), from the
 /// `#[pubsub(…, unsubscribe, name = "…")]` items.
-pub(crate) fn unsubscribes(items: &[TraitItem]) -> HashMap<String, String> {
+pub(crate) fn unsubscribes(items: &[TraitItem], default: Option<&str>) -> HashMap<String, String> {
     let mut out = HashMap::new();
     for item in items {
         let TraitItem::Fn(f) = item else { continue };
-        for a in attrs::flatten(&f.attrs).iter().filter(|a| a.name == "pubsub") {
+        let flat = attrs::flatten(&f.attrs);
+        for a in flat.iter().filter(|a| a.name == "pubsub" || is_pubsub_item(a)) {
             let keys = chunks(&a.args);
             let get = |k: &str| keys.iter().find(|(key, _)| key == k).and_then(|(_, v)| lit(v));
+            let sub = get("subscription").or_else(|| default.map(str::to_owned));
             if keys.iter().any(|(k, _)| k == "unsubscribe")
-                && let (Some(sub), Some(name)) = (get("subscription"), get("name"))
+                && let (Some(sub), Some(name)) = (sub, get("name"))
             {
                 out.insert(sub, name);
             }
         }
     }
     out
+}
+
+/// A jsonrpc-derive item of a `#[rpc(pubsub, name = "…")]` trait: `#[rpc(subscribe, …)]` or
+/// `#[rpc(unsubscribe, …)]`, its subscription the trait's `name`.
+pub(crate) fn is_pubsub_item(a: &RawAttr) -> bool {
+    a.name == "rpc" && chunks(&a.args).iter().any(|(k, _)| k == "subscribe" || k == "unsubscribe")
 }
 
 /// The value a jsonrpc-derive method's future resolves to: `BoxFuture<Result<T>>`,
@@ -182,7 +190,9 @@ fn subscriber(sig: &syn::Signature) -> Option<(Type, usize)> {
 impl Lowerer<'_> {
     /// A `#[pubsub(subscription = "…", subscribe, name = "…")]` method: the event its
     /// notifications carry, ended by the `unsubscribe` method of the same subscription. The
-    /// unsubscribe item itself gives nothing more (`None`).
+    /// unsubscribe item itself gives nothing more (`None`). `default` is the subscription of
+    /// a `#[rpc(pubsub, name = "…")]` trait.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn pubsub(
         &mut self,
         ps: &RawAttr,
@@ -191,6 +201,7 @@ impl Lowerer<'_> {
         scope: &Scope,
         placement: &Placement,
         unsubscribes: &HashMap<String, String>,
+        default: Option<&str>,
     ) -> Option<Placed> {
         let at = locate(&scope.file, f.sig.ident.span());
         let keys = chunks(&ps.args);
@@ -199,7 +210,8 @@ impl Lowerer<'_> {
         if has("unsubscribe") {
             return None;
         }
-        let (Some(notification), Some(subscribe)) = (get("subscription"), get("name")) else {
+        let subscription = get("subscription").or_else(|| default.map(str::to_owned));
+        let (Some(notification), Some(subscribe)) = (subscription, get("name")) else {
             self.diags.error(
                 "subscription-name",
                 at,

@@ -102,6 +102,9 @@ pub(crate) struct Lowerer<'a> {
     /// included): held under `MAX_LOWERING`, so a chain of ten thousand aliases cannot overflow
     /// the stack.
     depth: usize,
+    /// Whether a param may be `_` (jsonrpc-derive passes params by position): it is then
+    /// named by its place (`param2`).
+    pub(crate) unnamed_params: bool,
 }
 
 /// An undescribable type and where it is used.
@@ -197,6 +200,7 @@ impl<'a> Lowerer<'a> {
             field_pointer: None,
             unresolved: IndexMap::new(),
             depth: 0,
+            unnamed_params: false,
         };
         for imp in &krate.manual {
             if let Type::Path(tp) = &imp.self_ty {

@@ -187,6 +187,9 @@ impl Lowerer<'_> {
             let mut ns_name = docs.get("namespace").filter(|s| !s.is_empty()).map(str::to_owned);
             let mut separator = "_".to_owned();
             let mut rpc_namespace = None;
+            // jsonrpc-derive's `#[rpc(pubsub, name = "hello")]`: the subscription its
+            // `#[rpc(subscribe)]` / `#[rpc(unsubscribe)]` items serve.
+            let mut trait_subscription = None;
             if rpc.is_some() {
                 // `#[rpc(server)]` beside `#[cfg_attr(feature = "client", rpc(client, …))]`:
                 // the keys of every `rpc` attribute together.
@@ -204,7 +207,8 @@ impl Lowerer<'_> {
                             }
                         }
                         "namespace_separator" => separator = lit(&value).unwrap_or(separator),
-                        "server" | "client" | "client_bounds" | "server_bounds" => {}
+                        "server" | "client" | "client_bounds" | "server_bounds" | "pubsub" => {}
+                        "name" => trait_subscription = lit(&value),
                         other => self.diags.warn(
                             "unknown-rpc-key",
                             locate(&def.file, span),
@@ -302,7 +306,9 @@ impl Lowerer<'_> {
             let mut groups: IndexMap<String, Group> = IndexMap::new();
             groups.insert(placement.primary().to_owned(), Group::default());
             // jsonrpc-derive: the unsubscribe method of each `subscription`, declared apart.
-            let unsubscribes = crate::jsonrpc_derive::unsubscribes(&t.items);
+            let unsubscribes =
+                crate::jsonrpc_derive::unsubscribes(&t.items, trait_subscription.as_deref());
+            self.unnamed_params = framework == Framework::JsonrpcDerive;
             for item in &t.items {
                 let TraitItem::Fn(f) = item else { continue };
                 let fflat = attrs::flatten(&f.attrs);
@@ -312,12 +318,18 @@ impl Lowerer<'_> {
                 }
                 let fat = locate(&def.file, f.sig.ident.span());
                 let sub = fflat.iter().find(|a| a.name == "subscription");
-                let pubsub = fflat.iter().find(|a| a.name == "pubsub");
+                let pubsub = fflat.iter().find(|a| {
+                    a.name == "pubsub"
+                        || (framework == Framework::JsonrpcDerive
+                            && a.name == "rpc"
+                            && crate::jsonrpc_derive::is_pubsub_item(a))
+                });
                 if sub.is_some() || pubsub.is_some() {
                     let got = match (sub, pubsub) {
                         (Some(sub), _) => self.subscription(sub, f, &fflat, &scope, &placement),
                         (None, Some(ps)) => {
-                            self.pubsub(ps, f, &fflat, &scope, &placement, &unsubscribes)
+                            let default = trait_subscription.as_deref();
+                            self.pubsub(ps, f, &fflat, &scope, &placement, &unsubscribes, default)
                         }
                         (None, None) => None,
                     };
@@ -368,6 +380,13 @@ impl Lowerer<'_> {
                     name = n.to_owned();
                 }
                 let configured = self.config.namespaces.get(&ns);
+                // jsonrpc-derive serves a fn without a return type as a notification.
+                if framework == Framework::JsonrpcDerive
+                    && matches!(f.sig.output, ReturnType::Default)
+                    && !keys.notification
+                {
+                    keys.read("notification", &[], &fat, self.diags);
+                }
                 let params = self.params(&f.sig, keys.skip(), &scope, &ns, &def.file);
                 let result = if keys.notification {
                     node(TypeKind::Null)
@@ -505,6 +524,9 @@ impl Lowerer<'_> {
             let pdocs = attrs::docs(&pflat);
             let mut name = match &*p.pat {
                 Pat::Ident(id) => unraw(&id.ident),
+                // jsonrpc-derive passes params by position: a `_` has no name on the wire, so
+                // the contract names it by its place.
+                Pat::Wild(_) if self.unnamed_params => format!("param{}", i + 1),
                 other => {
                     let span = syn::spanned::Spanned::span(other);
                     self.diags.error(
@@ -586,7 +608,7 @@ impl Lowerer<'_> {
                         );
                     }
                 }
-                "param_kind" => {}
+                "param_kind" | "with_extensions" => {}
                 other => self.diags.warn(
                     "unknown-subscription-key",
                     at.clone(),
