@@ -133,10 +133,8 @@ pub(crate) fn too_deep(file: &str, text: &str) -> Option<Location> {
                 }
             }
             '(' | '[' | '{' => angles.push(0),
-            ')' | ']' | '}' => {
-                if angles.len() > 1 {
-                    total_angles -= angles.pop().unwrap_or(0);
-                }
+            ')' | ']' | '}' if angles.len() > 1 => {
+                total_angles -= angles.pop().unwrap_or(0);
             }
             ';' => {
                 let level = angles.last_mut().expect("the file's level");
