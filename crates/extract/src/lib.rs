@@ -258,6 +258,7 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
         provenance.extend(fields.map(|f| (*f).clone()));
     }
     unions::merge_equal_arms(&mut namespaces, &provenance, &mut diags);
+    unions::break_ref_cycles(&mut namespaces, &provenance, &mut diags);
     let document = Document {
         name: config.name.clone(),
         description: config.description.clone().or(doc),

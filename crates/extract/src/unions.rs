@@ -121,3 +121,45 @@ fn walk(node: &mut TypeNode, at: &str, provenance: &[(String, Location)], diags:
         stack.extend(kids);
     }
 }
+
+/// A named type that is only a ref to itself, directly or through other refs (`struct T(Box<T>)`:
+/// serde's newtype is transparent, so `T` is `T`): check refuses it (`ref-cycle`), and no value
+/// has that shape, so it is any value, with warning `self-reference`.
+pub(crate) fn break_ref_cycles(
+    namespaces: &mut IndexMap<String, Namespace>,
+    provenance: &[(String, Location)],
+    diags: &mut Diagnostics,
+) {
+    for (ns_name, ns) in namespaces.iter_mut() {
+        let Some(types) = ns.types.as_mut() else { continue };
+        let mut cyclic = Vec::new();
+        for name in types.keys() {
+            let mut at = name;
+            let mut steps = 0;
+            while let Some(TypeKind::Ref(r)) = types.get(at).map(|t| &t.kind) {
+                if r.namespace.as_ref().is_some_and(|n| n != ns_name) || steps > types.len() {
+                    break;
+                }
+                if &r.name == name {
+                    cyclic.push(name.clone());
+                    break;
+                }
+                at = &r.name;
+                steps += 1;
+            }
+        }
+        for name in cyclic {
+            let pointer =
+                format!("/namespaces/{}/types/{}", pointer_escape(ns_name), pointer_escape(&name));
+            diags.warn(
+                "self-reference",
+                place(&pointer, provenance),
+                format!("type `{name}` is nothing but itself (a newtype or alias of itself, directly or through others): no value has that shape, so it reads as any value"),
+                Some("give the type a field, or describe it in accord.toml's [types]".into()),
+            );
+            if let Some(t) = types.get_mut(&name) {
+                t.kind = TypeKind::Any;
+            }
+        }
+    }
+}

@@ -85,3 +85,15 @@ fn more_source_than_the_cap_is_refused_before_it_is_parsed() {
     assert!(x.diagnostics[0].message.contains("64 MiB"), "{}", x.diagnostics[0]);
     assert!(x.found_nothing());
 }
+
+/// Found by the `extract` fuzz target (fuzz/regressions/extract-self-newtype.bin): a newtype of
+/// itself was written as a ref to itself, which check refuses (`ref-cycle`).
+#[test]
+fn a_newtype_of_itself_is_any_value_not_a_ref_cycle() {
+    let text = format!("{TRAIT}#[derive(Serialize, Deserialize)]\npub struct Deep(Box<Deep>);\n");
+    let x = extract(&mut one_file(text), "src/lib.rs", &Config::default());
+    let codes: Vec<&str> = x.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["self-reference"]);
+    let t = &x.document.namespaces.as_ref().unwrap()["h"].types.as_ref().unwrap()["Deep"];
+    assert!(matches!(t.kind, accord_schema_model::TypeKind::Any), "{t:?}");
+}
