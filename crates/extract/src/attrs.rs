@@ -27,6 +27,7 @@ const READ: &[&str] = &[
     "rpc",
     "method",
     "subscription",
+    "pubsub",
     "argument",
     "cfg_attr",
 ];

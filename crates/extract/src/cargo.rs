@@ -80,10 +80,60 @@ fn members(meta: &Value, dir: &Path) -> Result<Members, String> {
     Ok(out)
 }
 
-/// `cargo metadata` in `dir`, or the note saying why it could not tell.
+/// The root of the workspace `dir`'s crate belongs to, found as cargo finds it: the manifest's
+/// own `package.workspace` path when it gives one, else the nearest directory at or above
+/// `dir` whose `Cargo.toml` has a `[workspace]` table.
+pub(crate) fn enclosing_workspace(dir: &Path) -> Option<std::path::PathBuf> {
+    let read = |d: &Path| -> Option<toml::Table> {
+        std::fs::read_to_string(d.join("Cargo.toml")).ok()?.parse::<toml::Table>().ok()
+    };
+    let dir = std::fs::canonicalize(dir).ok()?;
+    if let Some(path) = read(&dir)
+        .as_ref()
+        .and_then(|t| t.get("package")?.get("workspace")?.as_str().map(str::to_owned))
+    {
+        return std::fs::canonicalize(dir.join(path)).ok();
+    }
+    dir.ancestors()
+        .find(|d| read(d).is_some_and(|t| t.contains_key("workspace")))
+        .map(Path::to_path_buf)
+}
+
+/// Whether the manifest in `dir` inherits a key from its workspace (`version.workspace = true`).
+fn inherits(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("Cargo.toml")).is_ok_and(|t| {
+        t.lines().any(|l| {
+            let l: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+            l.contains("workspace=true") || l.contains(".workspace=true")
+        })
+    })
+}
+
+/// `cargo metadata` for the crate in `dir`, asked in the root of its enclosing workspace
+/// (`--manifest-path` naming the crate), or the note saying why it could not tell: which
+/// workspace was used, or that none encloses a manifest that inherits from one.
 fn metadata(dir: &Path, offline: bool) -> Result<Value, String> {
+    let root = enclosing_workspace(dir);
+    metadata_in(dir, root.as_deref(), offline).map_err(|note| match &root {
+        Some(r) => format!("{note} (the crate's workspace root: {})", r.display()),
+        None if inherits(dir) => format!(
+            "{note}: its Cargo.toml inherits from a workspace (`workspace = true`), and no directory above it has a `[workspace]` Cargo.toml"
+        ),
+        None => note,
+    })
+}
+
+fn metadata_in(dir: &Path, root: Option<&Path>, offline: bool) -> Result<Value, String> {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cmd.args(["metadata", "--format-version", "1"]).current_dir(dir);
+    cmd.args(["metadata", "--format-version", "1"]);
+    match (root, std::fs::canonicalize(dir.join("Cargo.toml"))) {
+        (Some(root), Ok(manifest)) => {
+            cmd.arg("--manifest-path").arg(manifest).current_dir(root);
+        }
+        _ => {
+            cmd.current_dir(dir);
+        }
+    }
     if offline {
         cmd.arg("--offline");
     }

@@ -25,6 +25,18 @@ pub enum Error {
         /// The directory given.
         dir: String,
     },
+    /// The source is past one of extract's bounds on hostile input (docs/extract.md, "Bounds"):
+    /// nesting deeper than `MAX_NESTING`, a module that contains itself, more than
+    /// `MAX_SOURCE_BYTES` of source. Nothing is extracted.
+    #[error("{at}: {code}: {message}")]
+    Limit {
+        /// Where: file:line:column.
+        at: String,
+        /// One of `LIMIT_CODES`.
+        code: &'static str,
+        /// What was refused.
+        message: String,
+    },
     /// A file of the crate could not be read.
     // The cause is printed in the message, so it is not also a `source` (a reporter walking
     // the chain would print it twice): hence not a field named `source`.

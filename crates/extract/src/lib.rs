@@ -7,13 +7,17 @@ mod case;
 mod config;
 mod diagnostic;
 mod error;
+mod jsonrpc_derive;
+mod limits;
 mod lower;
 mod merge;
 mod modules;
 mod namespaces;
+mod placement;
 mod resolve;
 mod rpc;
 mod tag;
+mod unions;
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +28,7 @@ pub use crate::{
     config::{Config, NamespaceConfig, WireFrom},
     diagnostic::{Diagnostic, Location, Severity},
     error::Error,
+    limits::{LIMIT_CODES, MAX_LOWERING, MAX_NESTING, MAX_SOURCE_BYTES},
     merge::merge,
     modules::{Dependency, SourceLoader},
 };
@@ -58,7 +63,9 @@ impl Extraction {
     }
 }
 
-/// Extracts the contract of the crate whose root file is `root` (`src/lib.rs`).
+/// Extracts the contract of the crate whose root file is `root` (`src/lib.rs`), on the
+/// caller's thread: source nested near [`MAX_NESTING`] needs a larger stack than a test
+/// thread's in a debug build ([`extract_dir`] gives it one).
 pub fn extract(loader: &mut dyn SourceLoader, root: &str, config: &Config) -> Extraction {
     extract_with_dependencies(loader, root, config, &[])
 }
@@ -116,7 +123,19 @@ fn lower_crate(
     diags.strict = config.strict;
     let mut krate = modules::load(loader, root, &mut diags);
     krate.overrides = config.types.keys().cloned().collect();
-    krate.follow_dependencies(loader, deps);
+    krate.follow_dependencies(loader, deps, &mut diags);
+    if !krate.not_read.is_empty() {
+        diags.warn(
+            "dependencies-not-read",
+            Location { file: root.to_owned(), line: 1, column: 1 },
+            format!(
+                "dependencies the code names whose source is not on disk, so their types are not read: {}; read: {}",
+                krate.not_read.join(", "),
+                if krate.read.is_empty() { "none".to_owned() } else { krate.read.join(", ") }
+            ),
+            Some("`cargo fetch` in the crate (or drop --offline) puts their source on disk".into()),
+        );
+    }
     let mut lowerer = lower::Lowerer::new(&krate, config, &mut diags);
     let found = lowerer.namespaces();
     lowerer.finish();
@@ -184,7 +203,9 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
         field_sources.extend(part.field_sources);
         lines += part.lines;
     }
-    let nothing = found.is_empty();
+    // After an error (a trait refused, a file not read) "no RPC trait" would contradict it,
+    // or say less than it does.
+    let nothing = found.is_empty() && !diags.all.iter().any(|d| d.severity == Severity::Error);
     if nothing {
         diags.warn(
             "no-rpc-traits",
@@ -197,9 +218,12 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
 
     // A jsonrpsee plant answers no describe method and sends jsonrpsee's codes: the whole
     // plant's members of the wire, recorded once any of its traits is jsonrpsee's.
+    // jsonrpc-derive's plant answers no describe method either; its codes are JSON-RPC's own,
+    // which accord's profile already names.
+    let jsonrpsee = found.iter().any(|f| f.jsonrpsee_wire && f.jsonrpsee);
     let wire = found.iter().any(|f| f.jsonrpsee_wire).then(|| accord_schema_model::Wire {
         describe: Some(accord_schema_model::DescribeMethod::None),
-        codes: Some(accord_schema_model::WireCodes {
+        codes: jsonrpsee.then(|| accord_schema_model::WireCodes {
             profile: Some(accord_schema_model::Profile::Jsonrpsee.as_str().to_owned()),
             ..Default::default()
         }),
@@ -233,6 +257,8 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
         let fields = fields_of.get(base.as_str()).into_iter().flatten();
         provenance.extend(fields.map(|f| (*f).clone()));
     }
+    unions::merge_equal_arms(&mut namespaces, &provenance, &mut diags);
+    unions::break_ref_cycles(&mut namespaces, &provenance, &mut diags);
     let document = Document {
         name: config.name.clone(),
         description: config.description.clone().or(doc),
@@ -317,10 +343,46 @@ impl SourceLoader for FsLoader {
 /// # Errors
 ///
 /// [`Error::NoCrateRoot`] when the directory has neither file nor a workspace manifest,
-/// [`Error::NoDirectory`] when it is not a directory.
+/// [`Error::NoDirectory`] when it is not a directory, [`Error::Limit`] when the source is past
+/// a bound on hostile input.
 pub fn extract_dir(dir: &Path, config: &Config) -> Result<Extraction, Error> {
-    let (parts, root) = parts_of(dir, config)?;
-    Ok(assemble(parts, config, &root))
+    on_own_stack(|| {
+        let (parts, root) = parts_of(dir, config)?;
+        within_limits(assemble(parts, config, &root), Some(dir))
+    })
+}
+
+/// Runs an extraction on a thread of its own with a stack of [`limits::STACK_BYTES`]: the
+/// parser recurses once per level of nesting, and a debug build of it needs about 32 KiB a
+/// level, so the caller's thread (2 MiB for a test, 8 MiB for `main`) could not parse source at
+/// [`MAX_NESTING`]. The stack is reserved, not touched, unless the source nests.
+fn on_own_stack<T: Send>(f: impl FnOnce() -> Result<T, Error> + Send) -> Result<T, Error> {
+    std::thread::scope(|s| {
+        let thread = std::thread::Builder::new()
+            .name("accord-extract".into())
+            .stack_size(limits::STACK_BYTES)
+            .spawn_scoped(s, f)
+            .map_err(|error| Error::Io { path: "(extract's thread)".into(), error })?;
+        thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// An extraction that hit a bound on hostile input is an input error, not a contract; its
+/// place is named under `dir` (the files of an extraction are relative to it).
+fn within_limits(x: Extraction, dir: Option<&Path>) -> Result<Extraction, Error> {
+    match x.diagnostics.iter().find(|d| limits::LIMIT_CODES.contains(&d.code)) {
+        Some(d) => Err(Error::Limit {
+            at: match dir {
+                Some(dir) if !Path::new(&d.location.file).is_absolute() => {
+                    format!("{}/{}", dir.display(), d.location)
+                }
+                _ => d.location.to_string(),
+            },
+            code: d.code,
+            message: d.message.clone(),
+        }),
+        None => Ok(x),
+    }
 }
 
 /// Extracts several crate or workspace directories into one contract (`--source a --source
@@ -333,6 +395,10 @@ pub fn extract_dirs(dirs: &[PathBuf], config: &Config) -> Result<Extraction, Err
     if let [one] = dirs {
         return extract_dir(one, config);
     }
+    on_own_stack(|| extract_several(dirs, config))
+}
+
+fn extract_several(dirs: &[PathBuf], config: &Config) -> Result<Extraction, Error> {
     let mut all = Vec::new();
     for dir in dirs {
         let (parts, _) = parts_of(dir, config)?;
@@ -342,7 +408,7 @@ pub fn extract_dirs(dirs: &[PathBuf], config: &Config) -> Result<Extraction, Err
         }
     }
     let root = dirs.first().map(|d| d.display().to_string()).unwrap_or_default();
-    Ok(assemble(all, config, &root))
+    within_limits(assemble(all, config, &root), None)
 }
 
 fn crate_root(dir: &Path) -> Option<&'static str> {

@@ -98,6 +98,13 @@ pub(crate) struct Lowerer<'a> {
     /// Types extract could not describe, read as any value: one warning per type at the end,
     /// by the path a `[types]` entry names it with.
     unresolved: IndexMap<String, Pending>,
+    /// How deep the lowering of the current type is (aliases and named types' bodies
+    /// included): held under `MAX_LOWERING`, so a chain of ten thousand aliases cannot overflow
+    /// the stack.
+    depth: usize,
+    /// Whether a param may be `_` (jsonrpc-derive passes params by position): it is then
+    /// named by its place (`param2`).
+    pub(crate) unnamed_params: bool,
 }
 
 /// An undescribable type and where it is used.
@@ -192,6 +199,8 @@ impl<'a> Lowerer<'a> {
             field_sources: Vec::new(),
             field_pointer: None,
             unresolved: IndexMap::new(),
+            depth: 0,
+            unnamed_params: false,
         };
         for imp in &krate.manual {
             if let Type::Path(tp) = &imp.self_ty {
@@ -254,6 +263,25 @@ impl<'a> Lowerer<'a> {
 
     /// The node for `ty` written in `scope`, named types registered in namespace `ns`.
     pub(crate) fn lower(&mut self, ty: &Type, scope: &Scope, ns: &str) -> TypeNode {
+        if self.depth >= crate::limits::MAX_LOWERING {
+            self.diags.error(
+                "nesting-too-deep",
+                locate(&scope.file, syn::spanned::Spanned::span(ty)),
+                format!(
+                    "this type nests more than {} deep once its aliases and named types are followed; extract does not read past that depth",
+                    crate::limits::MAX_LOWERING
+                ),
+                None,
+            );
+            return node(TypeKind::Any);
+        }
+        self.depth += 1;
+        let lowered = self.lower_here(ty, scope, ns);
+        self.depth -= 1;
+        lowered
+    }
+
+    fn lower_here(&mut self, ty: &Type, scope: &Scope, ns: &str) -> TypeNode {
         match ty {
             Type::Reference(r) => self.lower(&r.elem, scope, ns),
             Type::Paren(p) => self.lower(&p.elem, scope, ns),

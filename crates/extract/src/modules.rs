@@ -137,6 +137,11 @@ pub(crate) struct Crate {
     pub(crate) doc: Option<String>,
     /// Lines of source read (dependencies' included), for the benchmark's rate.
     pub(crate) lines: usize,
+    /// Bytes of source read (dependencies' included), held under `MAX_SOURCE_BYTES`.
+    pub(crate) bytes: usize,
+    /// Dependencies the code names whose source was read, and whose was not on disk.
+    pub(crate) read: Vec<String>,
+    pub(crate) not_read: Vec<String>,
     /// Dependencies read, by the name the code uses (`alloy_eips`): their root modules.
     pub(crate) externs: HashMap<String, ModId>,
     /// `[types]` keys: an external path one names is not followed into its crate.
@@ -168,12 +173,15 @@ pub(crate) fn load(loader: &mut dyn SourceLoader, root: &str, diags: &mut Diagno
         return krate;
     };
     let dir = parent_dir(root);
+    if !krate.take_bytes(root, text.len(), diags) {
+        return krate;
+    }
     if let Some(file) = parse(root, &text, diags) {
         krate.lines += text.lines().count();
         mentions(&text, &mut krate.mentioned);
         let all = attrs::flatten(&file.attrs);
         krate.doc = attrs::docs(&all).description;
-        let mut walker = Walker { loader, diags, krate: &mut krate };
+        let mut walker = Walker { loader, diags, krate: &mut krate, open: vec![root.to_owned()] };
         walker.items(ROOT, root, &dir, true, file.items);
     }
     krate
@@ -226,6 +234,7 @@ impl Crate {
         &mut self,
         loader: &mut dyn SourceLoader,
         deps: &[Dependency],
+        diags: &mut Diagnostics,
     ) {
         let mut quiet = Diagnostics::default();
         let mut tried = std::collections::HashSet::new();
@@ -238,7 +247,14 @@ impl Crate {
             let Some(dep) = next else { break };
             tried.insert(dep.name.clone());
             // Not on disk (a registry crate never downloaded): its types stay unresolved.
-            let Some(text) = loader.read(&dep.root) else { continue };
+            let Some(text) = loader.read(&dep.root) else {
+                self.not_read.push(dep.name.clone());
+                continue;
+            };
+            self.read.push(dep.name.clone());
+            if !self.take_bytes(&dep.root, text.len(), diags) {
+                break;
+            }
             let root = self.modules.len();
             self.externs.insert(dep.name.clone(), root);
             self.modules.push(Module {
@@ -253,9 +269,39 @@ impl Crate {
             self.lines += text.lines().count();
             mentions(&text, &mut self.mentioned);
             let dir = parent_dir(&dep.root);
-            let mut walker = Walker { loader, diags: &mut quiet, krate: self };
+            let mut walker =
+                Walker { loader, diags: &mut quiet, krate: self, open: vec![dep.root.clone()] };
             walker.items(root, &dep.root, &dir, true, file.items);
+            // A dependency's limits are the run's: a hostile dependency stops it too.
+            for d in quiet.all.iter().filter(|d| crate::limits::LIMIT_CODES.contains(&d.code)) {
+                diags.push(
+                    d.severity,
+                    d.code,
+                    d.location.clone(),
+                    d.message.clone(),
+                    d.help.clone(),
+                );
+            }
         }
+    }
+
+    /// Counts `len` more bytes of source read from `file`; past `MAX_SOURCE_BYTES`, error
+    /// `source-too-large` and `false` (nothing more is read).
+    pub(crate) fn take_bytes(&mut self, file: &str, len: usize, diags: &mut Diagnostics) -> bool {
+        self.bytes = self.bytes.saturating_add(len);
+        if self.bytes <= crate::limits::MAX_SOURCE_BYTES {
+            return true;
+        }
+        diags.error(
+            "source-too-large",
+            Location { file: file.to_owned(), line: 1, column: 1 },
+            format!(
+                "reading `{file}` takes the source read past {} MiB, the most extract reads for one crate (its dependencies included)",
+                crate::limits::MAX_SOURCE_BYTES >> 20
+            ),
+            Some("point --source at the crate that declares the RPC traits".into()),
+        );
+        false
     }
 }
 
@@ -280,6 +326,19 @@ fn mentions(text: &str, out: &mut std::collections::HashSet<String>) {
 }
 
 fn parse(path: &str, text: &str, diags: &mut Diagnostics) -> Option<syn::File> {
+    // syn recurses once per level of nesting: a file past the limit is refused unparsed.
+    if let Some(at) = crate::limits::too_deep(path, text) {
+        diags.error(
+            "nesting-too-deep",
+            at,
+            format!(
+                "the source nests brackets and generics more than {} deep here; extract does not read past that depth",
+                crate::limits::MAX_NESTING
+            ),
+            None,
+        );
+        return None;
+    }
     match syn::parse_file(text) {
         Ok(f) => Some(f),
         Err(e) => {
@@ -293,6 +352,9 @@ struct Walker<'a> {
     loader: &'a mut dyn SourceLoader,
     diags: &'a mut Diagnostics,
     krate: &'a mut Crate,
+    /// The files of the modules being read, outermost first: a module whose file is one of
+    /// them is its own ancestor.
+    open: Vec<String>,
 }
 
 impl Walker<'_> {
@@ -433,13 +495,30 @@ impl Walker<'_> {
             }
         };
         for candidate in &candidates {
+            if self.open.contains(candidate) {
+                self.diags.error(
+                    "module-cycle",
+                    locate(file, m.ident.span()),
+                    format!(
+                        "module `{name}` is `{candidate}`, which is already being read ({}): a module cannot contain itself",
+                        self.open.join(" → ")
+                    ),
+                    Some("point its `#[path]` at another file".into()),
+                );
+                return;
+            }
             if let Some(text) = self.loader.read(candidate) {
+                if !self.krate.take_bytes(candidate, text.len(), self.diags) {
+                    return;
+                }
                 let Some(parsed) = parse(candidate, &text, self.diags) else { return };
                 self.krate.lines += text.lines().count();
                 mentions(&text, &mut self.krate.mentioned);
                 let is_mod_rs = explicit.is_some() || candidate.ends_with("/mod.rs");
                 let child_dir = if is_mod_rs { parent_dir(candidate) } else { base.clone() };
+                self.open.push(candidate.clone());
                 self.items(id, candidate, &child_dir, is_mod_rs, parsed.items);
+                self.open.pop();
                 return;
             }
         }

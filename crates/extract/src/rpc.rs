@@ -16,6 +16,7 @@ use crate::{
     diagnostic::{Location, locate},
     lower::{Lowerer, Presence, Scope, deprecated_of, node, unraw},
     modules::{Crate, ItemKind, ModId},
+    placement::{EventNames, Framework, Group, Placed, Placement, WireNames, framework_of},
     resolve::Res,
 };
 
@@ -125,29 +126,15 @@ pub(crate) struct Found {
     pub(crate) at: Location,
     /// Provenance of methods and events: (`methods`|`events`, name) → place.
     pub(crate) sources: Vec<((&'static str, String), Location)>,
-    /// Whether the namespace is a jsonrpsee trait whose wire is recorded (`extract.wire =
-    /// "source"`): the document then says how jsonrpsee answers (its codes, no describe).
+    /// Whether the namespace is a framework trait whose wire is recorded (`extract.wire =
+    /// "source"`): the document then says the plant answers no describe method.
     pub(crate) jsonrpsee_wire: bool,
-}
-
-/// How jsonrpsee names a trait's methods on the wire: its `rpc_identifier`, the `namespace`
-/// key of `#[rpc]`, the separator (default `_`) and the name; no namespace, the name alone.
-struct WireNames {
-    namespace: Option<String>,
-    separator: String,
-}
-
-impl WireNames {
-    fn of(&self, name: &str) -> String {
-        match &self.namespace {
-            Some(ns) => format!("{ns}{}{name}", self.separator),
-            None => name.to_owned(),
-        }
-    }
+    /// Whether the trait is jsonrpsee's (its protocol codes are then jsonrpsee's).
+    pub(crate) jsonrpsee: bool,
 }
 
 /// The `key = value` chunks of an attribute's tokens, at token level.
-fn chunks(tokens: &TokenStream) -> Vec<(String, Vec<TokenTree>)> {
+pub(crate) fn chunks(tokens: &TokenStream) -> Vec<(String, Vec<TokenTree>)> {
     split_commas(tokens.clone())
         .into_iter()
         .map(|chunk| {
@@ -165,12 +152,12 @@ fn chunks(tokens: &TokenStream) -> Vec<(String, Vec<TokenTree>)> {
         .collect()
 }
 
-fn lit(tokens: &[TokenTree]) -> Option<String> {
+pub(crate) fn lit(tokens: &[TokenTree]) -> Option<String> {
     attrs::lit_str(&tokens.iter().cloned().collect())
 }
 
 /// `["a", "b"]`.
-fn lit_list(tokens: &[TokenTree]) -> Vec<String> {
+pub(crate) fn lit_list(tokens: &[TokenTree]) -> Vec<String> {
     match tokens.first() {
         Some(TokenTree::Group(g)) => {
             split_commas(g.stream()).iter().filter_map(|c| lit(c)).collect()
@@ -200,6 +187,9 @@ impl Lowerer<'_> {
             let mut ns_name = docs.get("namespace").filter(|s| !s.is_empty()).map(str::to_owned);
             let mut separator = "_".to_owned();
             let mut rpc_namespace = None;
+            // jsonrpc-derive's `#[rpc(pubsub, name = "hello")]`: the subscription its
+            // `#[rpc(subscribe)]` / `#[rpc(unsubscribe)]` items serve.
+            let mut trait_subscription = None;
             if rpc.is_some() {
                 // `#[rpc(server)]` beside `#[cfg_attr(feature = "client", rpc(client, …))]`:
                 // the keys of every `rpc` attribute together.
@@ -217,7 +207,8 @@ impl Lowerer<'_> {
                             }
                         }
                         "namespace_separator" => separator = lit(&value).unwrap_or(separator),
-                        "server" | "client" | "client_bounds" | "server_bounds" => {}
+                        "server" | "client" | "client_bounds" | "server_bounds" | "pubsub" => {}
+                        "name" => trait_subscription = lit(&value),
                         other => self.diags.warn(
                             "unknown-rpc-key",
                             locate(&def.file, span),
@@ -237,36 +228,29 @@ impl Lowerer<'_> {
                     );
                 }
             }
-            let Some(ns_name) = ns_name else {
-                self.diags.error("no-namespace", at, format!("trait `{}` has no namespace", t.ident), Some("add `namespace = \"…\"` to `#[rpc]`, or `accord: namespace = \"…\"` to its doc".into()));
-                continue;
-            };
-            let configured = self.config.namespaces.get(&ns_name);
-            let version = docs
-                .get("version")
-                .map(str::to_owned)
-                .or_else(|| configured.and_then(|c| c.version.clone()));
-            let mut found = Found {
-                name: ns_name.clone(),
-                trait_name: t.ident.to_string(),
-                namespace: Namespace {
-                    version: version.clone().unwrap_or_else(|| "0.0.0".into()),
-                    description: docs.description.clone(),
-                    deprecated: deprecated_of(&flat),
-                    ..Default::default()
+            let trait_name = t.ident.to_string();
+            let framework = framework_of(rpc.is_some(), &t.items);
+            let placement = match ns_name {
+                Some(ns) => Placement::Fixed {
+                    ns,
+                    names: WireNames {
+                        namespace: rpc_namespace.clone(),
+                        separator: separator.clone(),
+                    },
                 },
-                version_given: version.is_some(),
-                at: at.clone(),
-                sources: Vec::new(),
-                jsonrpsee_wire: rpc.is_some() && self.config.wire == WireFrom::Source,
+                None if rpc.is_some() => self.placement_from_wire(&t.items, &trait_name, &at),
+                None => {
+                    self.diags.error(
+                        "no-namespace",
+                        at,
+                        format!("trait `{}` has no namespace", t.ident),
+                        Some("add `accord: namespace = \"…\"` to its doc".into()),
+                    );
+                    continue;
+                }
             };
-            let names =
-                WireNames { namespace: rpc_namespace.clone(), separator: separator.clone() };
-            let mut event_wires = IndexMap::new();
-            let mut method_wires = IndexMap::new();
             // `[generics.TRAIT]` binds type parameters to Rust types, read in the trait's
             // module; the others read as any value.
-            let trait_name = t.ident.to_string();
             let mut bound = std::collections::HashMap::new();
             let configured_generics = self.config.generics.get(&trait_name);
             // The crate's own `impl Api<Block> for Node` (jsonrpsee's `impl ApiServer<Block>`
@@ -318,8 +302,13 @@ impl Lowerer<'_> {
             }
             associated(krate, &t.generics, def.module, &mut bound);
             let scope = Scope::with_bindings(def.module, &def.file, &t.generics, bound);
-            let mut methods = IndexMap::new();
-            let mut events = IndexMap::new();
+            // The members by namespace, the trait's own (or main) namespace first.
+            let mut groups: IndexMap<String, Group> = IndexMap::new();
+            groups.insert(placement.primary().to_owned(), Group::default());
+            // jsonrpc-derive: the unsubscribe method of each `subscription`, declared apart.
+            let unsubscribes =
+                crate::jsonrpc_derive::unsubscribes(&t.items, trait_subscription.as_deref());
+            self.unnamed_params = framework == Framework::JsonrpcDerive;
             for item in &t.items {
                 let TraitItem::Fn(f) = item else { continue };
                 let fflat = attrs::flatten(&f.attrs);
@@ -328,53 +317,97 @@ impl Lowerer<'_> {
                     continue;
                 }
                 let fat = locate(&def.file, f.sig.ident.span());
-                if let Some(sub) = fflat.iter().find(|a| a.name == "subscription") {
-                    if let Some((name, event, wire)) =
-                        self.subscription(sub, f, &fflat, &scope, &ns_name, &names)
-                    {
-                        found.sources.push((("events", name.clone()), fat));
-                        event_wires.insert(name.clone(), wire);
-                        events.insert(name, event);
+                let sub = fflat.iter().find(|a| a.name == "subscription");
+                let pubsub = fflat.iter().find(|a| {
+                    a.name == "pubsub"
+                        || (framework == Framework::JsonrpcDerive
+                            && a.name == "rpc"
+                            && crate::jsonrpc_derive::is_pubsub_item(a))
+                });
+                if sub.is_some() || pubsub.is_some() {
+                    let got = match (sub, pubsub) {
+                        (Some(sub), _) => self.subscription(sub, f, &fflat, &scope, &placement),
+                        (None, Some(ps)) => {
+                            let default = trait_subscription.as_deref();
+                            self.pubsub(ps, f, &fflat, &scope, &placement, &unsubscribes, default)
+                        }
+                        (None, None) => None,
+                    };
+                    if let Some(Placed { ns, name, event, wire }) = got {
+                        let g = groups.entry(ns).or_default();
+                        g.sources.push((("events", name.clone()), fat));
+                        g.event_wires.insert(name.clone(), wire);
+                        g.events.insert(name, event);
                     }
                     continue;
                 }
-                let method_attr = fflat.iter().find(|a| a.name == "method");
+                let method_attr = fflat.iter().find(|a| {
+                    a.name == "method" || (framework == Framework::JsonrpcDerive && a.name == "rpc")
+                });
                 if rpc.is_some() && method_attr.is_none() {
                     continue;
                 }
-                let mut name = unraw(&f.sig.ident);
+                let mut declared = unraw(&f.sig.ident);
+                let mut keys = crate::jsonrpc_derive::MethodKeys::default();
                 if let Some(m) = method_attr {
                     for (key, value) in chunks(&m.args) {
                         match key.as_str() {
-                            "name" => name = lit(&value).unwrap_or(name),
-                            "aliases" => {
+                            "name" => declared = lit(&value).unwrap_or(declared),
+                            "aliases" | "alias" => {
                                 let aliases = lit_list(&value);
                                 if !aliases.is_empty() {
-                                    self.diags.warn("method-aliases", fat.clone(), format!("method `{name}` is also served as {} (verbatim, not namespaced); the contract lists its main name only", aliases.join(", ")), None);
+                                    self.diags.warn("method-aliases", fat.clone(), format!("method `{declared}` is also served as {} (verbatim, not namespaced); the contract lists its main name only", aliases.join(", ")), None);
                                 }
                             }
                             "param_kind" | "blocking" | "with_extensions" => {}
+                            "meta" | "notification" | "params" | "returns"
+                                if framework == Framework::JsonrpcDerive =>
+                            {
+                                keys.read(&key, &value, &fat, self.diags);
+                            }
                             other => self.diags.warn(
                                 "unknown-method-key",
                                 fat.clone(),
-                                format!("`#[method]` key `{other}` is not one extract knows"),
+                                format!("`#[{}]` key `{other}` is not one extract knows", m.name),
                                 None,
                             ),
                         }
                     }
                 }
-                // The name jsonrpsee serves, before the doc tag renames the contract's method.
-                let served = names.of(&name);
+                let (ns, mut name, served) = placement.place(&declared);
+                self.unsplit(&placement, &declared, &ns, &fat);
                 if let Some(n) = fdocs.get("name") {
                     name = n.to_owned();
                 }
-                let params = self.params(&f.sig, &scope, &ns_name, &def.file);
-                let result = match &f.sig.output {
-                    ReturnType::Default => node(TypeKind::Null),
-                    ReturnType::Type(_, ty) => match self.result_ok(ty, &scope) {
-                        Some((ok, s)) => self.lower(&ok, &s, &ns_name),
-                        None => self.lower(ty, &scope, &ns_name),
-                    },
+                let configured = self.config.namespaces.get(&ns);
+                // jsonrpc-derive serves a fn without a return type as a notification.
+                if framework == Framework::JsonrpcDerive
+                    && matches!(f.sig.output, ReturnType::Default)
+                    && !keys.notification
+                {
+                    keys.read("notification", &[], &fat, self.diags);
+                }
+                let params = self.params(&f.sig, keys.skip(), &scope, &ns, &def.file);
+                let result = if keys.notification {
+                    node(TypeKind::Null)
+                } else if let Some(ty) = &keys.returns {
+                    self.lower(ty, &scope, &ns)
+                } else {
+                    match &f.sig.output {
+                        ReturnType::Default => node(TypeKind::Null),
+                        ReturnType::Type(_, ty) => {
+                            let ty = match framework {
+                                Framework::JsonrpcDerive => {
+                                    crate::jsonrpc_derive::future_output(ty)
+                                }
+                                _ => (**ty).clone(),
+                            };
+                            match self.result_ok(&ty, &scope) {
+                                Some((ok, s)) => self.lower(&ok, &s, &ns),
+                                None => self.lower(&ty, &scope, &ns),
+                            }
+                        }
+                    }
                 };
                 let semantics = fdocs
                     .get("semantics")
@@ -395,7 +428,8 @@ impl Lowerer<'_> {
                 let param_structure = match fdocs.get("params") {
                     Some("by-name") => Some(ParamStructure::ByName),
                     Some("by-position") => Some(ParamStructure::ByPosition),
-                    Some("either") | None => None,
+                    Some("either") => None,
+                    None => keys.structure(framework == Framework::JsonrpcDerive),
                     Some(other) => {
                         self.diags.warn(
                             "misplaced-tag",
@@ -417,22 +451,59 @@ impl Lowerer<'_> {
                     examples: None,
                     unknown: Unknown::new(),
                 };
-                found.sources.push((("methods", name.clone()), fat));
-                method_wires.insert(name.clone(), served);
-                methods.insert(name, method);
+                let g = groups.entry(ns).or_default();
+                g.sources.push((("methods", name.clone()), fat));
+                g.method_wires.insert(name.clone(), served);
+                g.methods.insert(name, method);
             }
-            found.namespace.methods = (!methods.is_empty()).then_some(methods);
-            found.namespace.events = (!events.is_empty()).then_some(events);
-            if found.jsonrpsee_wire {
-                found.namespace.wire =
-                    Some(namespace_wire(&found.name, &names, method_wires, event_wires));
+            let record_wire = rpc.is_some() && self.config.wire == WireFrom::Source;
+            for (ns, g) in groups {
+                let configured = self.config.namespaces.get(&ns);
+                let version = docs
+                    .get("version")
+                    .map(str::to_owned)
+                    .or_else(|| configured.and_then(|c| c.version.clone()));
+                let mut namespace = Namespace {
+                    version: version.clone().unwrap_or_else(|| "0.0.0".into()),
+                    description: docs.description.clone(),
+                    deprecated: deprecated_of(&flat),
+                    ..Default::default()
+                };
+                namespace.methods = (!g.methods.is_empty()).then_some(g.methods);
+                namespace.events = (!g.events.is_empty()).then_some(g.events);
+                if record_wire {
+                    namespace.wire = Some(namespace_wire(
+                        &ns,
+                        &placement.separator(),
+                        g.method_wires,
+                        g.event_wires,
+                    ));
+                }
+                out.push(Found {
+                    name: ns,
+                    trait_name: trait_name.clone(),
+                    namespace,
+                    version_given: version.is_some(),
+                    at: at.clone(),
+                    sources: g.sources,
+                    jsonrpsee_wire: record_wire,
+                    jsonrpsee: framework == Framework::Jsonrpsee,
+                });
             }
-            out.push(found);
         }
         out
     }
 
-    fn params(&mut self, sig: &syn::Signature, scope: &Scope, ns: &str, file: &str) -> Vec<Param> {
+    /// The params of `sig` after the receiver and the first `skip` others (jsonrpc-derive's
+    /// metadata and subscriber, which are not on the wire).
+    pub(crate) fn params(
+        &mut self,
+        sig: &syn::Signature,
+        skip: usize,
+        scope: &Scope,
+        ns: &str,
+        file: &str,
+    ) -> Vec<Param> {
         let mut params = Vec::new();
         let typed: Vec<&syn::PatType> = sig
             .inputs
@@ -441,6 +512,7 @@ impl Lowerer<'_> {
                 FnArg::Typed(t) => Some(t),
                 FnArg::Receiver(_) => None,
             })
+            .skip(skip)
             .collect();
         // jsonrpsee reads missing trailing `Option` params as `None`.
         let mut trailing_optional = typed.len();
@@ -452,6 +524,9 @@ impl Lowerer<'_> {
             let pdocs = attrs::docs(&pflat);
             let mut name = match &*p.pat {
                 Pat::Ident(id) => unraw(&id.ident),
+                // jsonrpc-derive passes params by position: a `_` has no name on the wire, so
+                // the contract names it by its place.
+                Pat::Wild(_) if self.unnamed_params => format!("param{}", i + 1),
                 other => {
                     let span = syn::spanned::Spanned::span(other);
                     self.diags.error(
@@ -492,9 +567,8 @@ impl Lowerer<'_> {
         f: &syn::TraitItemFn,
         fflat: &[RawAttr],
         scope: &Scope,
-        ns: &str,
-        names: &WireNames,
-    ) -> Option<(String, Event, EventWire)> {
+        placement: &Placement,
+    ) -> Option<Placed> {
         let at = locate(&scope.file, f.sig.ident.span());
         let mut subscribe = None;
         let mut notification = None;
@@ -523,7 +597,18 @@ impl Lowerer<'_> {
                         ),
                     }
                 }
-                "aliases" | "unsubscribe_aliases" | "param_kind" => {}
+                "aliases" | "unsubscribe_aliases" => {
+                    let aliases = lit_list(&value);
+                    if !aliases.is_empty() {
+                        self.diags.warn(
+                            "method-aliases",
+                            at.clone(),
+                            format!("the subscription's {} method is also served as {} (verbatim, not namespaced); the contract lists its main name only", if key == "aliases" { "subscribe" } else { "unsubscribe" }, aliases.join(", ")),
+                            None,
+                        );
+                    }
+                }
+                "param_kind" | "with_extensions" => {}
                 other => self.diags.warn(
                     "unknown-subscription-key",
                     at.clone(),
@@ -532,7 +617,7 @@ impl Lowerer<'_> {
                 ),
             }
         }
-        let Some(name) = notification else {
+        let Some(declared) = notification else {
             self.diags.error(
                 "subscription-name",
                 at,
@@ -545,22 +630,43 @@ impl Lowerer<'_> {
             self.diags.error(
                 "subscription-item",
                 at,
-                format!("subscription `{name}` has no `item` type"),
+                format!("subscription `{declared}` has no `item` type"),
                 None,
             );
             return None;
         };
-        let payload = self.lower(&item, scope, ns);
-        let docs = attrs::docs(fflat);
-        let subscribe = subscribe.unwrap_or_else(|| name.clone());
+        let subscribe = subscribe.unwrap_or_else(|| declared.clone());
         // jsonrpsee's own rule when `unsubscribe` is not given (`build_unsubscribe_method`):
         // `subscribeX` is ended by `unsubscribeX`; any other name does not compile.
         let unsubscribe = unsubscribe
             .or_else(|| subscribe.strip_prefix("subscribe").map(|s| format!("unsubscribe{s}")))
             .unwrap_or_else(|| format!("unsubscribe{subscribe}"));
+        let names = EventNames { declared, subscribe, unsubscribe };
+        Some(self.event(f, fflat, scope, placement, &item, names, 0, &at))
+    }
+
+    /// One subscription: the event named by its notification (placed as a method name is),
+    /// its payload, and its pubsub wire with the subscribe call's own params after `skip`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn event(
+        &mut self,
+        f: &syn::TraitItemFn,
+        fflat: &[RawAttr],
+        scope: &Scope,
+        placement: &Placement,
+        item: &syn::Type,
+        names: EventNames,
+        skip: usize,
+        at: &Location,
+    ) -> Placed {
+        let EventNames { declared, subscribe, unsubscribe } = names;
+        let (ns, name, notification) = placement.place(&declared);
+        self.unsplit(placement, &declared, &ns, at);
+        let payload = self.lower(item, scope, &ns);
+        let docs = attrs::docs(fflat);
         // The subscribe call's own params (`fn subscribe_logs(&self, filter: Filter)`): the
         // event wire's `arguments`, param records as a method's (docs/format.md §15).
-        let args = self.params(&f.sig, scope, ns, &scope.file.clone());
+        let args = self.params(&f.sig, skip, scope, &ns, &scope.file.clone());
         let mut unknown = Unknown::new();
         if !args.is_empty() {
             if self.config.wire == WireFrom::Source {
@@ -577,22 +683,19 @@ impl Lowerer<'_> {
         let wire = EventWire {
             // One method per subscription: nothing selects the event but the method.
             params: Some(Vec::new()),
-            subscribe: Some(names.of(&subscribe)),
-            unsubscribe: Some(names.of(&unsubscribe)),
-            notification: Some(names.of(&name)),
+            subscribe: Some(placement.served(&subscribe)),
+            unsubscribe: Some(placement.served(&unsubscribe)),
+            notification: Some(notification),
             unknown,
         };
-        Some((
-            name,
-            Event {
-                description: docs.description,
-                deprecated: deprecated_of(fflat),
-                payload,
-                examples: None,
-                unknown: Unknown::new(),
-            },
-            wire,
-        ))
+        let event = Event {
+            description: docs.description,
+            deprecated: deprecated_of(fflat),
+            payload,
+            examples: None,
+            unknown: Unknown::new(),
+        };
+        Placed { ns, name, event, wire }
     }
 }
 
@@ -621,17 +724,17 @@ fn params_value(params: Vec<Param>) -> serde_json::Value {
     doc.to_value().pointer("/namespaces/n/methods/m/params").cloned().unwrap_or_default()
 }
 
-/// The `wire` section of a jsonrpsee namespace: its separator (`""` when `#[rpc]` has no
-/// namespace: jsonrpsee serves the names alone), the wire names of methods jsonrpsee serves
+/// The `wire` section of a jsonrpsee or jsonrpc-derive namespace: its separator (`""` when
+/// the names are served alone), the wire names of methods jsonrpsee serves
 /// under another name than the separator gives (the `accord:` tags rename the contract's
 /// namespace or method), and one pubsub entry per subscription.
 fn namespace_wire(
     ns: &str,
-    names: &WireNames,
+    separator: &str,
     methods: IndexMap<String, String>,
     events: IndexMap<String, EventWire>,
 ) -> Wire {
-    let separator = if names.namespace.is_some() { names.separator.clone() } else { String::new() };
+    let separator = separator.to_owned();
     // The name the contract's separator gives, as the model's dialect resolves it.
     let qualified = |name: &str| match separator.as_str() {
         "" => name.to_owned(),

@@ -69,13 +69,9 @@ pub(crate) fn import(
             m.get("x-accord-method").and_then(Value::as_str),
         ) {
             (Some(ns), Some(name)) => (ns.to_owned(), name.to_owned()),
-            _ => match wire_name.split_once(options.separator.as_str()) {
-                Some((ns, name))
-                    if !options.separator.is_empty() && !ns.is_empty() && !name.is_empty() =>
-                {
-                    (ns.to_owned(), name.to_owned())
-                }
-                _ => (options.default_namespace.clone(), wire_name.clone()),
+            _ => match accord_schema_model::split_wire_name(&wire_name, &options.separator) {
+                Some((ns, name)) => (ns.to_owned(), name.to_owned()),
+                None => (options.default_namespace.clone(), wire_name.clone()),
             },
         };
         placed.push(Placed { index, ns, name, wire_name });

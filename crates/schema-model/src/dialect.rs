@@ -201,6 +201,18 @@ impl ProtocolCodes {
     }
 }
 
+/// Splits a wire name into namespace and method at the first `separator`
+/// (`eth_getBalance` → `eth`, `getBalance`; `chainHead_v1_follow` → `chainHead`, `v1_follow`),
+/// the inverse of how a [`Dialect`] qualifies a name; `None` when the separator is empty, absent
+/// from the name, or leaves either side empty. The one rule readers of foreign APIs (OpenRPC
+/// import, extract of a jsonrpsee trait without a namespace) place a method by.
+pub fn split_wire_name<'n>(wire_name: &'n str, separator: &str) -> Option<(&'n str, &'n str)> {
+    if separator.is_empty() {
+        return None;
+    }
+    wire_name.split_once(separator).filter(|(ns, name)| !ns.is_empty() && !name.is_empty())
+}
+
 /// A contract method, as the wire reaches it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MethodRoute {

@@ -17,7 +17,9 @@ mod wire;
 mod write;
 
 pub use crate::{
-    dialect::{Dialect, EventRoute, MethodRoute, Profile, ProtocolCodes, PubsubRoute},
+    dialect::{
+        Dialect, EventRoute, MethodRoute, Profile, ProtocolCodes, PubsubRoute, split_wire_name,
+    },
     document::{
         Component, Deprecated, Document, ErrorDecl, Event, Field, Method, MethodExample, Namespace,
         Param, ParamStructure, Reserved, Semantics, Unknown,

@@ -343,6 +343,40 @@ type Below<'a> = (
 );
 
 impl TypeNode {
+    /// The node with its documentation set aside (`description`, `deprecated`, `examples`, on
+    /// the node and on every node and field inside it): what two nodes are compared by when
+    /// the question is whether they are the same type (lint's `duplicate-union-arm`, extract's
+    /// merging of arms that became equal).
+    pub fn without_docs(&self) -> TypeNode {
+        let mut node = self.clone();
+        let mut stack = vec![&mut node];
+        while let Some(node) = stack.pop() {
+            node.description = None;
+            node.deprecated = None;
+            node.examples = None;
+            match &mut node.kind {
+                TypeKind::Array(a) => stack.push(&mut a.items),
+                TypeKind::Tuple(t) => stack.extend(t.elements.iter_mut()),
+                TypeKind::Object(o) => {
+                    for field in o.fields.iter_mut().flat_map(|f| f.values_mut()) {
+                        field.description = None;
+                        field.deprecated = None;
+                        stack.push(&mut field.ty);
+                    }
+                }
+                TypeKind::Map(m) => {
+                    stack.extend(m.keys.as_deref_mut());
+                    stack.push(&mut m.values);
+                }
+                TypeKind::Union(u) => stack.extend(u.variants.iter_mut()),
+                _ => {}
+            }
+        }
+        node
+    }
+}
+
+impl TypeNode {
     /// The type nodes directly below this one, in document order: an array's items, a
     /// tuple's elements, an object's field types, a map's keys (when given) and values, a
     /// union's variants. Refs are not followed. Every kind is named, so a new kind does not

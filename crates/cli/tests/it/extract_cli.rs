@@ -368,3 +368,50 @@ fn a_workspace_root_and_several_sources_are_one_contract() {
     assert_eq!(text(&listed.stdout), written);
     let _ = std::fs::remove_file(&out);
 }
+
+/// The hostile-source fixtures (docs/extract.md, "Bounds on hostile source") end in exit 2 with
+/// their diagnostic, each run under a 2 GiB address-space limit (`ulimit -v`) and stopped if it
+/// takes over 60 s: before the bounds, generics 2,000 deep aborted with a stack overflow and a
+/// module including itself reached 3.1 GB.
+#[test]
+fn hostile_sources_end_in_exit_2_in_bounded_time_and_memory() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let cases = [
+        ("alias-chain", "nesting-too-deep"),
+        ("deep-generics", "nesting-too-deep"),
+        ("deep-parens", "nesting-too-deep"),
+        ("path-cycle", "module-cycle"),
+        ("self-module", "module-cycle"),
+    ];
+    for (case, code) in cases {
+        let dir = root().join("fixtures/extract/hostile").join(case);
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 2097152 && exec \"$0\" extract --source \"$1\"")
+            .arg(env!("CARGO_BIN_EXE_accord"))
+            .arg(&dir)
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("sh (POSIX) runs the binary under ulimit");
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{case}: still running after 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let out = child.wait_with_output().unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(status.code(), Some(2), "{case}: {err}");
+        assert!(err.contains(&format!(": {code}: ")), "{case}: {err}");
+        assert!(err.contains("/src/"), "{case} names the file: {err}");
+        assert!(out.stdout.is_empty(), "{case}: nothing written");
+    }
+}

@@ -57,15 +57,7 @@ fn a_workspace_root_extracts_every_member_into_one_contract() {
     let mut config = Config::default();
     config.offline = true;
     let x = extract_dir(&dir, &config).unwrap();
-    let text = x.document.to_canonical_string();
-    let expected_path = dir.join("expected.types.json");
-    if std::env::var_os("ACCORD_BLESS").is_some() {
-        std::fs::write(&expected_path, &text).unwrap();
-    }
-    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-    assert_eq!(text, expected, "the workspace's extraction differs from expected.types.json");
-    let diagnostics: Vec<String> = x.diagnostics.iter().map(ToString::to_string).collect();
-    insta::assert_snapshot!("diagnostics-workspace", diagnostics.join("\n"));
+    holds_to_expected(&x, &dir.join("expected.types.json"), "workspace");
     // Provenance names each member's file under the workspace root.
     assert!(
         x.provenance.iter().any(|(p, at)| p == "/namespaces/eth/methods/logs"
@@ -91,4 +83,44 @@ fn several_sources_are_one_contract() {
     let none = extract_dir(&ws.join("crates/util"), &config).unwrap();
     assert!(none.found_nothing());
     assert!(none.diagnostics.iter().any(|d| d.code == "no-rpc-traits"));
+}
+
+/// `fixtures/extract/workspace-member`: a member whose manifest inherits from its workspace
+/// (`version.workspace = true`, `wm-types.workspace = true`), extracted from its own folder: the
+/// enclosing workspace is found (as cargo finds it) and the sibling member's types are read.
+/// The same member copied out of its workspace says plainly why nothing is followed.
+#[test]
+fn a_workspace_member_is_read_within_its_enclosing_workspace() {
+    let ws = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract/workspace-member");
+    let mut config = Config::default();
+    config.offline = true;
+    let x = extract_dir(&ws.join("api"), &config).unwrap();
+    holds_to_expected(&x, &ws.join("expected.types.json"), "workspace-member");
+
+    // Copied out of the workspace (outside this repository's own too): `cargo metadata`
+    // cannot resolve the inherited keys, and the warning says why.
+    let alone =
+        std::env::temp_dir().join(format!("accord-workspace-member-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&alone);
+    std::fs::create_dir_all(alone.join("src")).unwrap();
+    std::fs::copy(ws.join("api/Cargo.toml"), alone.join("Cargo.toml")).unwrap();
+    std::fs::copy(ws.join("api/src/lib.rs"), alone.join("src/lib.rs")).unwrap();
+    let x = extract_dir(&alone, &config).unwrap();
+    let deps =
+        x.diagnostics.iter().find(|d| d.code == "dependencies").expect("a dependencies warning");
+    assert!(deps.message.contains("inherits from a workspace"), "{deps}");
+    let _ = std::fs::remove_dir_all(&alone);
+}
+
+/// The extraction is the case's expected document byte for byte (`ACCORD_BLESS` rewrites it)
+/// and its diagnostics are the snapshot `diagnostics-{case}`.
+fn holds_to_expected(x: &accord_extract::Extraction, expected_path: &Path, case: &str) {
+    let text = x.document.to_canonical_string();
+    if std::env::var_os("ACCORD_BLESS").is_some() {
+        std::fs::write(expected_path, &text).unwrap();
+    }
+    let expected = std::fs::read_to_string(expected_path).unwrap_or_default();
+    assert_eq!(text, expected, "{case}: the extraction differs from expected.types.json");
+    let diagnostics: Vec<String> = x.diagnostics.iter().map(ToString::to_string).collect();
+    insta::assert_snapshot!(format!("diagnostics-{case}"), diagnostics.join("\n"));
 }

@@ -2,4 +2,5 @@
 
 mod docs;
 mod fixtures;
+mod hostile;
 mod resolution;

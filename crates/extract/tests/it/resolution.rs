@@ -364,6 +364,7 @@ fn types_are_followed_into_dependencies_through_reexports_and_globs_and_the_tabl
     assert_eq!(
         lines,
         [
+            "src/lib.rs:1:1: warning[dependencies-not-read]: dependencies the code names whose source is not on disk, so their types are not read: gone; read: dep_a, dep_b\n  help: `cargo fetch` in the crate (or drop --offline) puts their source on disk",
             "src/lib.rs:6:26: warning[unresolved-type]: `gone::Lost` is an external type extract does not know and whose source it could not read (1 use); read as any value\n  help: describe it in accord.toml: [types.\"gone::Lost\"] with the type node of what its serde form writes (kind = \"object\", \"string\", …)"
         ]
     );

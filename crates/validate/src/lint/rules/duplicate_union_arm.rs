@@ -52,33 +52,5 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
 
 /// The node's canonical JSON without its documentation.
 fn shape(node: &TypeNode) -> serde_json::Value {
-    let mut node = node.clone();
-    strip(&mut node);
-    node.to_value()
-}
-
-fn strip(node: &mut TypeNode) {
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        node.description = None;
-        node.deprecated = None;
-        node.examples = None;
-        match &mut node.kind {
-            TypeKind::Array(a) => stack.push(&mut a.items),
-            TypeKind::Tuple(t) => stack.extend(t.elements.iter_mut()),
-            TypeKind::Object(o) => {
-                for field in o.fields.iter_mut().flat_map(|f| f.values_mut()) {
-                    field.description = None;
-                    field.deprecated = None;
-                    stack.push(&mut field.ty);
-                }
-            }
-            TypeKind::Map(m) => {
-                stack.extend(m.keys.as_deref_mut());
-                stack.push(&mut m.values);
-            }
-            TypeKind::Union(u) => stack.extend(u.variants.iter_mut()),
-            _ => {}
-        }
-    }
+    node.without_docs().to_value()
 }

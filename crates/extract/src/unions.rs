@@ -1,0 +1,165 @@
+//! Never write what `accord check` refuses: a union whose arms became equal once extract read
+//! them (an untagged `FilterChanges { Hashes(Vec<H256>), Logs(Vec<Log>) }` whose element types
+//! are not on disk is two `array` of any value) has the repeated arms merged, with warning
+//! `union-arms-merged`, since check's `duplicate-union-arm` refuses the repeat. Arms compare as
+//! the lint compares them (the model's `TypeNode::without_docs`).
+
+use accord_schema_model::{Namespace, TypeKind, TypeNode};
+use indexmap::IndexMap;
+
+use crate::{
+    diagnostic::{Diagnostics, Location},
+    pointer_escape,
+};
+
+/// Merges the repeated arms of every union of the namespaces; a union left with one arm is
+/// that arm (with the union's documentation).
+pub(crate) fn merge_equal_arms(
+    namespaces: &mut IndexMap<String, Namespace>,
+    provenance: &[(String, Location)],
+    diags: &mut Diagnostics,
+) {
+    for (ns_name, ns) in namespaces.iter_mut() {
+        let base = format!("/namespaces/{}", pointer_escape(ns_name));
+        for (name, t) in ns.types.iter_mut().flatten() {
+            walk(t, &format!("{base}/types/{}", pointer_escape(name)), provenance, diags);
+        }
+        for (name, m) in ns.methods.iter_mut().flatten() {
+            let at = format!("{base}/methods/{}", pointer_escape(name));
+            for (i, p) in m.params.iter_mut().flatten().enumerate() {
+                walk(&mut p.field.ty, &format!("{at}/params/{i}/type"), provenance, diags);
+            }
+            walk(&mut m.result, &format!("{at}/result"), provenance, diags);
+        }
+        for (name, e) in ns.events.iter_mut().flatten() {
+            let at = format!("{base}/events/{}/payload", pointer_escape(name));
+            walk(&mut e.payload, &at, provenance, diags);
+        }
+    }
+}
+
+/// The place of the nearest item above `pointer` that has one.
+fn place(pointer: &str, provenance: &[(String, Location)]) -> Location {
+    provenance
+        .iter()
+        .filter(|(p, _)| pointer == p || pointer.starts_with(&format!("{p}/")))
+        .max_by_key(|(p, _)| p.len())
+        .map(|(_, l)| l.clone())
+        .unwrap_or_default()
+}
+
+fn walk(node: &mut TypeNode, at: &str, provenance: &[(String, Location)], diags: &mut Diagnostics) {
+    // Depth first with an explicit stack: a hostile source's deep nesting must not recurse.
+    let mut stack = vec![(node, at.to_owned())];
+    while let Some((node, at)) = stack.pop() {
+        if let TypeKind::Union(u) = &mut node.kind {
+            let mut shapes: Vec<serde_json::Value> = Vec::new();
+            let mut merged = Vec::new();
+            let mut i = 0;
+            u.variants.retain(|arm| {
+                let shape = arm.without_docs().to_value();
+                let keep = match shapes.iter().position(|s| *s == shape) {
+                    Some(first) => {
+                        merged.push((i, first));
+                        false
+                    }
+                    None => {
+                        shapes.push(shape);
+                        true
+                    }
+                };
+                i += 1;
+                keep
+            });
+            for (arm, first) in merged {
+                diags.warn(
+                    "union-arms-merged",
+                    place(&at, provenance),
+                    format!("arm {arm} of the union at {at} reads as the same type as arm {first} (their own types could not be told apart), so it is merged into it: `accord check` refuses a repeated arm"),
+                    Some("describe the types extract read as any value (`[types.\"path\"]` in accord.toml, or make their crate's source available) to keep the arms apart".into()),
+                );
+            }
+            if u.variants.len() == 1 {
+                let mut only = u.variants.pop().expect("one arm");
+                only.description = node.description.take().or(only.description);
+                only.deprecated = node.deprecated.take().or(only.deprecated);
+                only.examples = node.examples.take().or(only.examples);
+                *node = only;
+                stack.push((node, at));
+                continue;
+            }
+        }
+        let kids: Vec<(&mut TypeNode, String)> = match &mut node.kind {
+            TypeKind::Array(a) => vec![(&mut *a.items, format!("{at}/items"))],
+            TypeKind::Tuple(t) => t
+                .elements
+                .iter_mut()
+                .enumerate()
+                .map(|(i, e)| (e, format!("{at}/elements/{i}")))
+                .collect(),
+            TypeKind::Object(o) => o
+                .fields
+                .iter_mut()
+                .flatten()
+                .map(|(n, f)| (&mut f.ty, format!("{at}/fields/{}/type", pointer_escape(n))))
+                .collect(),
+            TypeKind::Map(m) => {
+                let mut v = vec![(&mut *m.values, format!("{at}/values"))];
+                if let Some(k) = m.keys.as_deref_mut() {
+                    v.push((k, format!("{at}/keys")));
+                }
+                v
+            }
+            TypeKind::Union(u) => u
+                .variants
+                .iter_mut()
+                .enumerate()
+                .map(|(i, v)| (v, format!("{at}/variants/{i}")))
+                .collect(),
+            _ => Vec::new(),
+        };
+        stack.extend(kids);
+    }
+}
+
+/// A named type that is only a ref to itself, directly or through other refs (`struct T(Box<T>)`:
+/// serde's newtype is transparent, so `T` is `T`): check refuses it (`ref-cycle`), and no value
+/// has that shape, so it is any value, with warning `self-reference`.
+pub(crate) fn break_ref_cycles(
+    namespaces: &mut IndexMap<String, Namespace>,
+    provenance: &[(String, Location)],
+    diags: &mut Diagnostics,
+) {
+    for (ns_name, ns) in namespaces.iter_mut() {
+        let Some(types) = ns.types.as_mut() else { continue };
+        let mut cyclic = Vec::new();
+        for name in types.keys() {
+            let mut at = name;
+            let mut steps = 0;
+            while let Some(TypeKind::Ref(r)) = types.get(at).map(|t| &t.kind) {
+                if r.namespace.as_ref().is_some_and(|n| n != ns_name) || steps > types.len() {
+                    break;
+                }
+                if &r.name == name {
+                    cyclic.push(name.clone());
+                    break;
+                }
+                at = &r.name;
+                steps += 1;
+            }
+        }
+        for name in cyclic {
+            let pointer =
+                format!("/namespaces/{}/types/{}", pointer_escape(ns_name), pointer_escape(&name));
+            diags.warn(
+                "self-reference",
+                place(&pointer, provenance),
+                format!("type `{name}` is nothing but itself (a newtype or alias of itself, directly or through others): no value has that shape, so it reads as any value"),
+                Some("give the type a field, or describe it in accord.toml's [types]".into()),
+            );
+            if let Some(t) = types.get_mut(&name) {
+                t.kind = TypeKind::Any;
+            }
+        }
+    }
+}
