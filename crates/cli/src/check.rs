@@ -820,6 +820,15 @@ fn escape(text: &str, property: bool) -> String {
     out
 }
 
+/// The path of a `REV:path` place (a baseline read from git) when `file` is one: not a file on
+/// disk, and its part after the first `:` is.
+fn git_revision_place(file: &str) -> Option<&str> {
+    if std::path::Path::new(file).exists() {
+        return None;
+    }
+    file.split_once(':').map(|(_, path)| path).filter(|path| !path.is_empty())
+}
+
 fn github_report(items: &[&Item]) -> String {
     let mut out = String::new();
     for i in items {
@@ -829,15 +838,27 @@ fn github_report(items: &[&Item]) -> String {
             _ => "notice",
         };
         let mut props = Vec::new();
-        if let Some((file, line, col)) = &i.location {
-            props.push(format!("file={}", escape(file, true)));
-            props.push(format!("line={line}"));
-            props.push(format!("col={col}"));
+        let mut message = i.message.clone();
+        match &i.location {
+            // A place in a release read from git (`v1.0.0:thermostat.types.json`, what a removed
+            // item points at) is in no file GitHub has: the annotation goes on the file as it
+            // is now, without a line, and the message says where the item was.
+            Some((file, line, col)) if git_revision_place(file).is_some() => {
+                let path = git_revision_place(file).unwrap_or(file);
+                props.push(format!("file={}", escape(path, true)));
+                message = format!("(was at {file}:{line}:{col}) {message}");
+            }
+            Some((file, line, col)) => {
+                props.push(format!("file={}", escape(file, true)));
+                props.push(format!("line={line}"));
+                props.push(format!("col={col}"));
+            }
+            None => {}
         }
         props.push(format!("title={}", escape(i.rule, true)));
         // Control characters from the contract are written out before the workflow-command
         // escape, so that a name cannot drive the log's terminal either.
-        let message = diagnostic::escape_controls(&i.message);
+        let message = diagnostic::escape_controls(&message);
         let _ = writeln!(out, "::{command} {}::{}", props.join(","), escape(&message, false));
     }
     out

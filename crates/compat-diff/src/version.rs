@@ -50,9 +50,15 @@ pub(crate) fn policy(old: &Document, new: &Document, changes: &[Change]) -> Vec<
                 position: PositionKind::Surface,
                 namespace: name.clone(),
                 path: format!("{name}.version"),
-                message: format!(
-                    "namespace `{name}` has {what} but its version went from {ov} to {nv}; the least next version is {least}{zero}"
-                ),
+                message: if ov == nv {
+                    format!(
+                        "namespace `{name}` has {what} but its version stayed at {ov}; the least next version is {least}{zero}"
+                    )
+                } else {
+                    format!(
+                        "namespace `{name}` has {what} but its version went from {ov} to {nv}; the least next version is {least}{zero}"
+                    )
+                },
                 on_old: false,
                 pointer,
                 witness: None,

@@ -20,6 +20,19 @@ const DRAIN: Duration = Duration::from_secs(10);
 
 const USAGE: &str = "usage: work-queue [--port N] [--db PATH | --postgres URL]";
 
+/// What `--help` prints.
+const HELP: &str = "\
+The work-queue node: a JSON-RPC queue (the contract in examples/work-queue) on 127.0.0.1.
+
+usage: work-queue [--port N] [--db PATH | --postgres URL]
+
+  --port N          the port to listen on (0, the default: a free one); the URL is printed
+  --db PATH         the SQLite database (made when missing; default ./work-queue.db)
+  --postgres URL    a PostgreSQL database instead, shared by any number of nodes
+  -h, --help        this text
+
+SIGTERM or Ctrl-C: the calls in flight are answered, then the node exits (docs/work-queue.md).";
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     match run().await {
@@ -36,6 +49,10 @@ async fn run() -> Result<std::process::ExitCode, Box<dyn std::error::Error + Sen
     let mut storage = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        if arg == "--help" || arg == "-h" {
+            print!("{HELP}\n");
+            return Ok(std::process::ExitCode::SUCCESS);
+        }
         match (arg.as_str(), args.next(), &storage) {
             ("--port", Some(p), _) => port = p.parse().map_err(|e| format!("--port {p}: {e}"))?,
             ("--db", Some(p), None) => storage = Some(Storage::Sqlite(PathBuf::from(p))),
@@ -46,7 +63,12 @@ async fn run() -> Result<std::process::ExitCode, Box<dyn std::error::Error + Sen
             _ => return Err(format!("{USAGE}; unexpected `{arg}`").into()),
         }
     }
-    let storage = storage.unwrap_or_else(|| Storage::Sqlite(PathBuf::from("work-queue.db")));
+    let storage = storage.unwrap_or_else(|| {
+        // Said, since it writes files (the database and its -wal and -shm) into the working
+        // directory.
+        eprintln!("work-queue: no --db or --postgres given: storing jobs in ./work-queue.db");
+        Storage::Sqlite(PathBuf::from("work-queue.db"))
+    });
     let mut terminate = signal(SignalKind::terminate())?;
     let mut interrupt = signal(SignalKind::interrupt())?;
     let plant = work_queue::plant(work_queue::Config::default())?;

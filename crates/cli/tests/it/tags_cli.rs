@@ -143,3 +143,25 @@ fn against_tags_finds_releases_by_their_commit_when_tags_did_not_travel() {
     assert!(text.contains("breaking[method-removed] pump.stop"), "{text}");
     assert_eq!(text.matches("# against ").count(), 1, "only v1.1.0 has a release commit: {text}");
 }
+
+/// `--format github` places a finding about an item the working tree no longer has (its place
+/// is in a release read from git) on the file as it is now, without a line, and says in the
+/// message where the item was: GitHub cannot place `v1.1.0:contracts/pump.types.json`.
+#[test]
+fn github_annotations_of_removed_items_go_on_the_file_as_it_is_now() {
+    let dir = repo("tags_cli_github");
+    let out = accord_in(
+        &dir,
+        &["check", "contracts/pump.types.json", "--against-tags", "v*", "--format", "github"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let removed = text
+        .lines()
+        .find(|l| l.contains("title=method-removed"))
+        .unwrap_or_else(|| panic!("a method-removed annotation:\n{text}"));
+    assert!(
+        removed.starts_with("::error file=contracts/pump.types.json,title=method-removed::(was at v1.1.0:contracts/pump.types.json:2:113) "),
+        "{removed}"
+    );
+    assert!(!text.contains("file=v1"), "{text}");
+}

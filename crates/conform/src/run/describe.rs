@@ -44,7 +44,9 @@ impl Run<'_> {
         let name = if self.client.has_token() {
             "with the credential"
         } else {
-            "(no credential configured)"
+            // Named for what was sent, so that a FAIL line does not read as if the missing
+            // credential were the cause.
+            "called without a credential (none is configured)"
         };
         self.push(Phase::Describe, subject, name, outcome, transcript);
         if self.client.has_token() {
