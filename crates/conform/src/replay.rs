@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::client::AsProblem as _;
 use crate::client::{Reply, Socket};
 use crate::kind::{FailureKind, Problem};
 use crate::report::Phase;

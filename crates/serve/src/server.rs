@@ -115,7 +115,7 @@ pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
     let shared = Arc::new(Shared {
         plant,
         slots: Arc::new(Slots::new(config.limits.connections)),
-        body_budget: BodyBudget::new(config.limits.body_memory, config.limits.body_bytes),
+        body_budget: BodyBudget::new(config.limits.body_memory, config.limits.engine.body_bytes),
         shutdown: rx.clone(),
         read_timeout: config.read_timeout,
         write_timeout: config.write_timeout,

@@ -10,6 +10,7 @@ use accord_wire::{Id, Request, Response};
 use serde_json::Value;
 use tokio::time::Instant;
 
+use crate::client::AsProblem as _;
 use crate::client::{Client, Reply, Socket, TransportError};
 use crate::judge::Judge;
 use crate::kind::Problem;
