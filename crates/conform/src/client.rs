@@ -9,7 +9,7 @@ use accord_client::transport::{self, Endpoint};
 use tokio::time::Instant;
 
 use crate::Error;
-use crate::kind::{FailureKind, Problem};
+use crate::failure::{FailureKind, Problem};
 use crate::transcript::Credential;
 
 pub(crate) use accord_client::transport::TransportError;

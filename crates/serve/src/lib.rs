@@ -1,11 +1,11 @@
 #![doc = include_str!("../README.md")]
 
+mod answers;
 mod body_budget;
 mod credential;
 mod error;
 mod frame_watch;
 mod http;
-mod plant;
 mod pubsub;
 mod scenario;
 mod seed;

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use accord_plant::{Session, Subscriptions};
 use accord_wire::encode::Answer;
 
-use crate::plant::Plant;
+use crate::answers::FakePlant;
 
 /// One notification: `{"subscription": ID, "result": PAYLOAD}` under the route's name.
 pub(crate) fn notification(route: &PubsubRoute, subscription: &str, payload: Value) -> Value {
@@ -22,7 +22,7 @@ pub(crate) fn notification(route: &PubsubRoute, subscription: &str, payload: Val
 }
 
 /// A subscribe or unsubscribe call's params: positional, or none.
-fn positional<'p>(plant: &Plant, params: Option<&'p Value>) -> Result<&'p [Value], RpcError> {
+fn positional<'p>(plant: &FakePlant, params: Option<&'p Value>) -> Result<&'p [Value], RpcError> {
     match params {
         None => Ok(&[]),
         Some(Value::Array(items)) => Ok(items),
@@ -34,7 +34,7 @@ fn positional<'p>(plant: &Plant, params: Option<&'p Value>) -> Result<&'p [Value
     }
 }
 
-impl Plant {
+impl FakePlant {
     /// A call of a pubsub subscribe method: the event its leading params select (any params
     /// after them, a log filter say, are accepted unread); answered with the subscription id.
     pub(crate) fn pubsub_subscribe(

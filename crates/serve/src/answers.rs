@@ -30,7 +30,7 @@ enum Steer<'a> {
 }
 
 /// A compiled contract, ready to answer.
-pub(crate) struct Plant {
+pub(crate) struct FakePlant {
     /// The answer engine: the contract, its dialect and protocol, routing, credentials.
     pub(crate) core: Engine,
     prefer: Prefer,
@@ -47,13 +47,13 @@ pub(crate) struct Plant {
 /// What answers the calls the engine routes out of one message: the plant, and on a
 /// WebSocket where notifications are sent (before the answer).
 struct Answers<'a> {
-    plant: &'a Plant,
+    plant: &'a FakePlant,
     outbox: Option<&'a mut Outbox>,
 }
 
-impl Plant {
+impl FakePlant {
     /// Compiles the contract once and checks the scenario against it.
-    pub(crate) fn new(doc: Document, config: &Config) -> Result<Plant, Error> {
+    pub(crate) fn new(doc: Document, config: &Config) -> Result<FakePlant, Error> {
         let token = Arc::new(Token::new(config.token.as_deref())?);
         let credential = if token.is_set() {
             let token = token.clone();
@@ -79,7 +79,7 @@ impl Plant {
         // serde_json refuses nesting past 128 as a syntax error; a deeper limit could never be
         // reached, so the effective limit (and what -32003 reports) is the engine's, at most that.
         let limits = Limits { engine: *core.limits(), ..config.limits };
-        Ok(Plant {
+        Ok(FakePlant {
             core,
             prefer: config.prefer,
             table,
@@ -271,7 +271,7 @@ impl Plant {
         self.made_by(target, seed, what, |generator| generator)
     }
 
-    /// [`Plant::made`] with the generator changed by `options` (a scenario's arm) after the
+    /// [`FakePlant::made`] with the generator changed by `options` (a scenario's arm) after the
     /// plant's own preference is applied.
     fn made_by(
         &self,
@@ -469,7 +469,7 @@ impl Handler for Answers<'_> {
         transport: accord_plant::Transport,
         started: Instant,
     ) {
-        Plant::log(request, answer, called, transport, started);
+        FakePlant::log(request, answer, called, transport, started);
     }
 }
 
@@ -499,7 +499,7 @@ mod tests {
     use accord_wire::{Access, describe};
     use serde_json::{Value, json};
 
-    use super::Plant;
+    use super::FakePlant;
     use crate::Config;
     use accord_wire::encode::Answer;
 
@@ -519,7 +519,7 @@ mod tests {
     #[test]
     fn describe_is_serialized_once_and_reused() {
         let doc = Document::parse(PUMP).unwrap();
-        let plant = Plant::new(doc.clone(), &Config::default()).unwrap().core;
+        let plant = FakePlant::new(doc.clone(), &Config::default()).unwrap().core;
         for access in [Access::Full, Access::Reduced] {
             let (Answer::Raw(a), Answer::Raw(b)) =
                 (plant.describe(None, access), plant.describe(None, access))
