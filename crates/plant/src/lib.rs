@@ -7,6 +7,7 @@ mod credential;
 mod error;
 mod events;
 pub mod http;
+#[cfg(feature = "jsonrpsee")]
 pub mod jsonrpsee;
 pub mod router;
 
