@@ -49,15 +49,15 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
     /// The largest HTTP body or WebSocket message, in bytes (docs/wire.md §9).
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().body_bytes as u64,
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().engine.body_bytes as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_body_bytes: u64,
     /// The deepest JSON nesting accepted (at most 128, the JSON parser's own limit).
-    #[arg(long, value_name = "LEVELS", default_value_t = Limits::default().depth as u64,
+    #[arg(long, value_name = "LEVELS", default_value_t = Limits::default().engine.depth as u64,
           value_parser = clap::value_parser!(u64).range(1..=128))]
     max_depth: u64,
     /// The most requests in one batch.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().batch_length as u64,
+    #[arg(long, value_name = "N", default_value_t = Limits::default().engine.batch_length as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_batch: u64,
     /// The most open connections, HTTP and WebSocket [default: the descriptor limit less 64,
@@ -66,7 +66,7 @@ pub(crate) struct Args {
           value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
     max_connections: Option<u64>,
     /// The most subscriptions on one WebSocket.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().subscriptions as u64,
+    #[arg(long, value_name = "N", default_value_t = Limits::default().engine.subscriptions as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_subscriptions: u64,
     /// The most bytes all HTTP bodies being read may hold together (at least --max-body-bytes).
@@ -74,7 +74,7 @@ pub(crate) struct Args {
           value_parser = clap::value_parser!(u64).range(1..))]
     max_body_memory: u64,
     /// The largest answer to one message, in bytes; a response past it is refused (`-32003`).
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().answer_bytes as u64,
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().engine.answer_bytes as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_answer_bytes: u64,
     /// The most values in one generated result, error data or event payload.
@@ -187,16 +187,16 @@ pub(crate) fn run(args: &Args) -> Outcome {
 /// The `--max-*` options.
 fn limits(args: &Args) -> Limits {
     let mut limits = Limits::default();
-    limits.body_bytes = usize::try_from(args.max_body_bytes).unwrap_or(usize::MAX);
-    limits.depth = usize::try_from(args.max_depth).unwrap_or(128);
-    limits.batch_length = usize::try_from(args.max_batch).unwrap_or(usize::MAX);
+    limits.engine.body_bytes = usize::try_from(args.max_body_bytes).unwrap_or(usize::MAX);
+    limits.engine.depth = usize::try_from(args.max_depth).unwrap_or(128);
+    limits.engine.batch_length = usize::try_from(args.max_batch).unwrap_or(usize::MAX);
     limits.connections = match args.max_connections {
         Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
         None => accord_serve::default_connections(),
     };
-    limits.subscriptions = usize::try_from(args.max_subscriptions).unwrap_or(usize::MAX);
+    limits.engine.subscriptions = usize::try_from(args.max_subscriptions).unwrap_or(usize::MAX);
     limits.body_memory = usize::try_from(args.max_body_memory).unwrap_or(usize::MAX);
-    limits.answer_bytes = usize::try_from(args.max_answer_bytes).unwrap_or(usize::MAX);
+    limits.engine.answer_bytes = usize::try_from(args.max_answer_bytes).unwrap_or(usize::MAX);
     limits.generation.nodes = usize::try_from(args.max_generated_values).unwrap_or(usize::MAX);
     limits.generation.bytes = usize::try_from(args.max_generated_bytes).unwrap_or(usize::MAX);
     limits

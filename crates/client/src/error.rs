@@ -58,6 +58,18 @@ pub enum Error {
     },
 }
 
+impl From<crate::transport::TransportError> for Error {
+    fn from(error: crate::transport::TransportError) -> Error {
+        use crate::transport::TransportError as T;
+        match error {
+            T::Connect(reason) => Error::Connect(reason),
+            T::Timeout(waited) => Error::Timeout(waited),
+            T::Upgrade(status) => Error::Upgrade(status),
+            other => Error::Transport(other.to_string()),
+        }
+    }
+}
+
 impl Error {
     /// An [`Error::Answer`] with the body cut to a readable length.
     pub(crate) fn answer(reason: impl Into<String>, status: Option<u16>, body: &str) -> Error {

@@ -47,7 +47,8 @@ impl Client {
         let route =
             self.dialect.event(event).ok_or_else(|| Error::UnknownEvent(event.to_owned()))?.clone();
         let mut socket =
-            Socket::open(&self.endpoint.ws_url, self.token.as_deref(), self.timeout).await?;
+            Socket::open(&self.endpoint.ws_url, self.authorization().as_deref(), self.timeout)
+                .await?;
         let result = self.collect_on(&mut socket, event, &route, collect).await;
         socket.close().await;
         result
@@ -65,7 +66,7 @@ impl Client {
             EventRoute::Pubsub(p) => (p.subscribe.as_str(), Value::Array(p.params.clone())),
         };
         let id = self.next_id();
-        socket.send(request_text(id, subscribe, Some(params))).await?;
+        socket.send(&request_text(id, subscribe, Some(params))).await?;
         // Notifications may overtake the subscription's answer: kept until its id is known.
         let mut early = Vec::new();
         let deadline = Instant::now() + self.timeout;
@@ -99,7 +100,7 @@ impl Client {
                     accord_wire::fake::METHOD,
                     Some(json!({"emit": event})),
                 );
-                socket.send(emit).await?;
+                socket.send(&emit).await?;
             }
         }
         let deadline = Instant::now() + collect.timeout;
@@ -120,7 +121,7 @@ impl Client {
             }
         };
         // The answer is not awaited: the socket closes next, which ends the subscription anyway.
-        socket.send(unsubscribe).await?;
+        socket.send(&unsubscribe).await?;
         Ok(payloads)
     }
 }

@@ -2,7 +2,7 @@
 
 mod error;
 mod events;
-mod transport;
+pub mod transport;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -75,7 +75,8 @@ impl Client {
         token: Option<&str>,
         timeout: Duration,
     ) -> Result<Client, Error> {
-        let endpoint = Endpoint::parse(url)?;
+        let endpoint =
+            Endpoint::parse(url).map_err(|reason| Error::Url { url: url.to_owned(), reason })?;
         let transport =
             if url.starts_with("ws://") { Transport::WebSocket } else { Transport::Http };
         let http = reqwest::Client::builder()
@@ -137,6 +138,11 @@ impl Client {
         self.request(&describe, params).await
     }
 
+    /// The `Authorization` header of every request: the Bearer token, when one is given.
+    pub(crate) fn authorization(&self) -> Option<String> {
+        self.token.as_deref().map(|token| format!("Bearer {token}"))
+    }
+
     fn next_id(&self) -> u64 {
         self.ids.fetch_add(1, Ordering::Relaxed)
     }
@@ -147,10 +153,11 @@ impl Client {
         let text = request_text(id, wire_name, params);
         match self.transport {
             Transport::Http => {
+                let authorization = self.authorization();
                 let reply = transport::post(
                     &self.http,
                     &self.endpoint.http_url,
-                    self.token.as_deref(),
+                    authorization.as_deref(),
                     text,
                     self.timeout,
                 )
@@ -162,8 +169,12 @@ impl Client {
                 let socket = match slot.as_mut() {
                     Some(socket) => socket,
                     None => slot.insert(
-                        Socket::open(&self.endpoint.ws_url, self.token.as_deref(), self.timeout)
-                            .await?,
+                        Socket::open(
+                            &self.endpoint.ws_url,
+                            self.authorization().as_deref(),
+                            self.timeout,
+                        )
+                        .await?,
                     ),
                 };
                 let answer = ws_exchange(socket, text, id, self.timeout).await;
@@ -193,7 +204,7 @@ async fn ws_exchange(
     id: u64,
     timeout: Duration,
 ) -> Result<Answer, Error> {
-    socket.send(text).await?;
+    socket.send(&text).await?;
     let deadline = Instant::now() + timeout;
     loop {
         let Some(message) = socket.next(deadline).await? else {

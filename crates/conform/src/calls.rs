@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use accord_schema_model::EventRoute;
 use accord_wire::event::SUBSCRIBE;
 
-use crate::kind::{FailureKind, Problem};
+use crate::failure::{FailureKind, Problem};
 use crate::pool::{Job, Positive};
 use crate::report::{Answers, Check, Outcome, Phase};
 use crate::run::{Called, MUTANT_SOURCES, Run, seed_for};

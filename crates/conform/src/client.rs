@@ -1,20 +1,18 @@
-//! The JSON-RPC client over both transports of docs/wire.md §1: HTTP `POST /` and a WebSocket
-//! on `/`, each with the credential a check asks for. It moves text only; judging what comes
+//! The plant as conform calls it: accord-client's transport (the one caller side of the wire)
+//! with the credential each check chooses, and what a check judges of each reply (the HTTP
+//! status, the body, the `WWW-Authenticate` challenge). It moves text only; judging what comes
 //! back is [`judge`](crate::judge)'s work.
 
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
-use tokio::net::TcpStream;
-use tokio::time::{Instant, timeout_at};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
-use tokio_tungstenite::tungstenite::{self, Message};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use accord_client::transport::{self, Endpoint};
+use tokio::time::Instant;
 
 use crate::Error;
-use crate::kind::{FailureKind, Problem};
+use crate::failure::{FailureKind, Problem};
 use crate::transcript::Credential;
+
+pub(crate) use accord_client::transport::TransportError;
 
 /// What a plant sent back for one HTTP request or one WebSocket message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,38 +25,23 @@ pub(crate) struct Reply {
     pub(crate) challenge: bool,
 }
 
-/// A transport failure during a run (the plant was reachable before).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum TransportError {
-    /// The connection was refused or could not be made.
-    Connect(String),
-    /// No answer within the timeout (how long was waited).
-    Timeout(Duration),
-    /// Anything else the transport reported.
-    Other(String),
+/// A transport failure as a check's problem: a timeout is its own kind, so a slow plant reads
+/// as slow, not as broken.
+pub(crate) trait AsProblem {
+    /// The problem, in conform's words.
+    fn problem(&self) -> Problem;
 }
 
-impl TransportError {
-    /// The failure as a check's problem: a timeout is its own kind, so a slow plant reads as
-    /// slow, not as broken.
-    pub(crate) fn problem(&self) -> Problem {
-        let kind = match self {
-            TransportError::Timeout(_) => FailureKind::Timeout,
-            _ => FailureKind::Transport,
+impl AsProblem for TransportError {
+    fn problem(&self) -> Problem {
+        let (kind, text) = match self {
+            TransportError::Timeout(waited) => (
+                FailureKind::Timeout,
+                format!("no answer within {} (--timeout)", crate::duration_text(*waited)),
+            ),
+            other => (FailureKind::Transport, other.to_string()),
         };
-        Problem::new(kind, self.to_string())
-    }
-}
-
-impl std::fmt::Display for TransportError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TransportError::Connect(r) => write!(f, "cannot connect: {r}"),
-            TransportError::Timeout(waited) => {
-                write!(f, "no answer within {} (--timeout)", crate::duration_text(*waited))
-            }
-            TransportError::Other(r) => f.write_str(r),
-        }
+        Problem::new(kind, text)
     }
 }
 
@@ -66,19 +49,9 @@ impl std::fmt::Display for TransportError {
 /// derived from it), or why `url` names no plant. [`crate::plan`] checks it before anything is
 /// printed or sent.
 pub(crate) fn urls(url: &str) -> Result<(String, String), Error> {
-    let refuse = |reason: String| Error::Url { url: url.to_owned(), reason };
-    let (http_url, ws_url) = if let Some(rest) = url.strip_prefix("http://") {
-        (url.to_owned(), format!("ws://{rest}"))
-    } else if let Some(rest) = url.strip_prefix("ws://") {
-        (format!("http://{rest}"), url.to_owned())
-    } else {
-        return Err(refuse("it must start with http:// or ws:// (this build has no TLS)".into()));
-    };
-    match reqwest::Url::parse(&http_url) {
-        Ok(parsed) if parsed.host_str().is_some_and(|h| !h.is_empty()) => Ok((http_url, ws_url)),
-        Ok(_) => Err(refuse("it names no host".into())),
-        Err(err) => Err(refuse(err.to_string())),
-    }
+    let endpoint =
+        Endpoint::parse(url).map_err(|reason| Error::Url { url: url.to_owned(), reason })?;
+    Ok((endpoint.http_url, endpoint.ws_url))
 }
 
 /// The client of one plant.
@@ -90,8 +63,6 @@ pub(crate) struct Client {
     token: Option<String>,
     pub(crate) timeout: Duration,
 }
-
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 impl Client {
     /// A client of the plant at `url` (`http://…` or `ws://…`; the other transport's URL is
@@ -136,24 +107,17 @@ impl Client {
         body: &str,
         credential: Credential,
     ) -> Result<Reply, TransportError> {
-        let mut request = self
-            .http
-            .post(&self.http_url)
-            .header("content-type", "application/json")
-            .body(body.to_owned());
-        if let Some(value) = self.authorization(credential) {
-            request = request.header("authorization", value);
-        }
-        let response = request.send().await.map_err(|e| transport_error(&e, self.timeout))?;
-        let status = response.status().as_u16();
-        let challenge = response
-            .headers()
-            .get("www-authenticate")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("bearer"));
-        let text = response.text().await.map_err(|e| transport_error(&e, self.timeout))?;
-        let body = if text.is_empty() { None } else { Some(text) };
-        Ok(Reply { status: Some(status), body, challenge })
+        let authorization = self.authorization(credential);
+        let reply = transport::post(
+            &self.http,
+            &self.http_url,
+            authorization.as_deref(),
+            body.to_owned(),
+            self.timeout,
+        )
+        .await?;
+        let body = if reply.body.is_empty() { None } else { Some(reply.body) };
+        Ok(Reply { status: Some(reply.status), body, challenge: reply.challenge })
     }
 
     /// Opens a WebSocket; `Ok(Err(status))` when the plant refused the upgrade with that
@@ -162,85 +126,41 @@ impl Client {
         &self,
         credential: Credential,
     ) -> Result<Result<Socket, u16>, TransportError> {
-        let mut request = self
-            .ws_url
-            .as_str()
-            .into_client_request()
-            .map_err(|e| TransportError::Other(e.to_string()))?;
-        if let Some(value) = self.authorization(credential) {
-            let value =
-                HeaderValue::from_str(&value).map_err(|e| TransportError::Other(e.to_string()))?;
-            request.headers_mut().insert("authorization", value);
-        }
-        let deadline = Instant::now() + self.timeout;
-        match timeout_at(
-            deadline,
-            tokio_tungstenite::connect_async_with_config(request, None, true),
-        )
-        .await
-        {
-            Err(_) => Err(TransportError::Timeout(self.timeout)),
-            Ok(Ok((ws, _))) => Ok(Ok(Socket { ws, timeout: self.timeout })),
-            Ok(Err(tungstenite::Error::Http(response))) => Ok(Err(response.status().as_u16())),
-            Ok(Err(tungstenite::Error::Io(e))) => Err(TransportError::Connect(e.to_string())),
-            Ok(Err(e)) => Err(TransportError::Other(e.to_string())),
+        let authorization = self.authorization(credential);
+        match transport::Socket::open(&self.ws_url, authorization.as_deref(), self.timeout).await {
+            Ok(socket) => Ok(Ok(Socket { socket, timeout: self.timeout })),
+            Err(TransportError::Upgrade(status)) => Ok(Err(status)),
+            Err(error) => Err(error),
         }
     }
 }
 
-fn transport_error(err: &reqwest::Error, timeout: Duration) -> TransportError {
-    if err.is_timeout() {
-        TransportError::Timeout(timeout)
-    } else if err.is_connect() {
-        // The source chain names the cause (connection refused, no route, …).
-        let mut reason = err.to_string();
-        let mut source = std::error::Error::source(err);
-        while let Some(inner) = source {
-            reason = inner.to_string();
-            source = inner.source();
-        }
-        TransportError::Connect(reason)
-    } else {
-        TransportError::Other(err.to_string())
-    }
-}
-
-/// An open WebSocket.
+/// An open WebSocket, with the timeout each answer is waited for.
 pub(crate) struct Socket {
-    ws: Ws,
+    socket: transport::Socket,
     pub(crate) timeout: Duration,
 }
 
 impl Socket {
     /// Sends one text message.
     pub(crate) async fn send(&mut self, text: &str) -> Result<(), TransportError> {
-        self.ws
-            .send(Message::Text(text.to_owned().into()))
-            .await
-            .map_err(|e| TransportError::Other(e.to_string()))
+        self.socket.send(text).await
     }
 
     /// The next text message before `deadline`; `None` when the deadline passed or the plant
-    /// closed the socket.
+    /// closed the socket (a check reads both as no answer).
     pub(crate) async fn next(
         &mut self,
         deadline: Instant,
     ) -> Result<Option<String>, TransportError> {
-        loop {
-            match timeout_at(deadline, self.ws.next()).await {
-                Err(_) => return Ok(None),
-                Ok(None) => return Ok(None),
-                Ok(Some(Err(e))) => return Err(TransportError::Other(e.to_string())),
-                Ok(Some(Ok(Message::Text(text)))) => return Ok(Some(text.as_str().to_owned())),
-                Ok(Some(Ok(Message::Close(_)))) => return Ok(None),
-                // Pings are answered by tungstenite; binary frames are not part of the wire.
-                Ok(Some(Ok(_))) => {}
-            }
+        match self.socket.next(deadline).await {
+            Err(TransportError::Closed) => Ok(None),
+            other => other,
         }
     }
 
-    /// Closes the socket politely (errors are irrelevant at this point).
-    pub(crate) async fn close(mut self) {
-        let _ = self.ws.close(None).await;
+    /// Closes the socket politely.
+    pub(crate) async fn close(self) {
+        self.socket.close().await;
     }
 }

@@ -12,7 +12,7 @@ use accord_wire::{Call, Id, Request, Response, codes};
 use serde_json::Value;
 
 use crate::client::Reply;
-use crate::kind::{FailureKind, Problem};
+use crate::failure::{FailureKind, Problem};
 use crate::protocol::{Protocol, codes_text};
 use crate::transcript::{Credential, Transport};
 

@@ -3,8 +3,8 @@
 mod calls;
 mod client;
 mod error;
+mod failure;
 mod judge;
-mod kind;
 mod plan;
 mod policy;
 mod pool;
@@ -22,7 +22,7 @@ use accord_validate::Contract;
 
 pub use crate::{
     error::Error,
-    kind::{FailureKind, Problem},
+    failure::{FailureKind, Problem},
     plan::{Plan, PlannedMethod},
     policy::{Class, Decision, Policy},
     protocol::Protocol,

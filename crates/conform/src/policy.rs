@@ -2,56 +2,12 @@
 //! (format.md §6.2) and what the operator allowed. The policy is the only door to the wire for a
 //! contract method: the phases ask [`Policy::decide`] and send nothing to a method it skips.
 
-use accord_schema_model::{Document, Method, Semantics};
+use accord_schema_model::{Document, Method};
 
 use crate::Error;
 
-/// A semantics class as `--allow` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Class {
-    /// No effect on the plant: allowed by default.
-    Read,
-    /// An effect that is harmless to repeat.
-    Idempotent,
-    /// An effect.
-    Write,
-    /// An effect that removes or overwrites state.
-    Destructive,
-    /// No semantics declared (or one this build does not know): "ask before pressing".
-    Undeclared,
-}
-
-impl Class {
-    /// Every class, in order of increasing risk.
-    pub const ALL: [Class; 5] =
-        [Class::Read, Class::Idempotent, Class::Write, Class::Destructive, Class::Undeclared];
-
-    /// The class as written (`read`, …, `undeclared`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Class::Read => "read",
-            Class::Idempotent => "idempotent",
-            Class::Write => "write",
-            Class::Destructive => "destructive",
-            Class::Undeclared => "undeclared",
-        }
-    }
-
-    /// The class of a method, from its declared semantics.
-    pub fn of(method: &Method) -> Class {
-        match method.declared_semantics() {
-            Some(Semantics::Read) => Class::Read,
-            Some(Semantics::Idempotent) => Class::Idempotent,
-            Some(Semantics::Write) => Class::Write,
-            Some(Semantics::Destructive) => Class::Destructive,
-            Some(Semantics::Unknown(_)) | None => Class::Undeclared,
-        }
-    }
-
-    fn from_name(text: &str) -> Option<Class> {
-        Class::ALL.into_iter().find(|c| c.as_str() == text)
-    }
-}
+/// A semantics class as `--allow` names it: the model's one reading of semantics.
+pub use accord_schema_model::SemanticsClass as Class;
 
 /// What the operator allowed: semantics classes, and single methods named `namespace.method`.
 #[derive(Debug, Clone, PartialEq, Eq)]

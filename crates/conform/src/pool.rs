@@ -11,8 +11,8 @@ use futures_util::stream;
 use tokio::time::{Instant, timeout_at};
 
 use crate::client::Reply;
+use crate::failure::{FailureKind, Problem};
 use crate::judge::summary;
-use crate::kind::{FailureKind, Problem};
 use crate::report::{Answered, Check, Outcome, Phase};
 use crate::run::{Run, read_response, verdict};
 use crate::transcript::{Credential, Transcript, Transport};

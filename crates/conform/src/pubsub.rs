@@ -9,8 +9,8 @@ use accord_validate::Target;
 use serde_json::{Value, json};
 
 use crate::client::Socket;
+use crate::failure::{FailureKind, Problem};
 use crate::judge::validation_problems;
-use crate::kind::{FailureKind, Problem};
 use crate::report::Outcome;
 use crate::run::{Opened, Run, missing_events};
 use crate::transcript::Transcript;

@@ -4,8 +4,9 @@
 
 use serde_json::Value;
 
+use crate::client::AsProblem as _;
 use crate::client::{Reply, Socket};
-use crate::kind::{FailureKind, Problem};
+use crate::failure::{FailureKind, Problem};
 use crate::report::Phase;
 use crate::run::{Run, verdict, ws_call};
 use crate::transcript::{Credential, Line, Transcript, Transport};

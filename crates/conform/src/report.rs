@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use crate::kind::Problem;
+use crate::failure::Problem;
 use crate::plan::Plan;
 use crate::policy::Decision;
 use crate::transcript::Transcript;

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use accord_schema_model::Semantics;
+use accord_schema_model::{Semantics, SemanticsClass};
 use serde_json::{Value, json};
 
 /// The words of the format's policy for a method without semantics.
@@ -35,11 +35,12 @@ pub enum Confirmation {
 
 /// The confirmation a method of these semantics needs.
 pub fn confirmation_of(semantics: Option<&Semantics>) -> Confirmation {
-    match semantics {
-        Some(Semantics::Read) => Confirmation::None,
-        Some(Semantics::Write | Semantics::Idempotent) => Confirmation::Once,
-        Some(Semantics::Destructive) => Confirmation::TypeName,
-        Some(Semantics::Unknown(_)) | None => Confirmation::Undeclared,
+    // The model's one reading of semantics, as conform's and mcp's policies read them.
+    match SemanticsClass::of_semantics(semantics) {
+        SemanticsClass::Read => Confirmation::None,
+        SemanticsClass::Write | SemanticsClass::Idempotent => Confirmation::Once,
+        SemanticsClass::Destructive => Confirmation::TypeName,
+        SemanticsClass::Undeclared => Confirmation::Undeclared,
     }
 }
 

@@ -2,50 +2,13 @@
 //! read, idempotent and write are exposed; destructive and undeclared ("ask before pressing")
 //! are hidden unless allowed by class or by name; `--read-only` exposes read methods only.
 
-use accord_schema_model::{Method, Semantics};
 use accord_wire::Dialect;
 
 use crate::Error;
 
-/// A method's semantics as the policy reads them: an unknown value is undeclared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
-    /// No effect on the plant.
-    Read,
-    /// An effect that is harmless to repeat.
-    Idempotent,
-    /// An effect.
-    Write,
-    /// An effect that removes or overwrites state.
-    Destructive,
-    /// No semantics declared (or a value this build does not know).
-    Undeclared,
-}
-
-impl Class {
-    /// The class of `method`.
-    pub fn of(method: &Method) -> Class {
-        // The same reading as conform's policy: an unknown value is undeclared.
-        match method.declared_semantics() {
-            Some(Semantics::Read) => Class::Read,
-            Some(Semantics::Idempotent) => Class::Idempotent,
-            Some(Semantics::Write) => Class::Write,
-            Some(Semantics::Destructive) => Class::Destructive,
-            Some(Semantics::Unknown(_)) | None => Class::Undeclared,
-        }
-    }
-
-    /// The class's name, as `--allow` takes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Class::Read => "read",
-            Class::Idempotent => "idempotent",
-            Class::Write => "write",
-            Class::Destructive => "destructive",
-            Class::Undeclared => "undeclared",
-        }
-    }
-}
+/// A method's semantics as the policy reads them: the model's one reading (an unknown value
+/// is undeclared), shared with conform and the console.
+pub use accord_schema_model::SemanticsClass as Class;
 
 /// What `--allow` and `--read-only` say.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

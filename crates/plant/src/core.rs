@@ -9,7 +9,7 @@ use accord_schema_model::{Document, ParamStructure};
 use accord_validate::{Contract, Target};
 use accord_wire::encode::Answer;
 use accord_wire::protocol::Protocol;
-use accord_wire::{Access, Dialect, EventRoute, Id, RpcError, describe, event};
+use accord_wire::{Access, Dialect, EventRoute, Id, ProtocolMethod, RpcError, describe};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::broadcast;
@@ -24,23 +24,63 @@ const MAX_DEPTH: usize = 128;
 /// How many violations [`Plant::recent_violations`] keeps.
 const RECENT: usize = 32;
 
-/// One contract method, by its wire name.
-#[derive(Debug)]
-pub(crate) struct Method {
-    /// `namespace.method`.
-    pub(crate) qualified: String,
+/// One contract method, as the plant answers it under its wire name: the one table of
+/// methods both a real plant and `accord serve` route by.
+#[derive(Debug, Clone)]
+pub struct ContractMethod {
+    qualified: String,
     params: Target,
     result: Target,
     /// Whether an absent `params` reads as `[]` (by position only) rather than `{}`.
     positional_only: bool,
-    errors: Vec<Declared>,
+    /// Whether the contract declares what calling it does.
+    declares_semantics: bool,
+    errors: Vec<DeclaredError>,
 }
 
-#[derive(Debug)]
-struct Declared {
-    code: i64,
-    message: String,
-    data: Option<Target>,
+impl ContractMethod {
+    /// `namespace.method`.
+    pub fn qualified(&self) -> &str {
+        &self.qualified
+    }
+
+    /// The validator target of its params.
+    pub fn params(&self) -> &Target {
+        &self.params
+    }
+
+    /// The validator target of its result.
+    pub fn result(&self) -> &Target {
+        &self.result
+    }
+
+    /// Whether the contract declares its semantics (an undeclared one is worth a warning).
+    pub fn declares_semantics(&self) -> bool {
+        self.declares_semantics
+    }
+
+    /// The errors it declares.
+    pub fn errors(&self) -> &[DeclaredError] {
+        &self.errors
+    }
+
+    /// What an absent `params` member stands for (docs/wire.md §3): `[]` for a method whose
+    /// params are by position only, else `{}`.
+    pub fn absent_params(&self) -> Value {
+        if self.positional_only { Value::Array(Vec::new()) } else { Value::Object(Map::new()) }
+    }
+}
+
+/// An error a contract method declares.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct DeclaredError {
+    /// Its code.
+    pub code: i64,
+    /// Its message, exactly.
+    pub message: String,
+    /// The validator target of its `data`, when it has one.
+    pub data: Option<Target>,
 }
 
 /// An answer of the plant's that breaks its contract.
@@ -68,6 +108,9 @@ pub enum Route<'p> {
     /// A contract method whose params passed: the handler answers, then
     /// [`Plant::settle`] checks what it answered.
     Contract(ContractCall<'p>),
+    /// accord serve's `rpc.fake` (docs/wire.md §6): a [`crate::Handler`] that steers answers
+    /// answers it; a real plant's does not have it.
+    Fake,
     /// accord's `rpc.subscribe` (a transport with subscriptions answers it).
     Subscribe,
     /// accord's `rpc.unsubscribe`.
@@ -80,13 +123,18 @@ pub enum Route<'p> {
 /// A contract call whose params passed the contract.
 #[derive(Debug, Clone, Copy)]
 pub struct ContractCall<'p> {
-    pub(crate) method: &'p Method,
+    pub(crate) method: &'p ContractMethod,
 }
 
-impl ContractCall<'_> {
+impl<'p> ContractCall<'p> {
     /// `namespace.method`.
-    pub fn qualified(&self) -> &str {
+    pub fn qualified(&self) -> &'p str {
         &self.method.qualified
+    }
+
+    /// The method called.
+    pub fn method(&self) -> &'p ContractMethod {
+        self.method
     }
 }
 
@@ -97,7 +145,7 @@ pub struct Plant {
     contract: Contract,
     dialect: Dialect,
     protocol: Protocol,
-    methods: HashMap<String, Method>,
+    methods: HashMap<String, ContractMethod>,
     events: HashMap<String, Target>,
     /// Whether `rpc.subscribe`/`rpc.unsubscribe` are part of the wire: on accord's own wire
     /// always, on another when some event is subscribed accord's way.
@@ -127,9 +175,19 @@ impl Plant {
     /// A contract that does not parse, compile or resolve its wire, a namespace `rpc`, a token
     /// no header can carry.
     pub fn from_contract(name: &str, text: &str, config: Config) -> Result<Plant, Error> {
+        let doc = Document::parse(text)
+            .map_err(|error| Error::Contract { name: name.to_owned(), error })?;
+        Plant::from_document(name, doc, config)
+    }
+
+    /// [`Plant::from_contract`] of a contract already read.
+    ///
+    /// # Errors
+    ///
+    /// A contract that does not compile or resolve its wire, a namespace `rpc`, a token no
+    /// header can carry.
+    pub fn from_document(name: &str, doc: Document, config: Config) -> Result<Plant, Error> {
         let named = || name.to_owned();
-        let doc =
-            Document::parse(text).map_err(|error| Error::Contract { name: named(), error })?;
         if doc.namespaces.as_ref().is_some_and(|n| n.contains_key("rpc")) {
             return Err(Error::ReservedNamespace { name: named() });
         }
@@ -209,29 +267,57 @@ impl Plant {
 
     /// Looks at one call before its handler: the describe method, the credential, the method,
     /// its params (checked against the contract, `-32602` with accord-wire's error data).
+    ///
+    /// The protocol methods are routed by one exhaustive `match` on [`ProtocolMethod`]: a
+    /// protocol method added to accord-wire does not compile here until it is routed.
     pub fn route(&self, method: &str, params: Option<&Value>, access: Access) -> Route<'_> {
+        let protocol = self.protocol_method(method);
+        if protocol != Some(ProtocolMethod::Describe) {
+            if access != Access::Full {
+                return Route::Answer(self.protocol.credential_required().into());
+            }
+            if let Some(info) = self.methods.get(method) {
+                let call = ContractCall { method: info };
+                return match self.check_params(call, params) {
+                    Ok(()) => Route::Contract(call),
+                    Err(error) => Route::Answer(error.into()),
+                };
+            }
+        }
+        match protocol {
+            Some(ProtocolMethod::Describe) => Route::Answer(self.describe(params, access)),
+            Some(ProtocolMethod::Fake) => Route::Fake,
+            Some(ProtocolMethod::Subscribe) => Route::Subscribe,
+            Some(ProtocolMethod::Unsubscribe) => Route::Unsubscribe,
+            // The plant sends `rpc.event`; a caller never calls it.
+            Some(ProtocolMethod::Notification) => {
+                Route::Answer(self.protocol.method_not_found(method).into())
+            }
+            None if self.dialect.is_pubsub_subscribe(method)
+                || self.dialect.is_pubsub_unsubscribe(method) =>
+            {
+                Route::Pubsub
+            }
+            None => Route::Answer(self.protocol.method_not_found(method).into()),
+        }
+    }
+
+    /// The protocol method `method` is on this plant's wire: the describe method under the
+    /// name the wire gives it, `rpc.subscribe`/`rpc.unsubscribe` where events are subscribed
+    /// accord's way, `rpc.fake` and `rpc.event` by accord's names.
+    fn protocol_method(&self, method: &str) -> Option<ProtocolMethod> {
         if self.dialect.describe.as_deref() == Some(method) {
-            return Route::Answer(self.describe(params, access));
+            return Some(ProtocolMethod::Describe);
         }
-        if access != Access::Full {
-            return Route::Answer(self.protocol.credential_required().into());
+        if !method.starts_with("rpc.") {
+            return None;
         }
-        if let Some(info) = self.methods.get(method) {
-            return match self.check_params(info, params) {
-                Ok(()) => Route::Contract(ContractCall { method: info }),
-                Err(error) => Route::Answer(error.into()),
-            };
+        match ProtocolMethod::from_name(method)? {
+            // Renamed (or absent) on this wire: the describe name matched above.
+            ProtocolMethod::Describe => None,
+            ProtocolMethod::Subscribe | ProtocolMethod::Unsubscribe if !self.accord_events => None,
+            known => Some(known),
         }
-        if self.accord_events && method == event::SUBSCRIBE {
-            return Route::Subscribe;
-        }
-        if self.accord_events && method == event::UNSUBSCRIBE {
-            return Route::Unsubscribe;
-        }
-        if self.dialect.is_pubsub_subscribe(method) || self.dialect.is_pubsub_unsubscribe(method) {
-            return Route::Pubsub;
-        }
-        Route::Answer(self.protocol.method_not_found(method).into())
     }
 
     /// The contract call a single request body is, when the plant can hand the body on to its
@@ -297,9 +383,20 @@ impl Plant {
         check.is_valid_bytes(params).then_some((ContractCall { method: info }, id))
     }
 
-    /// The contract call of `method`, when the contract has it (its params already checked).
-    pub(crate) fn contract_call(&self, method: &str) -> Option<ContractCall<'_>> {
+    /// The contract call of `method` (a wire name), when the contract has it; its params are
+    /// not checked ([`Plant::check_params`]).
+    pub fn contract_call(&self, method: &str) -> Option<ContractCall<'_>> {
         self.methods.get(method).map(|info| ContractCall { method: info })
+    }
+
+    /// Every contract method by its wire name.
+    pub fn methods(&self) -> impl Iterator<Item = (&str, ContractCall<'_>)> {
+        self.methods.iter().map(|(name, method)| (name.as_str(), ContractCall { method }))
+    }
+
+    /// The compiled contract.
+    pub fn contract(&self) -> &Contract {
+        &self.contract
     }
 
     /// [`Plant::judge`] of a result given as JSON text, checked on accord-validate's bytes
@@ -317,16 +414,23 @@ impl Plant {
         Some(Violation { subject: info.qualified.clone(), reason })
     }
 
-    fn check_params(&self, info: &Method, params: Option<&Value>) -> Result<(), RpcError> {
+    /// Checks a call's params against the contract (an absent `params` as what it stands for),
+    /// within the `depth` limit: the invalid-params error of the wire's codes when they fail.
+    ///
+    /// # Errors
+    ///
+    /// The `-32602` to answer with.
+    pub fn check_params(
+        &self,
+        call: ContractCall<'_>,
+        params: Option<&Value>,
+    ) -> Result<(), RpcError> {
+        let info = call.method;
         let absent;
         let params = match params {
             Some(params) => params,
             None => {
-                absent = if info.positional_only {
-                    Value::Array(Vec::new())
-                } else {
-                    Value::Object(Map::new())
-                };
+                absent = info.absent_params();
                 &absent
             }
         };
@@ -335,7 +439,8 @@ impl Plant {
             .validator(&info.params)
             .map_err(|e| RpcError::internal(&e.to_string()))?
             .with_depth_limit(self.limits.depth);
-        check.validate(params).map_err(|errors| self.protocol.invalid_params(&errors))
+        validate_off_the_loop(&self.contract, &check, params)
+            .map_err(|errors| self.protocol.invalid_params(&errors))
     }
 
     /// The answer to the describe method (docs/wire.md §5) for this access.
@@ -465,14 +570,17 @@ impl Plant {
     }
 
     /// Whether `event` is an event of the contract subscribed accord's way.
-    pub(crate) fn is_accord_event(&self, event: &str) -> bool {
+    pub fn is_accord_event(&self, event: &str) -> bool {
         self.events.contains_key(event)
             && matches!(self.dialect.event(event), Some(EventRoute::Accord))
     }
 }
 
 /// Every method under the wire name the dialect gives it, and every event's payload target.
-fn table(doc: &Document, dialect: &Dialect) -> (HashMap<String, Method>, HashMap<String, Target>) {
+fn table(
+    doc: &Document,
+    dialect: &Dialect,
+) -> (HashMap<String, ContractMethod>, HashMap<String, Target>) {
     let mut methods = HashMap::new();
     let mut events = HashMap::new();
     for (ns_name, namespace) in doc.namespaces.iter().flatten() {
@@ -482,7 +590,7 @@ fn table(doc: &Document, dialect: &Dialect) -> (HashMap<String, Method>, HashMap
                 .errors
                 .iter()
                 .flatten()
-                .map(|error| Declared {
+                .map(|error| DeclaredError {
                     code: error.code,
                     message: error.message.clone(),
                     data: error.data.as_ref().map(|_| Target::ErrorData {
@@ -496,10 +604,11 @@ fn table(doc: &Document, dialect: &Dialect) -> (HashMap<String, Method>, HashMap
             let wire_name = dialect.wire_name(ns_name, m_name).unwrap_or(&qualified).to_owned();
             methods.insert(
                 wire_name,
-                Method {
+                ContractMethod {
                     params: Target::Params { namespace: ns_name.clone(), method: m_name.clone() },
                     result: Target::Result { namespace: ns_name.clone(), method: m_name.clone() },
                     positional_only: method.param_structure == Some(ParamStructure::ByPosition),
+                    declares_semantics: method.declared_semantics().is_some(),
                     errors,
                     qualified,
                 },
@@ -511,6 +620,24 @@ fn table(doc: &Document, dialect: &Dialect) -> (HashMap<String, Method>, HashMap
         }
     }
     (methods, events)
+}
+
+/// Checks params; when the contract has patterns, off the event loop: a pattern check may
+/// spend up to accord-validate's `MAX_PATTERN_COST` (about 1.6 s at worst), and the runtime's
+/// other connections must not wait behind it. `block_in_place` needs a multi-threaded runtime
+/// (`accord serve`'s, and a plant's usual one); on another runtime the check runs inline.
+fn validate_off_the_loop(
+    contract: &Contract,
+    check: &accord_validate::Validator<'_>,
+    params: &Value,
+) -> Result<(), Vec<accord_validate::ValidationError>> {
+    let multi_thread = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if contract.has_patterns() && multi_thread {
+        tokio::task::block_in_place(|| check.validate(params))
+    } else {
+        check.validate(params)
+    }
 }
 
 #[cfg(test)]

@@ -212,6 +212,11 @@ where
                 // Answered by what `register_events` registered (jsonrpsee's method-not-found
                 // when it is not; jsonrpsee's "not supported" over HTTP without the layer).
                 Route::Subscribe | Route::Unsubscribe => inner.call(request).await,
+                Route::Fake => respond(
+                    request.id,
+                    plant.protocol().method_not_found(&request.method).into(),
+                    max,
+                ),
             }
         }
     }

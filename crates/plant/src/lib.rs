@@ -7,15 +7,16 @@ mod credential;
 mod error;
 mod events;
 pub mod http;
+#[cfg(feature = "jsonrpsee")]
 pub mod jsonrpsee;
 pub mod router;
 
 pub use accord_wire::encode::Answer;
 pub use accord_wire::{Access, Dialect, RpcError};
-pub use answer::{Dispatch, DispatchFuture, Session, Transport};
+pub use answer::{Dispatch, DispatchFuture, Handler, Session, Transport};
 pub use config::{Config, Limits, OnViolation};
-pub use core::{ContractCall, Plant, Route, Violation};
+pub use core::{ContractCall, ContractMethod, DeclaredError, Plant, Route, Violation};
 pub use credential::Credential;
 pub use error::Error;
-pub use events::Subscriptions;
+pub use events::{Subscription, Subscriptions};
 pub use router::router;

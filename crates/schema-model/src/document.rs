@@ -290,6 +290,72 @@ impl Semantics {
             known => Some(known),
         }
     }
+
+    /// The class a tool acts on: conform's `--allow`, mcp's exposure, the console's
+    /// confirmation. An unknown value is [`SemanticsClass::Undeclared`].
+    pub fn class(&self) -> SemanticsClass {
+        match self {
+            Semantics::Read => SemanticsClass::Read,
+            Semantics::Idempotent => SemanticsClass::Idempotent,
+            Semantics::Write => SemanticsClass::Write,
+            Semantics::Destructive => SemanticsClass::Destructive,
+            Semantics::Unknown(_) => SemanticsClass::Undeclared,
+        }
+    }
+}
+
+/// A method's semantics as the tools that call a plant act on them (conform, mcp, the
+/// console): the four known values and "undeclared" (absent, or a value this build does not
+/// know: "ask before pressing"). The one reading of semantics every caller shares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SemanticsClass {
+    /// No effect on the plant.
+    Read,
+    /// An effect that is harmless to repeat.
+    Idempotent,
+    /// An effect.
+    Write,
+    /// An effect that removes or overwrites state.
+    Destructive,
+    /// No semantics declared (or a value this build does not know).
+    Undeclared,
+}
+
+impl SemanticsClass {
+    /// Every class, in order of increasing risk.
+    pub const ALL: [SemanticsClass; 5] = [
+        SemanticsClass::Read,
+        SemanticsClass::Idempotent,
+        SemanticsClass::Write,
+        SemanticsClass::Destructive,
+        SemanticsClass::Undeclared,
+    ];
+
+    /// The class of a method, from its declared semantics.
+    pub fn of(method: &Method) -> SemanticsClass {
+        SemanticsClass::of_semantics(method.semantics.as_ref())
+    }
+
+    /// The class of semantics as declared (`None`: absent).
+    pub fn of_semantics(semantics: Option<&Semantics>) -> SemanticsClass {
+        semantics.map_or(SemanticsClass::Undeclared, Semantics::class)
+    }
+
+    /// The class as written (`read`, …, `undeclared`), as `--allow` takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SemanticsClass::Read => "read",
+            SemanticsClass::Idempotent => "idempotent",
+            SemanticsClass::Write => "write",
+            SemanticsClass::Destructive => "destructive",
+            SemanticsClass::Undeclared => "undeclared",
+        }
+    }
+
+    /// The class written `text`.
+    pub fn from_name(text: &str) -> Option<SemanticsClass> {
+        SemanticsClass::ALL.into_iter().find(|c| c.as_str() == text)
+    }
 }
 
 impl Method {

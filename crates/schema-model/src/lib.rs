@@ -22,7 +22,7 @@ pub use crate::{
     },
     document::{
         Component, Deprecated, Document, ErrorDecl, Event, Field, Method, MethodExample, Namespace,
-        Param, ParamStructure, Reserved, Semantics, Unknown,
+        Param, ParamStructure, Reserved, Semantics, SemanticsClass, Unknown,
     },
     error::{Error, ErrorKind},
     json::{DuplicateKey, StrictJson, StrictValue},

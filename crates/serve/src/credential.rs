@@ -1,5 +1,6 @@
 //! The plant's token: checked when it is set, and replaceable while the plant serves, so that a
 //! secret can be rotated without a restart (`accord serve` re-reads its token file on SIGHUP).
+//! What a header gets a caller is accord-plant's `Credential`, which asks [`Token::admits`].
 
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -26,10 +27,11 @@ impl Token {
         Ok(Token(RwLock::new(token.map(str::to_owned))))
     }
 
-    /// What the request's credential gets it, under the token as it is now.
-    pub(crate) fn access(&self, presented: Presented<'_>) -> Access {
+    /// Whether `bearer` is the token as it is now (compared in constant time): the check
+    /// accord-plant's `Credential::Check` asks, which decides the rest of the access.
+    pub(crate) fn admits(&self, bearer: &str) -> bool {
         let token = self.0.read().unwrap_or_else(PoisonError::into_inner);
-        Access::decide(token.as_deref(), presented)
+        Access::decide(token.as_deref(), Presented::Bearer(bearer)) == Access::Full
     }
 
     /// Whether the plant has credentials at all.

@@ -52,6 +52,9 @@ pub enum Error {
         /// What is wrong with the token, from accord-wire's check.
         reason: String,
     },
+    /// The answer engine refused the contract for a reason not listed above.
+    #[error("{0}")]
+    Engine(accord_plant::Error),
     /// The address could not be bound.
     // The cause is printed in the message, so it is not also a `source` (a reporter walking
     // the chain would print it twice): hence not a field named `source`.
@@ -62,6 +65,18 @@ pub enum Error {
         /// Why the OS refused it.
         error: std::io::Error,
     },
+}
+
+impl Error {
+    /// The answer engine's refusal of the contract, in serve's words.
+    pub(crate) fn from_engine(error: accord_plant::Error) -> Error {
+        match error {
+            accord_plant::Error::ReservedNamespace { .. } => Error::ReservedNamespace,
+            accord_plant::Error::Wire { error, .. } => Error::Wire(error),
+            accord_plant::Error::Compile { error, .. } => Error::Compile(error),
+            other => Error::Engine(other),
+        }
+    }
 }
 
 impl From<accord_validate::Error> for Error {

@@ -4,16 +4,16 @@
 
 use std::sync::Arc;
 
-use accord_wire::{Access, Presented, RpcError, limits};
+use accord_wire::{Access, RpcError, limits};
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, Request, Response, StatusCode, header};
 use futures_util::FutureExt;
 use hyper::body::Incoming;
 
 use crate::body_budget::{Read, Reading};
-use crate::plant::{Session, Transport};
 use crate::server::Shared;
 use crate::slots::Conn;
+use accord_plant::{Session, Transport};
 use accord_wire::encode;
 
 /// What the request's `Authorization` header gets it. On a wire without credential codes
@@ -21,16 +21,13 @@ use accord_wire::encode;
 /// for the reduced access of accord's own.
 pub(crate) fn access_of(shared: &Shared, headers: &HeaderMap) -> Access {
     let value = headers.get(header::AUTHORIZATION).map(|v| v.to_str().unwrap_or(""));
-    match shared.plant.token.access(Presented::from_header(value)) {
-        Access::Reduced if !shared.plant.protocol.has_credential_codes() => Access::Refused,
-        access => access,
-    }
+    shared.plant.core.access(value)
 }
 
 /// The 401 of a wrong credential: `WWW-Authenticate: Bearer` and the wire's credential-refused
 /// code (`-32002`; the invalid-request code on a wire without one) with id `null`.
 pub(crate) fn refused(shared: &Shared) -> Response<Body> {
-    let error = shared.plant.protocol.credential_refused();
+    let error = shared.plant.core.protocol().credential_refused();
     tracing::info!(code = error.code, "credential refused");
     let mut response = json(StatusCode::UNAUTHORIZED, encode::refusal(error));
     response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
@@ -75,7 +72,7 @@ pub(crate) async fn post(
             RpcError::invalid_request("the body must be declared Content-Type: application/json");
         return json(StatusCode::UNSUPPORTED_MEDIA_TYPE, encode::refusal(error));
     }
-    let max = shared.plant.limits.body_bytes;
+    let max = shared.plant.limits.engine.body_bytes;
     let declared_length = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -120,11 +117,10 @@ pub(crate) async fn post(
             return response;
         }
     };
-    let mut session =
-        Session { transport: Transport::Http, access, subscriptions: None, outbox: None };
+    let mut session = Session { transport: Transport::Http, access, subscriptions: None };
     // Not closed to make room while it is answered (slots.rs).
     let _answering = conn.answering();
-    match shared.plant.answer(&reading.bytes, &mut session).await {
+    match shared.plant.answer(&reading.bytes, &mut session, None).await {
         Some(answer) => json(StatusCode::OK, answer),
         None => empty(StatusCode::NO_CONTENT),
     }

@@ -1,12 +1,11 @@
 #![doc = include_str!("../README.md")]
 
+mod answers;
 mod body_budget;
 mod credential;
 mod error;
-mod events;
 mod frame_watch;
 mod http;
-mod plant;
 mod pubsub;
 mod scenario;
 mod seed;
@@ -20,6 +19,7 @@ mod ws_send;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+pub use accord_plant::Limits as EngineLimits;
 pub use accord_validate::{ArmPreference, Budget};
 
 pub use crate::credential::TokenHandle;
@@ -28,28 +28,22 @@ pub use crate::scenario::ScenarioSource;
 pub use crate::seed::Mode;
 pub use crate::server::{SHUTDOWN_GRACE, Server, ShutdownHandle, start};
 
-/// The limits of docs/wire.md §9.
+/// The limits of docs/wire.md §9: the ones accord-plant's answer engine enforces on each
+/// message and WebSocket ([`EngineLimits`]), and the ones of accord serve's own transport and
+/// generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
-    /// The largest HTTP body or WebSocket message, in bytes.
-    pub body_bytes: usize,
-    /// The deepest JSON nesting; at most 128 (the JSON parser's own limit), a larger value
-    /// counts as 128.
-    pub depth: usize,
-    /// The most requests in one batch.
-    pub batch_length: usize,
+    /// `body-bytes`, `depth` (at most 128, the JSON parser's own limit; a larger value counts
+    /// as 128), `batch-length`, `subscriptions` and `answer-bytes` (a response that would pass
+    /// it is answered with `-32003` `answer-bytes` instead).
+    pub engine: EngineLimits,
     /// The most open connections, HTTP and WebSocket alike (by default, from the descriptor
     /// limit: see [`default_connections`]).
     pub connections: usize,
-    /// The largest answer to one message (a response, or a whole batch's), in bytes: a
-    /// response that would pass it is answered with `-32003` `answer-bytes` instead.
-    pub answer_bytes: usize,
     /// How large one generated result, error data or event payload may grow (`-32003`
     /// `generation-nodes` or `generation-bytes` past it).
     pub generation: Budget,
-    /// The most subscriptions on one WebSocket.
-    pub subscriptions: usize,
     /// The most bytes all HTTP bodies being read or answered may hold together (the first
     /// 8 KiB of each not counted); at least `body_bytes`.
     pub body_memory: usize,
@@ -57,15 +51,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        use accord_wire::limits as wire;
         Limits {
-            body_bytes: wire::DEFAULT_BODY_BYTES,
-            depth: wire::DEFAULT_DEPTH,
-            batch_length: wire::DEFAULT_BATCH_LENGTH,
-            answer_bytes: wire::DEFAULT_ANSWER_BYTES,
+            engine: EngineLimits::default(),
             generation: Budget::default(),
             connections: default_connections(),
-            subscriptions: wire::DEFAULT_SUBSCRIPTIONS,
             body_memory: 32 << 20,
         }
     }
@@ -93,21 +82,13 @@ pub fn default_connections() -> usize {
 impl Limits {
     /// The configured maximum of the limit named `name` (docs/wire.md §9's names).
     pub fn max_of(&self, name: &str) -> u64 {
-        use accord_wire::limits::{
-            ANSWER_BYTES, BATCH_LENGTH, BODY_BYTES, BODY_MEMORY, CONNECTIONS, DEPTH,
-            GENERATION_BYTES, GENERATION_NODES, SUBSCRIPTIONS,
-        };
+        use accord_wire::limits::{BODY_MEMORY, CONNECTIONS, GENERATION_BYTES, GENERATION_NODES};
         let max = match name {
-            BODY_BYTES => self.body_bytes,
-            BODY_MEMORY => self.body_memory.max(self.body_bytes),
-            DEPTH => self.depth,
-            BATCH_LENGTH => self.batch_length,
+            BODY_MEMORY => self.body_memory.max(self.engine.body_bytes),
             CONNECTIONS => self.connections,
-            ANSWER_BYTES => self.answer_bytes,
             GENERATION_NODES => self.generation.nodes,
             GENERATION_BYTES => self.generation.bytes,
-            SUBSCRIPTIONS => self.subscriptions,
-            _ => 0,
+            _ => return self.engine.max_of(name),
         };
         max as u64
     }

@@ -7,9 +7,10 @@
 use accord_wire::{EventRoute, PubsubRoute, RpcError};
 use serde_json::{Value, json};
 
-use crate::events::Subscriptions;
-use crate::plant::{Plant, Session};
+use accord_plant::{Session, Subscriptions};
 use accord_wire::encode::Answer;
+
+use crate::answers::FakePlant;
 
 /// One notification: `{"subscription": ID, "result": PAYLOAD}` under the route's name.
 pub(crate) fn notification(route: &PubsubRoute, subscription: &str, payload: Value) -> Value {
@@ -21,17 +22,19 @@ pub(crate) fn notification(route: &PubsubRoute, subscription: &str, payload: Val
 }
 
 /// A subscribe or unsubscribe call's params: positional, or none.
-fn positional<'p>(plant: &Plant, params: Option<&'p Value>) -> Result<&'p [Value], RpcError> {
+fn positional<'p>(plant: &FakePlant, params: Option<&'p Value>) -> Result<&'p [Value], RpcError> {
     match params {
         None => Ok(&[]),
         Some(Value::Array(items)) => Ok(items),
-        Some(_) => {
-            Err(plant.protocol.invalid_params_at("", "params by position (an array)", "an object"))
-        }
+        Some(_) => Err(plant.core.protocol().invalid_params_at(
+            "",
+            "params by position (an array)",
+            "an object",
+        )),
     }
 }
 
-impl Plant {
+impl FakePlant {
     /// A call of a pubsub subscribe method: the event its leading params select (any params
     /// after them, a log filter say, are accepted unread); answered with the subscription id.
     pub(crate) fn pubsub_subscribe(
@@ -41,19 +44,22 @@ impl Plant {
         session: &mut Session<'_>,
     ) -> Answer {
         let Some(subs) = session.subscriptions.as_deref_mut() else {
-            return self.protocol.not_on_transport(session.transport.as_str()).into();
+            return self.core.protocol().not_on_transport(session.transport.as_str()).into();
         };
         let items = match positional(self, params) {
             Ok(items) => items,
             Err(error) => return error.into(),
         };
-        match self.dialect.pubsub_event(method, items) {
+        match self.core.dialect().pubsub_event(method, items) {
             // The same per-connection limit as accord's rpc.subscribe (docs/serve.md, Limits).
-            Some(_) if subs.len() >= self.limits.subscriptions => self.subscriptions_full(),
+            Some(_) if subs.len() >= self.core.limits().subscriptions => {
+                self.core.subscriptions_full()
+            }
             Some((event, _, _)) => Answer::Value(Value::String(subs.add(event))),
             None => {
                 let choices: Vec<String> = self
-                    .dialect
+                    .core
+                    .dialect()
                     .events()
                     .filter_map(|(_, route)| match route {
                         EventRoute::Pubsub(p) if p.subscribe == method => {
@@ -62,7 +68,8 @@ impl Plant {
                         _ => None,
                     })
                     .collect();
-                self.protocol
+                self.core
+                    .protocol()
                     .invalid_params_at(
                         "/0",
                         &format!("params that start with one of {}", choices.join(", ")),
@@ -82,14 +89,15 @@ impl Plant {
         session: &mut Session<'_>,
     ) -> Answer {
         let Some(subs) = session.subscriptions.as_deref_mut() else {
-            return self.protocol.not_on_transport(session.transport.as_str()).into();
+            return self.core.protocol().not_on_transport(session.transport.as_str()).into();
         };
         let id = match positional(self, params) {
             Ok([Value::String(id), ..]) => id,
             Ok(items) => {
                 let found = items.first().map_or("nothing".to_owned(), Value::to_string);
                 return self
-                    .protocol
+                    .core
+                    .protocol()
                     .invalid_params_at("/0", "a subscription id (a string)", &found)
                     .into();
             }
@@ -99,9 +107,9 @@ impl Plant {
     }
 
     /// Whether `method` is the unsubscribe method of subscription `id`'s event.
-    fn ends(&self, subs: &mut Subscriptions, method: &str, id: &str) -> bool {
-        subs.iter_mut().find(|s| s.id == id).is_some_and(|s| {
-            matches!(self.dialect.event(&s.event), Some(EventRoute::Pubsub(p)) if p.unsubscribe == method)
+    fn ends(&self, subs: &Subscriptions, method: &str, id: &str) -> bool {
+        subs.get(id).is_some_and(|s| {
+            matches!(self.core.dialect().event(&s.event), Some(EventRoute::Pubsub(p)) if p.unsubscribe == method)
         })
     }
 }

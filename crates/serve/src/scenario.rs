@@ -198,12 +198,12 @@ fn read_entry(
             reader.refuse(&at.key("method"), format!("the contract has no method `{method}`"))
         );
     };
-    let method = info.name.as_str();
+    let method = info.name();
     let params = match object.get("params") {
         None => None,
         Some(params @ (Value::Object(_) | Value::Array(_))) => {
             let what = format!("these params are not valid for `{method}`");
-            reader.check(&at.key("params"), contract, &info.params, params, &what)?;
+            reader.check(&at.key("params"), contract, info.params(), params, &what)?;
             Some(info.by_name(Some(params)).into_owned())
         }
         Some(_) => {
@@ -229,7 +229,7 @@ fn read_entry(
         ["result"] => {
             let result = &object["result"];
             let what = format!("this result does not match `{method}`'s result type");
-            reader.check(&at.key("result"), contract, &info.result, result, &what)?;
+            reader.check(&at.key("result"), contract, info.result(), result, &what)?;
             CannedAnswer::Result(serde_json::to_vec(result).unwrap_or_default().into())
         }
         ["error"] => read_error(reader, &at.key("error"), &object["error"], info, contract)?,
@@ -291,7 +291,7 @@ fn read_rules(
                     None => {
                         return Err(reader.refuse(
                             &here,
-                            format!("`{}` has no param at position {position}", info.name),
+                            format!("`{}` has no param at position {position}", info.name()),
                         ));
                     }
                 }
@@ -342,7 +342,7 @@ fn read_example(
     match found {
         Some(example) => Ok(CannedAnswer::Result(example.result.clone())),
         None => Err(reader
-            .refuse(at, format!("`{}` has no example {wanted} with a valid result", info.name))),
+            .refuse(at, format!("`{}` has no example {wanted} with a valid result", info.name()))),
     }
 }
 
@@ -354,18 +354,22 @@ fn read_arm(
     info: &MethodInfo,
     contract: &Contract,
 ) -> Result<CannedAnswer, Error> {
-    let arms = contract.validator(&info.result)?.union_arms();
+    let arms = contract.validator(info.result())?.union_arms();
     match (arm.as_u64(), arms) {
         (Some(index), Some(arms)) if (index as usize) < arms => {
             Ok(CannedAnswer::Arm(index as usize))
         }
         (_, Some(arms)) => Err(reader.refuse(
             at,
-            format!("`arm` is the index of an arm of `{}`'s result (0 to {})", info.name, arms - 1),
+            format!(
+                "`arm` is the index of an arm of `{}`'s result (0 to {})",
+                info.name(),
+                arms - 1
+            ),
         )),
         (_, None) => Err(reader.refuse(
             at,
-            format!("`{}`'s result is not a union, so it has no arm to pick", info.name),
+            format!("`{}`'s result is not a union, so it has no arm to pick", info.name()),
         )),
     }
 }
@@ -380,13 +384,13 @@ fn read_error(
     let Some(code) = error.get("code").and_then(Value::as_i64) else {
         return Err(reader.refuse(at, "`error` is an object with an integer `code` (and `data`)"));
     };
-    let Some(declared) = info.errors.iter().find(|e| e.code == code) else {
-        let codes: Vec<String> = info.errors.iter().map(|e| e.code.to_string()).collect();
+    let Some(declared) = info.errors().iter().find(|e| e.code == code) else {
+        let codes: Vec<String> = info.errors().iter().map(|e| e.code.to_string()).collect();
         return Err(reader.refuse(
             &at.key("code"),
             format!(
                 "`{}` declares no error {code} (it declares: {})",
-                info.name,
+                info.name(),
                 if codes.is_empty() { "none".to_owned() } else { codes.join(", ") }
             ),
         ));

@@ -16,8 +16,8 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_io_timeout::TimeoutStream;
 
+use crate::answers::FakePlant;
 use crate::body_budget::BodyBudget;
-use crate::plant::Plant;
 use crate::slots::{Conn, Slots};
 use crate::{Config, Error, TokenHandle, http, ws};
 
@@ -29,7 +29,7 @@ const READ_BUFFER: usize = 32 * 1024;
 
 /// What every connection shares.
 pub(crate) struct Shared {
-    pub(crate) plant: Plant,
+    pub(crate) plant: FakePlant,
     pub(crate) slots: Arc<Slots>,
     pub(crate) body_budget: BodyBudget,
     pub(crate) shutdown: watch::Receiver<bool>,
@@ -105,7 +105,7 @@ impl Server {
 /// The contract does not compile or has a namespace `rpc`, the scenario does not fit it, the
 /// token is empty or no header could carry it, or the address cannot be bound.
 pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
-    let plant = Plant::new(doc, &config)?;
+    let plant = FakePlant::new(doc, &config)?;
     let token = plant.token.is_set().then(|| TokenHandle(plant.token.clone()));
     let listener = TcpListener::bind(config.addr)
         .await
@@ -115,7 +115,7 @@ pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
     let shared = Arc::new(Shared {
         plant,
         slots: Arc::new(Slots::new(config.limits.connections)),
-        body_budget: BodyBudget::new(config.limits.body_memory, config.limits.body_bytes),
+        body_budget: BodyBudget::new(config.limits.body_memory, config.limits.engine.body_bytes),
         shutdown: rx.clone(),
         read_timeout: config.read_timeout,
         write_timeout: config.write_timeout,

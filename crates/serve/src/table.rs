@@ -1,31 +1,26 @@
-//! What the plant serves, looked up by wire name: every method with its validators' targets,
-//! its examples (results checked once, at startup, and kept serialized) and its declared errors;
-//! every event with its examples.
+//! What the fake adds to the engine's table, looked up by wire name: every method's examples
+//! (results checked once, at startup, and kept serialized) and param names; every event with
+//! its examples.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
-use accord_schema_model::{Dialect, Document, ParamStructure};
-use accord_validate::{Contract, Target};
+use accord_plant::{ContractMethod, DeclaredError, Plant as Engine};
+use accord_schema_model::Document;
+use accord_validate::Target;
 use serde_json::{Map, Value};
 
-/// One contract method.
+/// One contract method: accord-plant's entry (its targets and declared errors) and what the
+/// fake adds to answer it (its param names, examples and sequence).
 #[derive(Debug)]
 pub(crate) struct MethodInfo {
-    /// `namespace.method`.
-    pub(crate) name: String,
-    /// Whether the contract declares what calling it does (`None` semantics are logged).
-    pub(crate) semantics: Option<String>,
+    /// The engine's entry, for its targets and declared errors.
+    pub(crate) method: ContractMethod,
     /// Param names in position order, to read by-position params by name.
     pub(crate) param_names: Vec<String>,
-    /// Whether an absent `params` reads as `[]` (by-position only) rather than `{}`.
-    pub(crate) positional_only: bool,
-    pub(crate) params: Target,
-    pub(crate) result: Target,
     pub(crate) examples: Vec<Example>,
-    pub(crate) errors: Vec<DeclaredError>,
     /// The next sequence number of this method (sequence mode).
     pub(crate) sequence: AtomicU64,
 }
@@ -40,15 +35,6 @@ pub(crate) struct Example {
     pub(crate) params: Value,
     /// The result, serialized once.
     pub(crate) result: Arc<[u8]>,
-}
-
-/// A declared error.
-#[derive(Debug)]
-pub(crate) struct DeclaredError {
-    pub(crate) code: i64,
-    pub(crate) message: String,
-    /// The target of its `data`, when it has one.
-    pub(crate) data: Option<Target>,
 }
 
 /// One contract event.
@@ -68,30 +54,28 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// The table of `doc`, its methods under the wire names `dialect` gives them.
-    pub(crate) fn new(doc: &Document, contract: &Contract, dialect: &Dialect) -> Table {
+    /// The table of `doc`, its methods under the wire names the engine's `core` routes by.
+    pub(crate) fn new(doc: &Document, core: &Engine) -> Table {
+        let (contract, dialect) = (core.contract(), core.dialect());
         let mut methods = HashMap::new();
         let mut events = HashMap::new();
         let mut dropped = Vec::new();
         for (ns_name, namespace) in doc.namespaces.iter().flatten() {
             for (m_name, method) in namespace.methods.iter().flatten() {
                 let name = format!("{ns_name}.{m_name}");
-                let params = Target::Params { namespace: ns_name.clone(), method: m_name.clone() };
-                let result = Target::Result { namespace: ns_name.clone(), method: m_name.clone() };
+                // The Dialect resolved every method of the document it was made from, and the
+                // engine's table holds each under its wire name.
+                let wire_name = dialect.wire_name(ns_name, m_name).unwrap_or(&name).to_owned();
+                let Some(call) = core.contract_call(&wire_name) else { continue };
                 let param_names: Vec<String> =
                     method.params.iter().flatten().map(|p| p.name.clone()).collect();
                 let mut info = MethodInfo {
-                    name: name.clone(),
-                    semantics: method.declared_semantics().map(|s| s.as_str().to_owned()),
+                    method: call.method().clone(),
                     param_names,
-                    positional_only: method.param_structure == Some(ParamStructure::ByPosition),
-                    params,
-                    result,
                     examples: Vec::new(),
-                    errors: Vec::new(),
                     sequence: AtomicU64::new(0),
                 };
-                let result_check = contract.validator(&info.result).ok();
+                let result_check = contract.validator(info.result()).ok();
                 for (index, example) in method.examples.iter().flatten().enumerate() {
                     let Some(value) = &example.result else { continue };
                     if !result_check.is_some_and(|v| v.is_valid(value)) {
@@ -107,19 +91,6 @@ impl Table {
                         result: bytes.into(),
                     });
                 }
-                for error in method.errors.iter().flatten() {
-                    info.errors.push(DeclaredError {
-                        code: error.code,
-                        message: error.message.clone(),
-                        data: error.data.as_ref().map(|_| Target::ErrorData {
-                            namespace: ns_name.clone(),
-                            method: m_name.clone(),
-                            code: error.code,
-                        }),
-                    });
-                }
-                // The Dialect resolved every method of the document it was made from.
-                let wire_name = dialect.wire_name(ns_name, m_name).unwrap_or(&name).to_owned();
                 methods.insert(wire_name, info);
             }
             for (e_name, event) in namespace.events.iter().flatten() {
@@ -157,8 +128,23 @@ impl MethodInfo {
         }
     }
 
-    /// What an absent `params` member stands for (docs/wire.md §3).
-    pub(crate) fn absent_params(&self) -> Value {
-        if self.positional_only { Value::Array(Vec::new()) } else { Value::Object(Map::new()) }
+    /// `namespace.method`.
+    pub(crate) fn name(&self) -> &str {
+        self.method.qualified()
+    }
+
+    /// The validator target of its params.
+    pub(crate) fn params(&self) -> &Target {
+        self.method.params()
+    }
+
+    /// The validator target of its result.
+    pub(crate) fn result(&self) -> &Target {
+        self.method.result()
+    }
+
+    /// The errors it declares.
+    pub(crate) fn errors(&self) -> &[DeclaredError] {
+        self.method.errors()
     }
 }

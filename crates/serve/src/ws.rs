@@ -23,14 +23,13 @@ use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
-use crate::events::Subscriptions;
 use crate::frame_watch::FrameWatch;
 use crate::http::{access_of, json, refused};
-use crate::plant::{Session, Transport};
 use crate::server::Shared;
 use crate::slots::Conn;
 use crate::ws_close::{Ending, close};
 use crate::ws_send::{self, Outbox, Socket};
+use accord_plant::{Session, Subscriptions, Transport};
 
 /// The handler of `GET /`.
 pub(crate) async fn upgrade(shared: Arc<Shared>, conn: &Conn, mut request: Request) -> Response {
@@ -49,7 +48,7 @@ pub(crate) async fn upgrade(shared: Arc<Shared>, conn: &Conn, mut request: Reque
     shared.slots.forget(conn);
     // Messages up to the limit are answered; those past it, up to this hard cap, get -32003;
     // past the cap the frame is not read at all and the socket closes with 1009 (too big).
-    let config = ws_send::config(hard_cap(shared.plant.limits.body_bytes));
+    let config = ws_send::config(hard_cap(shared.plant.limits.engine.body_bytes));
     // Resolves once hyper has sent the 101 below and handed the connection over.
     let on_upgrade = hyper::upgrade::on(&mut request);
     tokio::spawn(async move {
@@ -159,9 +158,8 @@ async fn run(socket: Socket, shared: Arc<Shared>, access: Access, _permit: Owned
                     transport: Transport::WebSocket,
                     access,
                     subscriptions: Some(&mut subscriptions),
-                    outbox: Some(&mut outbox),
                 };
-                if let Some(reply) = plant.answer(&bytes, &mut session).await {
+                if let Some(reply) = plant.answer(&bytes, &mut session, Some(&mut outbox)).await {
                     outbox.send(reply).await;
                 }
             }

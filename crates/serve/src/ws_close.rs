@@ -55,7 +55,7 @@ impl Ending {
             }
             WsError::Capacity(_) => {
                 tracing::info!(transport = "websocket", %error, "message too big; closing");
-                let max = shared.plant.limits.body_bytes;
+                let max = shared.plant.limits.engine.body_bytes;
                 (CloseCode::Size, format!("limit {}: max {max} bytes", limits::BODY_BYTES))
             }
             WsError::Protocol(

@@ -10,8 +10,10 @@ use accord_schema_model::dialect::{
 };
 
 /// One of accord's protocol methods.
+///
+/// Not `#[non_exhaustive]`, on purpose: accord-plant's router matches it exhaustively, so a
+/// protocol method added here is a compile error there until it is routed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum ProtocolMethod {
     /// `rpc.describe`: what the plant serves (docs/wire.md §5).
     Describe,

@@ -50,7 +50,7 @@ async fn run() -> Result<std::process::ExitCode, Box<dyn std::error::Error + Sen
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--help" || arg == "-h" {
-            print!("{HELP}\n");
+            println!("{HELP}");
             return Ok(std::process::ExitCode::SUCCESS);
         }
         match (arg.as_str(), args.next(), &storage) {

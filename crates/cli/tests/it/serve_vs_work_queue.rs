@@ -3,6 +3,13 @@
 //! answers (describe, invalid params, a missing method, a subscription over HTTP) are the same
 //! bytes' worth of JSON; a contract call gets, from each, an answer the contract admits (a
 //! result of the method's type, or one of its declared errors with valid data).
+//!
+//! Both stand on accord-plant's one answer engine, so the protocol answers (describe, invalid
+//! params, a missing method, a subscription over HTTP) agree by construction as far as the
+//! engine goes; what can still differ, and what this test catches, is what each side hands the
+//! engine (its contract, limits, credential) and what each transport adds around it (statuses,
+//! the node's jsonrpsee server on the real side). The contract-call comparison is not by
+//! construction at all: the fake generates, the node computes.
 
 use crate::common::*;
 use accord_schema_model::Document;

@@ -2,7 +2,7 @@
 //! WebSocket upgrade.
 
 use super::*;
-use crate::kind::{FailureKind, Problem};
+use crate::failure::{FailureKind, Problem};
 use crate::pool::in_time;
 use crate::report::{Outcome, Phase};
 use crate::transcript::{Credential, Transcript, Transport};

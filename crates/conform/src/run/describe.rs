@@ -6,8 +6,8 @@ use accord_schema_model::Document;
 use accord_wire::describe::Answer;
 
 use super::*;
+use crate::failure::{FailureKind, Problem};
 use crate::judge::built_against;
-use crate::kind::{FailureKind, Problem};
 use crate::pool::in_time;
 use crate::report::{Outcome, Phase};
 use crate::transcript::{Credential, Transcript, Transport};

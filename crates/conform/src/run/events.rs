@@ -9,8 +9,8 @@ use tokio::time::Instant;
 
 use super::*;
 use crate::client::Socket;
+use crate::failure::{FailureKind, Problem};
 use crate::judge::validation_problems;
-use crate::kind::{FailureKind, Problem};
 use crate::pool::in_time;
 use crate::report::{Outcome, Phase};
 use crate::transcript::{Credential, Transcript, Transport};

@@ -10,9 +10,10 @@ use accord_wire::{Id, Request, Response};
 use serde_json::Value;
 use tokio::time::Instant;
 
+use crate::client::AsProblem as _;
 use crate::client::{Client, Reply, Socket, TransportError};
+use crate::failure::Problem;
 use crate::judge::Judge;
-use crate::kind::Problem;
 use crate::pool::Job;
 use crate::report::{Check, Outcome, Phase};
 use crate::transcript::{Credential, Transcript, Transport};

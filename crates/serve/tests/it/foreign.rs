@@ -174,7 +174,7 @@ async fn geth_style_subscriptions_over_a_websocket() {
 
 #[tokio::test]
 async fn eip_1474_codes_and_no_describe_method() {
-    let config = local_with(|c| c.limits.batch_length = 1);
+    let config = local_with(|c| c.limits.engine.batch_length = 1);
     let server = serve(ethereum(), config).await;
     let balance = crate::common::call(
         &server,

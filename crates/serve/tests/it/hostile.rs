@@ -158,7 +158,7 @@ async fn a_ping_flood_that_never_reads_is_closed_by_the_write_timeout() {
 
 #[tokio::test]
 async fn subscriptions_per_connection_are_limited() {
-    let server = pump(local_with(|c| c.limits.subscriptions = 3)).await;
+    let server = pump(local_with(|c| c.limits.engine.subscriptions = 3)).await;
     let mut socket = ws(&server, None).await.unwrap();
     let event = json!({"event": "pump.alarm"});
     for _ in 0..3 {

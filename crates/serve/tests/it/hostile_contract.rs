@@ -54,7 +54,7 @@ async fn huge_strings_are_refused_by_the_byte_budget() {
 #[tokio::test]
 async fn answers_past_answer_bytes_are_refused() {
     let result = json!({"kind": "array", "minItems": 10, "maxItems": 10, "items": {"kind": "string", "minLength": 4000, "maxLength": 4000}});
-    let server = plant(result, local_with(|c| c.limits.answer_bytes = 20_000)).await;
+    let server = plant(result, local_with(|c| c.limits.engine.answer_bytes = 20_000)).await;
     let reply = post(&server, r#"{"jsonrpc":"2.0","id":7,"method":"h.get"}"#).await;
     assert!(reply.text.len() < 20_000, "{} bytes", reply.text.len());
     assert_eq!(reply.body["id"], 7);

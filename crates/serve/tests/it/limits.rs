@@ -7,9 +7,9 @@ use crate::common::{close_code, local_with, next, post, pump, send, ws};
 
 fn small() -> Config {
     local_with(|c| {
-        c.limits.body_bytes = 512;
-        c.limits.depth = 8;
-        c.limits.batch_length = 3;
+        c.limits.engine.body_bytes = 512;
+        c.limits.engine.depth = 8;
+        c.limits.engine.batch_length = 3;
         c.limits.connections = 1;
     })
 }
@@ -90,7 +90,7 @@ async fn connections_over_the_limit_get_503() {
 
 #[tokio::test]
 async fn a_depth_past_the_parser_s_counts_as_the_parser_s() {
-    let server = pump(local_with(|c| c.limits.depth = 500)).await;
+    let server = pump(local_with(|c| c.limits.engine.depth = 500)).await;
     let deep = format!(
         r#"{{"jsonrpc": "2.0", "id": 1, "method": "pump.status", "params": {}1{}}}"#,
         "[".repeat(200),

@@ -1,56 +1,26 @@
-//! The plant without its transports: one message (bytes) in, its answer (bytes) out, as
-//! docs/wire.md says. HTTP and WebSocket differ only in the [`Session`] they hand in.
+//! The fake's answers over accord-plant's answer engine: the engine reads each message,
+//! enforces the per-message limits, routes the call and answers the describe method, the
+//! credential, params and accord's own subscriptions; this answers what it routes out: contract
+//! methods (steered, canned, an example, or a generated value that passed its validator),
+//! `rpc.fake`, pubsub subscriptions and event notifications, and logs each call.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use accord_plant::{ContractCall, Credential, Handler, Plant as Engine, Session, Subscriptions};
 use accord_schema_model::Document;
-use accord_validate::{Contract, Generator, Target};
+use accord_validate::{Generator, Target};
 use accord_wire::fake::{ExampleRef, Fake};
-use accord_wire::{
-    Access, Call, Dialect, EventRoute, Id, Incoming, Request, RpcError, describe, event, fake,
-    limits,
-};
+use accord_wire::{Call, EventRoute, Id, Request, RpcError, event, fake};
 use serde_json::{Value, json};
 
 use crate::credential::Token;
-use crate::events::Subscriptions;
 use crate::scenario::{self, Canned, CannedAnswer};
 use crate::seed::{self, Mode};
 use crate::table::{MethodInfo, Table};
 use crate::ws_send::Outbox;
 use crate::{Config, Error, Limits, Prefer};
 use accord_wire::encode::{self, Answer};
-use accord_wire::protocol::Protocol;
-
-/// The deepest nesting serde_json parses (its recursion limit).
-const MAX_DEPTH: usize = 128;
-
-/// The transport a message came over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Transport {
-    Http,
-    WebSocket,
-}
-
-impl Transport {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Transport::Http => "http",
-            Transport::WebSocket => "websocket",
-        }
-    }
-}
-
-/// What one message is answered within: its transport and access, and on a WebSocket the
-/// connection's subscriptions and where notifications are sent (before the answer).
-pub(crate) struct Session<'a> {
-    pub(crate) transport: Transport,
-    pub(crate) access: Access,
-    pub(crate) subscriptions: Option<&'a mut Subscriptions>,
-    pub(crate) outbox: Option<&'a mut Outbox>,
-}
 
 /// How a contract call is steered by `rpc.fake`.
 enum Steer<'a> {
@@ -60,178 +30,99 @@ enum Steer<'a> {
 }
 
 /// A compiled contract, ready to answer.
-pub(crate) struct Plant {
-    doc: Document,
-    described: describe::Described,
-    contract: Contract,
-    /// How the contract is spoken: method names, the describe method, event routes.
-    pub(crate) dialect: Dialect,
-    /// The protocol errors in the wire's codes.
-    pub(crate) protocol: Protocol,
-    /// Whether `rpc.subscribe`/`rpc.unsubscribe` are answered: on accord's own wire always, on
-    /// another when some event is subscribed in accord's style.
-    accord_events: bool,
+pub(crate) struct FakePlant {
+    /// The answer engine: the contract, its dialect and protocol, routing, credentials.
+    pub(crate) core: Engine,
     prefer: Prefer,
     table: Table,
     scenario: Vec<Canned>,
     seed: u64,
     mode: Mode,
+    /// All the limits, the engine's and the transport's and generator's.
     pub(crate) limits: Limits,
     pub(crate) token: Arc<Token>,
     pub(crate) event_interval: Option<Duration>,
 }
 
-impl Plant {
+/// What answers the calls the engine routes out of one message: the plant, and on a
+/// WebSocket where notifications are sent (before the answer).
+struct Answers<'a> {
+    plant: &'a FakePlant,
+    outbox: Option<&'a mut Outbox>,
+}
+
+impl FakePlant {
     /// Compiles the contract once and checks the scenario against it.
-    pub(crate) fn new(doc: Document, config: &Config) -> Result<Plant, Error> {
-        if doc.namespaces.as_ref().is_some_and(|n| n.contains_key("rpc")) {
-            return Err(Error::ReservedNamespace);
-        }
+    pub(crate) fn new(doc: Document, config: &Config) -> Result<FakePlant, Error> {
         let token = Arc::new(Token::new(config.token.as_deref())?);
-        let dialect = Dialect::of(&doc).map_err(Error::Wire)?;
-        if let Some(route) = dialect.method(fake::METHOD) {
+        let credential = if token.is_set() {
+            let token = token.clone();
+            Credential::check(move |bearer| token.admits(bearer))
+        } else {
+            Credential::None
+        };
+        let mut engine = accord_plant::Config::default();
+        engine.limits = config.limits.engine;
+        engine.credential = credential;
+        let core = Engine::from_document("", doc.clone(), engine).map_err(Error::from_engine)?;
+        if let Some(route) = core.dialect().method(fake::METHOD) {
             return Err(Error::FakeName { method: route.qualified() });
         }
-        let contract = Contract::compile(&doc)?;
-        let table = Table::new(&doc, &contract, &dialect);
+        let table = Table::new(&doc, &core);
         for dropped in &table.dropped {
             tracing::warn!(example = %dropped, "an example result fails its method's result type; it is never sent");
         }
         let scenario = match &config.scenario {
-            Some(source) => scenario::load(source, &table, &contract, &dialect)?,
+            Some(source) => scenario::load(source, &table, core.contract(), core.dialect())?,
             None => Vec::new(),
         };
-        let accord_events =
-            dialect.is_accord() || dialect.events().any(|(_, r)| matches!(r, EventRoute::Accord));
-        Ok(Plant {
-            described: describe::Described::new(),
-            doc,
-            contract,
-            protocol: Protocol::new(dialect.codes.clone(), dialect.describe.clone()),
-            dialect,
-            accord_events,
+        // serde_json refuses nesting past 128 as a syntax error; a deeper limit could never be
+        // reached, so the effective limit (and what -32003 reports) is the engine's, at most that.
+        let limits = Limits { engine: *core.limits(), ..config.limits };
+        Ok(FakePlant {
+            core,
             prefer: config.prefer,
             table,
             scenario,
             seed: config.seed,
             mode: config.mode,
-            // serde_json refuses nesting past 128 as a syntax error; a deeper limit could never
-            // be reached, so the effective limit (and what -32003 reports) is at most that.
-            limits: Limits { depth: config.limits.depth.min(MAX_DEPTH), ..config.limits },
+            limits,
             token,
             event_interval: config.event_interval,
         })
     }
 
     /// Answers one HTTP body or WebSocket message; `None` when nothing is to be answered (only
-    /// notifications).
-    pub(crate) async fn answer(&self, bytes: &[u8], session: &mut Session<'_>) -> Option<Vec<u8>> {
-        tracing::debug!(
-            transport = session.transport.as_str(),
-            bytes = bytes.len(),
-            "message received"
-        );
-        if bytes.len() > self.limits.body_bytes {
-            return Some(self.limit(limits::BODY_BYTES));
-        }
-        if limits::nests_deeper_than(bytes, self.limits.depth) {
-            return Some(self.limit(limits::DEPTH));
-        }
-        let incoming = match Incoming::parse_with_batch_limit(bytes, self.limits.batch_length) {
-            Ok(incoming) => incoming,
-            Err(error) if error.code == accord_wire::codes::LIMIT_EXCEEDED => {
-                tracing::info!(limit = limits::BATCH_LENGTH, "limit exceeded");
-                return Some(encode::refusal(self.protocol.limit(error)));
-            }
-            Err(error) => {
-                tracing::info!(
-                    transport = session.transport.as_str(),
-                    code = error.code,
-                    "unreadable message"
-                );
-                return Some(encode::refusal(error));
-            }
-        };
-        match incoming {
-            Incoming::Single(request) => {
-                let (id, answer) = self.one(request, session).await?;
-                let mut out = Vec::with_capacity(256);
-                self.respond(&id, &answer, &mut out);
-                Some(out)
-            }
-            Incoming::Batch(requests) => {
-                let mut out = vec![b'['];
-                for request in requests {
-                    if let Some((id, answer)) = self.one(request, session).await {
-                        if out.len() > 1 {
-                            out.push(b',');
-                        }
-                        self.respond(&id, &answer, &mut out);
-                    }
-                }
-                if out.len() == 1 {
-                    return None;
-                }
-                out.push(b']');
-                Some(out)
-            }
-        }
+    /// notifications). `outbox`: where a WebSocket's notifications go.
+    pub(crate) async fn answer(
+        &self,
+        bytes: &[u8],
+        session: &mut Session<'_>,
+        outbox: Option<&mut Outbox>,
+    ) -> Option<Vec<u8>> {
+        self.core.answer_with(bytes, session, &mut Answers { plant: self, outbox }).await
     }
 
-    /// Appends one response to `out` (the answer so far), or, when the answer would then pass
-    /// `answer-bytes`, the `-32003` that says so in its place: whatever a contract makes the
-    /// plant generate, one message's answer stays within the limit (each refusal is small).
-    fn respond(&self, id: &Id, answer: &Answer, out: &mut Vec<u8>) {
-        let max = self.limits.answer_bytes;
-        if let Some(bytes) = encode::response_within(id, answer, out, max, &self.protocol) {
-            tracing::info!(limit = limits::ANSWER_BYTES, bytes, "limit exceeded");
-        }
-    }
-
-    /// The `-32003` refusal of a whole message.
+    /// The `-32003` refusal of a whole message, for any of the limits (the engine's and the
+    /// transport's).
     pub(crate) fn limit(&self, name: &str) -> Vec<u8> {
         tracing::info!(limit = name, "limit exceeded");
-        encode::refusal(self.protocol.limit_exceeded(name, self.limits.max_of(name)))
-    }
-
-    async fn one(
-        &self,
-        request: Result<Request, accord_wire::envelope::Rejected>,
-        session: &mut Session<'_>,
-    ) -> Option<(Id, Answer)> {
-        let request = match request {
-            Ok(request) => request,
-            Err(rejected) => {
-                let error = rejected.error();
-                tracing::info!(
-                    transport = session.transport.as_str(),
-                    code = error.code,
-                    reason = rejected.reason,
-                    "invalid request"
-                );
-                return Some((rejected.id, Answer::Error(error)));
-            }
-        };
-        let started = Instant::now();
-        let (answer, called) = self.call(&request, session).await;
-        self.log(&request, &answer, called, session.transport, started);
-        request.id.map(|id| (id, answer))
+        encode::refusal(self.core.protocol().limit_exceeded(name, self.limits.max_of(name)))
     }
 
     /// One line per call; a call of a method whose semantics are undeclared is a warning that
     /// says so (`called` is the contract method answered, directly or through `rpc.fake`).
     fn log(
-        &self,
         request: &Request,
         answer: &Answer,
-        called: Option<&MethodInfo>,
-        transport: Transport,
+        called: Option<ContractCall<'_>>,
+        transport: accord_plant::Transport,
         started: Instant,
     ) {
         let micros = started.elapsed().as_micros() as u64;
         let id = LoggedId(request.id.as_ref());
         let code = answer.code();
-        if called.is_some_and(|m| m.semantics.is_none()) {
+        if called.is_some_and(|m| !m.method().declares_semantics()) {
             tracing::warn!(
                 transport = transport.as_str(), method = %request.method, id = %id, code, micros,
                 semantics = "undeclared",
@@ -242,94 +133,17 @@ impl Plant {
         }
     }
 
-    /// Answers one request, with the contract method it called, if any.
-    async fn call(
-        &self,
-        request: &Request,
-        session: &mut Session<'_>,
-    ) -> (Answer, Option<&MethodInfo>) {
-        let params = request.params.as_ref();
-        let method = request.method.as_str();
-        let answer = if self.dialect.describe.as_deref() == Some(method) {
-            self.describe(params, session.access)
-        } else if session.access != Access::Full {
-            self.protocol.credential_required().into()
-        } else if let Some(info) = self.table.methods.get(method) {
-            return (self.contract_call(info, params, Steer::Plain).await, Some(info));
-        } else if method == fake::METHOD {
-            return self.fake(params, session).await;
-        } else if self.accord_events && method == event::SUBSCRIBE {
-            self.subscribe(params, session)
-        } else if self.accord_events && method == event::UNSUBSCRIBE {
-            match session.subscriptions.as_deref_mut() {
-                None => self.protocol.not_on_transport(session.transport.as_str()).into(),
-                Some(subs) => match event::read_unsubscribe_params(params) {
-                    // An accord-style unsubscribe ends only accord-style subscriptions.
-                    Ok(id) => Answer::Value(Value::Bool(
-                        subs.iter_mut().any(|s| {
-                            s.id == id
-                                && matches!(self.dialect.event(&s.event), Some(EventRoute::Accord))
-                        }) && subs.remove(&id),
-                    )),
-                    Err(error) => self.protocol.params_refusal(error).into(),
-                },
-            }
-        } else if self.dialect.is_pubsub_subscribe(method) {
-            self.pubsub_subscribe(method, params, session)
-        } else if self.dialect.is_pubsub_unsubscribe(method) {
-            self.pubsub_unsubscribe(method, params, session)
-        } else {
-            self.protocol.method_not_found(method).into()
-        };
-        (answer, None)
-    }
-
-    fn describe(&self, params: Option<&Value>, access: Access) -> Answer {
-        self.described.answer(&self.doc, params, access != Access::Full, &self.protocol)
-    }
-
-    /// The answer to a subscribe call (accord's or pubsub) on a connection that already holds
-    /// `--max-subscriptions`: the `subscriptions` limit in the wire's limit code.
-    pub(crate) fn subscriptions_full(&self) -> Answer {
-        tracing::info!(limit = limits::SUBSCRIPTIONS, "limit exceeded");
-        self.protocol
-            .limit_exceeded(limits::SUBSCRIPTIONS, self.limits.max_of(limits::SUBSCRIPTIONS))
-            .into()
-    }
-
-    fn subscribe(&self, params: Option<&Value>, session: &mut Session<'_>) -> Answer {
-        let Some(subs) = session.subscriptions.as_deref_mut() else {
-            return self.protocol.not_on_transport(session.transport.as_str()).into();
-        };
-        match event::read_subscribe_params(params) {
-            Ok(_) if subs.len() >= self.limits.subscriptions => self.subscriptions_full(),
-            Ok(name)
-                if self.table.events.contains_key(&name)
-                    && matches!(self.dialect.event(&name), Some(EventRoute::Accord)) =>
-            {
-                Answer::Value(Value::String(subs.add(&name)))
-            }
-            Ok(name) => self
-                .protocol
-                .invalid_params_at(
-                    if matches!(params, Some(Value::Array(_))) { "/0" } else { "/event" },
-                    "an event of the contract, namespace.event",
-                    &name,
-                )
-                .into(),
-            Err(error) => self.protocol.params_refusal(error).into(),
-        }
-    }
-
     /// `rpc.fake`; answers with the contract method it called, when it got as far as one.
     async fn fake(
         &self,
         params: Option<&Value>,
         session: &mut Session<'_>,
-    ) -> (Answer, Option<&MethodInfo>) {
+        outbox: Option<&mut Outbox>,
+    ) -> (Answer, Option<String>) {
+        let protocol = self.core.protocol();
         let steering = match fake::read_params(params) {
             Ok(steering) => steering,
-            Err(error) => return (self.protocol.params_refusal(error).into(), None),
+            Err(error) => return (protocol.params_refusal(error).into(), None),
         };
         match steering {
             Fake::Call { method, params, example, error, delay_ms } => {
@@ -340,41 +154,58 @@ impl Plant {
                 // protocol method (nor, on accord's wire, a name that is not qualified).
                 let call = Call::of(&method);
                 if matches!(call, Call::Protocol(_))
-                    || (self.dialect.is_accord() && matches!(call, Call::Unqualified(_)))
+                    || (self.core.dialect().is_accord() && matches!(call, Call::Unqualified(_)))
                 {
-                    let error = self.protocol.invalid_params_at(
+                    let error = protocol.invalid_params_at(
                         "/call/method",
                         "a contract method, namespace.method",
                         &method,
                     );
                     return (error.into(), None);
                 }
-                let found = self.dialect.resolve(&method).map(|r| r.wire_name.as_str());
-                let Some(info) = found.and_then(|wire_name| self.table.methods.get(wire_name))
+                let found = self.core.dialect().resolve(&method).map(|r| r.wire_name.as_str());
+                let Some((wire_name, info)) =
+                    found.and_then(|wire_name| self.table.methods.get_key_value(wire_name))
                 else {
-                    return (self.protocol.method_not_found(&method).into(), None);
+                    return (protocol.method_not_found(&method).into(), None);
                 };
                 let steer = match (&example, error) {
                     (Some(example), _) => Steer::Example(example),
                     (None, Some(code)) => Steer::Error(code),
                     (None, None) => Steer::Plain,
                 };
-                (self.contract_call(info, params.as_ref(), steer).await, Some(info))
+                // The steered call's params are checked as the engine checks a direct call's.
+                let checked = match self.core.contract_call(wire_name) {
+                    Some(call) => self.core.check_params(call, params.as_ref()),
+                    None => Err(RpcError::internal("the engine lacks a method of the table")),
+                };
+                let answer = match checked {
+                    Ok(()) => self.contract_call(info, params.as_ref(), steer).await,
+                    Err(error) => error.into(),
+                };
+                (answer, Some(wire_name.clone()))
             }
-            Fake::Emit { event, delay_ms } => (self.emit(&event, delay_ms, session).await, None),
+            Fake::Emit { event, delay_ms } => {
+                (self.emit(&event, delay_ms, session, outbox).await, None)
+            }
         }
     }
 
     /// `rpc.fake` with `emit`: a notification of `event` on each subscription to it, now.
-    async fn emit(&self, event: &str, delay_ms: u64, session: &mut Session<'_>) -> Answer {
-        let (Some(subs), Some(outbox)) =
-            (session.subscriptions.as_deref_mut(), session.outbox.as_deref_mut())
-        else {
-            return self.protocol.not_on_transport(session.transport.as_str()).into();
+    async fn emit(
+        &self,
+        event: &str,
+        delay_ms: u64,
+        session: &mut Session<'_>,
+        outbox: Option<&mut Outbox>,
+    ) -> Answer {
+        let (Some(subs), Some(outbox)) = (session.subscriptions.as_deref_mut(), outbox) else {
+            return self.core.protocol().not_on_transport(session.transport.as_str()).into();
         };
         if !self.table.events.contains_key(event) {
             return self
-                .protocol
+                .core
+                .protocol()
                 .invalid_params_at("/emit", "an event of the contract, namespace.event", event)
                 .into();
         }
@@ -400,7 +231,7 @@ impl Plant {
             sub.sent += 1;
             match self.event_payload(&sub.event, n) {
                 Ok(payload) => {
-                    let note = match self.dialect.event(&sub.event) {
+                    let note = match self.core.dialect().event(&sub.event) {
                         Some(EventRoute::Pubsub(route)) => {
                             crate::pubsub::notification(route, &sub.id, payload)
                         }
@@ -440,7 +271,7 @@ impl Plant {
         self.made_by(target, seed, what, |generator| generator)
     }
 
-    /// [`Plant::made`] with the generator changed by `options` (a scenario's arm) after the
+    /// [`FakePlant::made`] with the generator changed by `options` (a scenario's arm) after the
     /// plant's own preference is applied.
     fn made_by(
         &self,
@@ -449,14 +280,17 @@ impl Plant {
         what: &str,
         options: impl FnOnce(Generator<'_>) -> Generator<'_>,
     ) -> Result<Value, RpcError> {
-        let check =
-            self.contract.validator(target).map_err(|e| RpcError::internal(&e.to_string()))?;
+        let check = self
+            .core
+            .contract()
+            .validator(target)
+            .map_err(|e| RpcError::internal(&e.to_string()))?;
         let value =
             options(check.generator().budget(self.limits.generation).prefer(self.prefer.arms))
                 .generate(seed)
                 .map_err(|e| match e {
                     accord_validate::Error::Budget { limit, max, .. } => {
-                        self.protocol.limit(RpcError::limit_exceeded_because(
+                        self.core.protocol().limit(RpcError::limit_exceeded_because(
                             limit.name(),
                             max,
                             &format!("no {what} could be made: {e}"),
@@ -473,7 +307,7 @@ impl Plant {
         }
     }
 
-    /// Validates params and answers a contract method: steered, canned, an example with the
+    /// Answers a contract method whose params passed: steered, canned, an example with the
     /// same params, or a generated value, in that order.
     async fn contract_call(
         &self,
@@ -481,18 +315,8 @@ impl Plant {
         params: Option<&Value>,
         steer: Steer<'_>,
     ) -> Answer {
-        let params: Cow<'_, Value> = match params {
-            Some(params) => Cow::Borrowed(params),
-            None => Cow::Owned(info.absent_params()),
-        };
-        let check = match self.contract.validator(&info.params) {
-            Ok(check) => check.with_depth_limit(self.limits.depth),
-            Err(error) => return RpcError::internal(&error.to_string()).into(),
-        };
-        if let Err(errors) = validate_params(&self.contract, check, &params) {
-            return self.protocol.invalid_params(&errors).into();
-        }
-        let by_name = info.by_name(Some(&params));
+        // Absent params read by name are `{}`, whichever way the method takes them.
+        let by_name = info.by_name(params);
         match steer {
             Steer::Example(wanted) => {
                 let found = info.examples.iter().find(|e| match wanted {
@@ -502,10 +326,11 @@ impl Plant {
                 match found {
                     Some(example) => Answer::Raw(example.result.clone()),
                     None => self
-                        .protocol
+                        .core
+                        .protocol()
                         .invalid_params_at(
                             "/example",
-                            &format!("an example of {} that has a valid result", info.name),
+                            &format!("an example of {} that has a valid result", info.name()),
                             &match wanted {
                                 ExampleRef::Name(name) => format!("`{name}`"),
                                 ExampleRef::Index(index) => index.to_string(),
@@ -516,7 +341,8 @@ impl Plant {
             }
             Steer::Error(code) => self.declared_error(info, code, &by_name),
             Steer::Plain => {
-                if let Some(canned) = self.scenario.iter().find(|c| c.matches(&info.name, &by_name))
+                if let Some(canned) =
+                    self.scenario.iter().find(|c| c.matches(info.name(), &by_name))
                 {
                     if canned.delay_ms > 0 {
                         tokio::time::sleep(Duration::from_millis(canned.delay_ms)).await;
@@ -527,7 +353,7 @@ impl Plant {
                         CannedAnswer::Arm(index) => {
                             let seed = self.seed_for(info, "", &by_name);
                             let made =
-                                self.made_by(&info.result, seed, "result", |g| g.root_arm(*index));
+                                self.made_by(info.result(), seed, "result", |g| g.root_arm(*index));
                             return made.map_or_else(Answer::Error, Answer::Value);
                         }
                         CannedAnswer::Continue => {}
@@ -548,7 +374,7 @@ impl Plant {
     }
 
     fn seed_for(&self, info: &MethodInfo, salt: &str, by_name: &Value) -> u64 {
-        let name = format!("{}{salt}", info.name);
+        let name = format!("{}{salt}", info.name());
         match self.mode {
             Mode::Stable => {
                 let mut bytes = Vec::with_capacity(64);
@@ -564,19 +390,20 @@ impl Plant {
 
     fn generated_result(&self, info: &MethodInfo, by_name: &Value) -> Answer {
         let seed = self.seed_for(info, "", by_name);
-        match self.made(&info.result, seed, "result") {
+        match self.made(info.result(), seed, "result") {
             Ok(value) => Answer::Value(value),
             Err(error) => error.into(),
         }
     }
 
     fn declared_error(&self, info: &MethodInfo, code: i64, by_name: &Value) -> Answer {
-        let Some(declared) = info.errors.iter().find(|e| e.code == code) else {
+        let Some(declared) = info.errors().iter().find(|e| e.code == code) else {
             return self
-                .protocol
+                .core
+                .protocol()
                 .invalid_params_at(
                     "/error",
-                    &format!("an error code {} declares", info.name),
+                    &format!("an error code {} declares", info.name()),
                     &code.to_string(),
                 )
                 .into();
@@ -592,6 +419,57 @@ impl Plant {
             }
         };
         RpcError::declared(code, &declared.message, data).into()
+    }
+}
+
+impl Handler for Answers<'_> {
+    fn contract<'s>(
+        &'s mut self,
+        _core: &'s Engine,
+        call: ContractCall<'s>,
+        request: &'s Request,
+    ) -> impl Future<Output = Answer> + Send + 's {
+        let plant = self.plant;
+        async move {
+            match plant.table.methods.get(&request.method) {
+                Some(info) => {
+                    plant.contract_call(info, request.params.as_ref(), Steer::Plain).await
+                }
+                None => {
+                    RpcError::internal(&format!("no table entry for {}", call.qualified())).into()
+                }
+            }
+        }
+    }
+
+    fn fake<'s>(
+        &'s mut self,
+        _core: &'s Engine,
+        request: &'s Request,
+        session: &'s mut Session<'_>,
+    ) -> impl Future<Output = (Answer, Option<String>)> + Send + 's {
+        let plant = self.plant;
+        plant.fake(request.params.as_ref(), session, self.outbox.as_deref_mut())
+    }
+
+    fn pubsub(&mut self, _core: &Engine, request: &Request, session: &mut Session<'_>) -> Answer {
+        let (method, params) = (request.method.as_str(), request.params.as_ref());
+        if self.plant.core.dialect().is_pubsub_subscribe(method) {
+            self.plant.pubsub_subscribe(method, params, session)
+        } else {
+            self.plant.pubsub_unsubscribe(method, params, session)
+        }
+    }
+
+    fn answered(
+        &mut self,
+        request: &Request,
+        answer: &Answer,
+        called: Option<ContractCall<'_>>,
+        transport: accord_plant::Transport,
+        started: Instant,
+    ) {
+        FakePlant::log(request, answer, called, transport, started);
     }
 }
 
@@ -613,24 +491,6 @@ fn reason_of(error: &RpcError) -> String {
     reason.unwrap_or(&error.message).to_owned()
 }
 
-/// Checks params; when the contract has patterns, off the event loop: a pattern check may
-/// spend up to accord-validate's `MAX_PATTERN_COST` (up to about 1.6 s at worst), and the
-/// runtime's other connections must not wait behind it. `block_in_place` needs the
-/// multi-threaded runtime `accord serve` runs on; on another runtime the check runs inline.
-fn validate_params(
-    contract: &Contract,
-    check: accord_validate::Validator<'_>,
-    params: &Value,
-) -> Result<(), Vec<accord_validate::ValidationError>> {
-    let multi_thread = tokio::runtime::Handle::try_current()
-        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-    if contract.has_patterns() && multi_thread {
-        tokio::task::block_in_place(|| check.validate(params))
-    } else {
-        check.validate(params)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -639,7 +499,7 @@ mod tests {
     use accord_wire::{Access, describe};
     use serde_json::{Value, json};
 
-    use super::Plant;
+    use super::FakePlant;
     use crate::Config;
     use accord_wire::encode::Answer;
 
@@ -659,7 +519,7 @@ mod tests {
     #[test]
     fn describe_is_serialized_once_and_reused() {
         let doc = Document::parse(PUMP).unwrap();
-        let plant = Plant::new(doc.clone(), &Config::default()).unwrap();
+        let plant = FakePlant::new(doc.clone(), &Config::default()).unwrap().core;
         for access in [Access::Full, Access::Reduced] {
             let (Answer::Raw(a), Answer::Raw(b)) =
                 (plant.describe(None, access), plant.describe(None, access))
