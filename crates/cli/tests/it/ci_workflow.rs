@@ -234,9 +234,11 @@ fn the_install_step_builds_from_a_commit_or_a_tag() {
     let repo = Repo { dir: upstream.clone(), contract: String::new() };
     let home = dir.join("home");
     std::fs::create_dir_all(&home).unwrap();
+    // cargo's git checkouts go to a CARGO_HOME of the test's own (the throwaway crate has no
+    // dependency, so no registry is needed): nothing is written outside the target directory.
+    // The toolchain is still rustup's.
     let real_home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
-    let cargo_home =
-        std::env::var_os("CARGO_HOME").map_or_else(|| real_home.join(".cargo"), PathBuf::from);
+    let cargo_home = dir.join("cargo-home");
     let rustup_home =
         std::env::var_os("RUSTUP_HOME").map_or_else(|| real_home.join(".rustup"), PathBuf::from);
     let mut revs = Vec::new();

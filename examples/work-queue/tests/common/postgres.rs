@@ -1,7 +1,7 @@
 #![allow(dead_code)]
 //! A PostgreSQL database of its own for each test, on the server `ACCORD_TEST_POSTGRES_URL`
-//! names (`.ci/run` starts a throwaway one; `eval "$(bash .ci/postgres start)"` does the same by
-//! hand). No URL is a failure that says how to start one, never a silent pass. Shared by the
+//! names (`cargo xtask test`, the README's test command, starts a throwaway one; `eval "$(bash
+//! .ci/postgres start)"` does the same by hand). No URL is a failure that says how to start one, never a silent pass. Shared by the
 //! store suite (src/store/suite.rs) and the integration tests.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,11 +13,11 @@ pub(crate) const VAR: &str = "ACCORD_TEST_POSTGRES_URL";
 pub(crate) fn server_url() -> String {
     std::env::var(VAR).unwrap_or_else(|_| {
         panic!(
-            "this test needs PostgreSQL and {VAR} is not set. Start a throwaway server (needs \
-             Debian's `postgresql` package: apt-get install postgresql) and run the tests again:\n\
+            "this test needs PostgreSQL and {VAR} is not set. `cargo xtask test` (the README's \
+             test command) installs Debian's `postgresql` and starts a throwaway server for its \
+             run; by hand:\n\
              \n    eval \"$(bash .ci/postgres start)\" && cargo nextest run --workspace\n\
-             \nand stop it with `bash .ci/postgres stop \"$ACCORD_TEST_POSTGRES_DIR\"` (.ci/run \
-             does all of this itself)"
+             \nand stop it with `bash .ci/postgres stop \"$ACCORD_TEST_POSTGRES_DIR\"`"
         )
     })
 }
