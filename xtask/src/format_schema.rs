@@ -651,6 +651,7 @@ mod tests {
         "bad-contract-version",
         "bad-param-structure",
         "enum-float-value",
+        "every-mistake-at-once",
         "missing-result",
         "misspelt-kind",
         "not-an-object",
