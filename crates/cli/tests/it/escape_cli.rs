@@ -24,11 +24,13 @@ fn assert_output_harmless(what: &str, out: &Output) {
 }
 
 /// A contract whose every name, description and semantics holds control characters (as JSON
-/// escapes: the document is valid JSON and reads).
+/// escapes: the document is valid JSON and reads). Each test process writes a file of its own:
+/// nextest runs the tests of this file side by side, and one rewriting a shared file while
+/// another's `accord serve` read it gave that serve half a document (a flaky "no URL").
 fn contract() -> PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("escape-cli");
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("esc.types.json");
+    let file = dir.join(format!("esc-{}.types.json", std::process::id()));
     std::fs::write(
         &file,
         r#"{
