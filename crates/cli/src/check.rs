@@ -839,21 +839,21 @@ fn github_report(items: &[&Item]) -> String {
         };
         let mut props = Vec::new();
         let mut message = i.message.clone();
-        match &i.location {
-            // A place in a release read from git (`v1.0.0:thermostat.types.json`, what a removed
-            // item points at) is in no file GitHub has: the annotation goes on the file as it
-            // is now, without a line, and the message says where the item was.
-            Some((file, line, col)) if git_revision_place(file).is_some() => {
-                let path = git_revision_place(file).unwrap_or(file);
-                props.push(format!("file={}", escape(path, true)));
-                message = format!("(was at {file}:{line}:{col}) {message}");
+        if let Some((file, line, col)) = &i.location {
+            match git_revision_place(file) {
+                // A place in a release read from git (`v1.0.0:thermostat.types.json`, what a
+                // removed item points at) is in no file GitHub has: the annotation goes on the
+                // file as it is now, without a line, and the message says where the item was.
+                Some(path) => {
+                    props.push(format!("file={}", escape(path, true)));
+                    message = format!("(was at {file}:{line}:{col}) {message}");
+                }
+                None => {
+                    props.push(format!("file={}", escape(file, true)));
+                    props.push(format!("line={line}"));
+                    props.push(format!("col={col}"));
+                }
             }
-            Some((file, line, col)) => {
-                props.push(format!("file={}", escape(file, true)));
-                props.push(format!("line={line}"));
-                props.push(format!("col={col}"));
-            }
-            None => {}
         }
         props.push(format!("title={}", escape(i.rule, true)));
         // Control characters from the contract are written out before the workflow-command

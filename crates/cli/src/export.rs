@@ -63,7 +63,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
     };
     match schema {
         Ok(schema) => {
-            let schema = accord_import::strict_json_schema(schema, args.accord_annotations);
+            let schema = accord_validate::strict_json_schema(schema, args.accord_annotations);
             // Serializing a Value cannot fail.
             let text = serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n";
             if output::print(&text) { Outcome::Success } else { Outcome::InputError }

@@ -11,7 +11,6 @@ mod openrpc;
 mod options;
 mod report;
 mod schema;
-mod strict;
 
 use accord_schema_model::Document;
 use serde_json::Value;
@@ -21,7 +20,6 @@ pub use crate::{
     export::{OPENRPC_VERSION, export_openrpc},
     options::{Options, SemanticsOverlap, SemanticsRule},
     report::{Accepts, Loss, Note, Report},
-    strict::strict_json_schema,
 };
 
 /// The JSON Schema dialect a source is read under.

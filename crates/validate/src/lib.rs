@@ -10,6 +10,8 @@ mod format;
 mod generate;
 #[cfg(feature = "json-schema")]
 mod json_schema;
+#[cfg(feature = "json-schema")]
+mod json_schema_strict;
 #[cfg(feature = "lint")]
 mod lint;
 mod number;
@@ -39,6 +41,8 @@ pub use crate::generate::{ArmPreference, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS, G
 pub use crate::json_schema::{
     JSON_SCHEMA_DIALECT, SchemaWriter, json_schema, json_schema_of_contract,
 };
+#[cfg(feature = "json-schema")]
+pub use crate::json_schema_strict::strict_json_schema;
 
 #[cfg(feature = "lint")]
 pub use crate::lint::{

@@ -121,7 +121,7 @@ fn ajv_and_accord_validate_agree_on_generated_values() {
         let mut expected = Vec::new();
         for target in &targets {
             let schema = accord_validate::json_schema(&doc, target).unwrap();
-            let schema = accord_import::strict_json_schema(schema, false);
+            let schema = accord_validate::strict_json_schema(schema, false);
             let values = values_of(&contract, target);
             cases.push(json!({"schema": schema, "values": values.iter().map(|(v, _, _)| v).collect::<Vec<_>>()}));
             expected.push(values);

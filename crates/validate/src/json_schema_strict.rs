@@ -1,9 +1,10 @@
-//! `accord export jsonschema` for strict validators. validate's export writes accord's own
-//! annotations (`x-accord-unit`, …) and tuples whose trailing items are optional as one
-//! `prefixItems` with a `minItems` below its length. ajv 8's default strict mode refuses unknown
-//! keywords (unless declared with `addKeyword`) and logs such tuples (`strictTuples`). This pass
-//! takes the annotations out (unless asked to keep them) and writes each such tuple as the
-//! `anyOf` of its full tuples, one per allowed length, which admits the same arrays.
+//! `accord export jsonschema` for strict validators, beside the export it rewrites: the export
+//! writes accord's own annotations (`x-accord-unit`, …) and tuples whose trailing items are
+//! optional as one `prefixItems` with a `minItems` below its length. ajv 8's default strict
+//! mode refuses unknown keywords (unless declared with `addKeyword`) and logs such tuples
+//! (`strictTuples`). This pass takes the annotations out (unless asked to keep them) and writes
+//! each such tuple as the `anyOf` of its full tuples, one per allowed length, which admits the
+//! same arrays.
 
 use serde_json::{Map, Value, json};
 
