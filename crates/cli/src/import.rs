@@ -60,6 +60,11 @@ struct OpenrpcArgs {
     /// below it are always followed; nothing is ever fetched over the network).
     #[arg(long)]
     allow_outside: bool,
+    /// Resolve relative file `$ref`s against DIR instead of the folder of the file holding the
+    /// ref, for specs whose own tooling resolves them from the repository root (such as
+    /// starknet-specs, whose `api/` files write `./api/starknet_api_openrpc.json#…`).
+    #[arg(long, value_name = "DIR")]
+    ref_base: Option<PathBuf>,
     /// What stands between namespace and method in the method names.
     #[arg(long, value_name = "TEXT")]
     separator: Option<String>,
@@ -130,6 +135,7 @@ fn openrpc_options(a: &OpenrpcArgs) -> Result<Options, String> {
         options.read_toml(&text).map_err(|e| format!("{}: {e}", config.display()))?;
     }
     options.allow_outside = a.allow_outside;
+    options.ref_base.clone_from(&a.ref_base);
     if let Some(s) = &a.separator {
         options.separator = s.clone();
     }

@@ -1,5 +1,5 @@
 //! Multi-file OpenRPC documents: `$ref`s into other local files (`other.json#/components/…`,
-//! relative to the file that holds the ref) are followed, the way OpenRPC's own tooling
+//! relative to the file that holds the ref, or to [`crate::Options::ref_base`]) are followed, the way OpenRPC's own tooling
 //! resolves them, and the document is bundled into one before the import reads it. A component
 //! of another file (`#/components/{schemas,errors,contentDescriptors,examples}/NAME`) becomes a
 //! component of the bundle under its name (the file's stem appended when the name is taken by
@@ -26,6 +26,8 @@ struct Bundler {
     root_dir: PathBuf,
     root_file: PathBuf,
     allow_outside: bool,
+    /// Where relative file refs resolve from, when not the referring file's folder.
+    ref_base: Option<PathBuf>,
     files: HashMap<PathBuf, Option<Value>>,
     /// (file, component pointer) → its name in the bundle.
     placed: HashMap<(PathBuf, String), (String, String)>,
@@ -36,14 +38,17 @@ struct Bundler {
 
 /// `source`, read from the file `path`, with every local file ref followed; and the refs that
 /// could not be.
-pub(crate) fn bundle(source: &Value, path: &Path, allow_outside: bool) -> (Value, Vec<Loss>) {
+pub(crate) fn bundle(source: &Value, path: &Path, options: &crate::Options) -> (Value, Vec<Loss>) {
     let dir = path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let root_dir = dir.canonicalize().unwrap_or(dir.clone());
     let file = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let ref_base =
+        options.ref_base.as_ref().map(|b| b.canonicalize().unwrap_or_else(|_| b.clone()));
     let mut b = Bundler {
         root_dir,
         root_file: file.clone(),
-        allow_outside,
+        allow_outside: options.allow_outside,
+        ref_base,
         files: HashMap::new(),
         placed: HashMap::new(),
         components: Map::new(),
@@ -51,6 +56,7 @@ pub(crate) fn bundle(source: &Value, path: &Path, allow_outside: bool) -> (Value
     };
     b.files.insert(file.clone(), Some(source.clone()));
     let mut out = source.clone();
+    b.adopt_aliases(&mut out, &file);
     b.walk(&mut out, &file, "", 0, true);
     if !b.components.is_empty() {
         let root = out.as_object_mut().expect("an OpenRPC document is an object");
@@ -121,9 +127,7 @@ impl Bundler {
         let target_file = if path_part.is_empty() {
             file.to_path_buf()
         } else {
-            let relative = path_part.strip_prefix("file://").unwrap_or(path_part);
-            let base = file.parent().unwrap_or(Path::new("."));
-            let joined = base.join(relative);
+            let joined = self.joined(path_part, file);
             match joined.canonicalize() {
                 Ok(p) => p,
                 Err(e) => {
@@ -133,7 +137,9 @@ impl Bundler {
                 }
             }
         };
-        if !self.allow_outside && !target_file.starts_with(&self.root_dir) {
+        let inside = target_file.starts_with(&self.root_dir)
+            || self.ref_base.as_ref().is_some_and(|base| target_file.starts_with(base));
+        if !self.allow_outside && !inside {
             let why = format!(
                 "{} is outside the document's folder (allow it with --allow-outside)",
                 target_file.display()
@@ -177,6 +183,79 @@ impl Bundler {
         let mut value = target;
         self.walk(&mut value, &target_file, at, depth + 1, false);
         Some(Followed::Inline(value))
+    }
+
+    /// A root component that is only a ref to another file's component
+    /// (`"BLOCK_ID": {"$ref": "./api/main.json#/components/schemas/BLOCK_ID"}`) is that component
+    /// under the root's name: it takes the target's value, and every other ref to the same target
+    /// uses the root's name, so one type keeps one name (no `BLOCK_ID` beside a
+    /// `BLOCK_ID_main`).
+    fn adopt_aliases(&mut self, root: &mut Value, file: &Path) {
+        for section in SECTIONS {
+            let Some(entries) = root
+                .get_mut("components")
+                .and_then(|c| c.get_mut(section))
+                .and_then(Value::as_object_mut)
+            else {
+                continue;
+            };
+            for (name, value) in entries.iter_mut() {
+                let Some(Value::String(r)) = value.get("$ref").cloned() else { continue };
+                if value.as_object().is_some_and(|m| m.len() != 1) || r.starts_with('#') {
+                    continue;
+                }
+                let (path_part, fragment) = r.split_once('#').unwrap_or((&r, ""));
+                if path_part.starts_with("http://") || path_part.starts_with("https://") {
+                    continue;
+                }
+                let Some(target_file) = self.resolve(path_part, file) else { continue };
+                let pointer = percent_decode(fragment);
+                let segments: Vec<&str> = pointer.split('/').collect();
+                if !matches!(segments.as_slice(), ["", "components", s, _] if *s == section) {
+                    continue;
+                }
+                self.placed
+                    .entry((target_file, pointer))
+                    .or_insert_with(|| (section.to_owned(), name.clone()));
+            }
+        }
+        // The aliases' values are filled in when the walk follows their own refs: a placed
+        // component's ref is rewritten to the root's name, and the root entry is replaced by the
+        // target below.
+        let placed: Vec<((PathBuf, String), (String, String))> =
+            self.placed.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        for ((target_file, pointer), (section, name)) in placed {
+            let Some(doc) = self.load(&target_file, "", &pointer) else { continue };
+            let Some(mut target) = doc.pointer(&pointer).cloned() else { continue };
+            let place = format!("/components/{section}/{}", escape(&name));
+            self.walk(&mut target, &target_file, &place, 1, false);
+            if let Some(slot) = root
+                .get_mut("components")
+                .and_then(|c| c.get_mut(&section))
+                .and_then(|s| s.get_mut(&name))
+            {
+                *slot = target;
+            }
+        }
+    }
+
+    /// The canonical path of the file a relative ref's path part names, if it exists.
+    fn resolve(&self, path_part: &str, file: &Path) -> Option<PathBuf> {
+        if path_part.is_empty() {
+            return Some(file.to_path_buf());
+        }
+        self.joined(path_part, file).canonicalize().ok()
+    }
+
+    /// A ref's path part joined to where relative refs resolve from: the ref base, or the folder
+    /// of the file that holds the ref.
+    fn joined(&self, path_part: &str, file: &Path) -> PathBuf {
+        let relative = path_part.strip_prefix("file://").unwrap_or(path_part);
+        let base = match &self.ref_base {
+            Some(base) => base.as_path(),
+            None => file.parent().unwrap_or(Path::new(".")),
+        };
+        base.join(relative)
     }
 
     /// The root document's own component `section/name`, if any.

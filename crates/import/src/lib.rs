@@ -68,8 +68,8 @@ pub fn import_openrpc(source: &Value, options: &Options) -> Result<Import, Error
 }
 
 /// Imports the OpenRPC document `source` read from the file `path`, following `$ref`s into
-/// other local files (relative to the file that holds each ref; outside the document's folder
-/// only with [`Options::allow_outside`]; never over the network). A ref that cannot be followed
+/// other local files (relative to the file that holds each ref, or to [`Options::ref_base`];
+/// outside the document's folder only with [`Options::allow_outside`]; never over the network). A ref that cannot be followed
 /// is an `unresolved-ref` loss naming the path tried, never an error.
 ///
 /// # Errors
@@ -80,7 +80,7 @@ pub fn import_openrpc_file(
     path: &std::path::Path,
     options: &Options,
 ) -> Result<Import, Error> {
-    let (bundled, losses) = bundle::bundle(source, path, options.allow_outside);
+    let (bundled, losses) = bundle::bundle(source, path, options);
     openrpc::import(&bundled, options, losses)
 }
 

@@ -261,7 +261,7 @@ pub(crate) fn import(
         });
     }
     crate::cycles::break_cycles(&mut conv, &mut doc)?;
-    let losses = conv.take_losses();
+    let losses = one_loss_per_unfollowed_ref(conv.take_losses());
     let document = accord_schema_model::Document::from_value(doc)?;
     Ok(Import { document, report: Report::new(losses).with_notes(notes) })
 }
@@ -351,6 +351,36 @@ fn semantics_note(at: &str, wire_name: &str, overlap: &crate::SemanticsOverlap) 
             others.join(", ")
         ),
     }
+}
+
+/// A file ref the bundler could not follow stays in the document, so the import meets it again
+/// (an `external-ref` schema, an `unresolved-ref` error or example): one cause, one loss. The
+/// bundler's loss names the path tried; the later one adds only what the contract does instead,
+/// which is folded into it.
+fn one_loss_per_unfollowed_ref(losses: Vec<crate::Loss>) -> Vec<crate::Loss> {
+    let mut out: Vec<crate::Loss> = Vec::with_capacity(losses.len());
+    let mut unfollowed: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for loss in losses {
+        let own_ref = loss.pointer.strip_suffix("/$ref").unwrap_or(&loss.pointer).to_owned();
+        match unfollowed.get(&own_ref) {
+            Some(&first) if matches!(loss.kind, "external-ref" | "unresolved-ref") => {
+                if let Some((_, instead)) = loss.detail.rsplit_once("; ") {
+                    let kept = &mut out[first].detail;
+                    if !kept.ends_with(instead) {
+                        kept.push_str("; ");
+                        kept.push_str(instead);
+                    }
+                }
+            }
+            _ => {
+                if loss.kind == "unresolved-ref" && loss.pointer.ends_with("/$ref") {
+                    unfollowed.entry(own_ref).or_insert(out.len());
+                }
+                out.push(loss);
+            }
+        }
+    }
+    out
 }
 
 /// A descriptor with no schema: what an unresolved result stands for.

@@ -31,6 +31,11 @@ pub struct Options {
     /// Follow `$ref`s into files outside the document's folder (`../shared/errors.json`);
     /// without it such a ref is an `unresolved-ref` loss.
     pub allow_outside: bool,
+    /// The folder relative file `$ref`s are resolved against, instead of the folder of the file
+    /// that holds each ref: for specs whose own tooling resolves refs from the repository root
+    /// (starknet-specs writes `./api/starknet_api_openrpc.json#…` inside `api/`). It counts as
+    /// inside the document's folder for [`Options::allow_outside`].
+    pub ref_base: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -44,6 +49,7 @@ impl Default for Options {
             default_namespace: "api".to_owned(),
             semantics: Vec::new(),
             allow_outside: false,
+            ref_base: None,
         }
     }
 }

@@ -12,6 +12,7 @@ mod conform_work_queue;
 mod console_api;
 mod console_browser;
 mod diff_cli;
+mod diff_history;
 mod end_to_end;
 mod escape_cli;
 mod export_ajv;

@@ -20,6 +20,11 @@ impl Comparison<'_> {
         }
         self.defaults(at, o, n);
         match (&o.kind, &n.kind) {
+            // A named type wrapped in a union that names it (`FELT` → `FELT | STORAGE_RESULT`),
+            // or unwrapped from one, is variants added or removed, not a changed type: the
+            // variant is matched by its name before the ref is resolved.
+            (TypeKind::Ref(_), TypeKind::Union(u)) if union_names(u, o) => self.unions(at, o, n),
+            (TypeKind::Union(u), TypeKind::Ref(_)) if union_names(u, n) => self.unions(at, o, n),
             (TypeKind::Ref(or), TypeKind::Ref(nr)) => {
                 let ons = or.namespace.clone().unwrap_or_else(|| at.old_ns.clone());
                 let nns = nr.namespace.clone().unwrap_or_else(|| at.new_ns.clone());
@@ -711,6 +716,12 @@ pub(super) fn admits_base(kind: &TypeKind, value: &Value) -> bool {
         (TypeKind::Enum(e), v) => e.values.contains(v),
         _ => false,
     }
+}
+
+/// Whether one of `u`'s variants is the ref `r` (by the key variants are matched on).
+fn union_names(u: &accord_schema_model::UnionType, r: &TypeNode) -> bool {
+    let key = variant_key(r, None);
+    u.variants.iter().any(|v| variant_key(v, u.discriminator.as_deref()) == key)
 }
 
 /// What identifies a union variant across versions.
