@@ -227,7 +227,7 @@ rules! {
         witness: true,
         story: Story::ReaderWriter,
         advice: Advice::DeployOrder,
-        purpose: "A union gained a variant (or a type became a union). A named type wrapped in a union that names it (`FELT` → `FELT | STORAGE_RESULT`) keeps its variant: only the new variants are findings, never a changed type.",
+        purpose: "A union gained a variant (or a type became a union). A named type wrapped in a union that names it (`FELT` becoming a union of `FELT` and `STORAGE_RESULT`) keeps its variant: only the new variants are findings, never a changed type.",
         doc: "Old readers do not know the new variant.",
     }
 
