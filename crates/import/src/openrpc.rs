@@ -153,27 +153,105 @@ pub(crate) fn import(
         if let Some(role) = pubsub.iter().find(|r| r.index == p.index) {
             let record = namespaces.entry(p.ns.clone()).or_default();
             let wire = record.entry("wire").or_insert_with(|| json!({}));
-            wire["pubsub"] = json!({});
+            if let Some(route) = &role.route {
+                // One subscribe method per subscription: the event's own wire entry.
+                let mut entry = json!({
+                    "notification": p.wire_name,
+                    "unsubscribe": route.unsubscribe,
+                });
+                if let Some(subscribe) = &route.subscribe {
+                    entry["subscribe"] = json!(subscribe);
+                }
+                if wire.get("events").is_none() {
+                    wire["events"] = json!({});
+                }
+                wire["events"][p.name.as_str()] = entry;
+            } else if !role.per_event {
+                wire["pubsub"] = json!({});
+            }
             if role.event {
                 let event = event(&mut conv, m, &at, &p.ns);
                 let events = record.entry("events").or_insert_with(|| json!({}));
                 events[p.name.as_str()] = event;
+                let how = match &role.route {
+                    None => "its namespace has `subscribe` and `unsubscribe` methods".to_owned(),
+                    Some(EventRoute { subscribe: Some(s), .. }) => {
+                        format!("its `result` param is what a subscription made by `{s}` carries")
+                    }
+                    Some(EventRoute { subscribe: None, unsubscribe }) => format!(
+                        "its `result` param is what a subscription carries, and no subscribe method names it (its namespace has `{unsubscribe}`)"
+                    ),
+                };
                 notes.push(Note {
                     pointer: at.clone(),
                     kind: "subscription",
                     detail: format!(
-                        "`{}` has no `result` and its namespace has `subscribe` and `unsubscribe` methods: the event `{}.{}`, subscribed in the pubsub style (wire.md §11.3)",
+                        "`{}` has no `result` and {how}: the event `{}.{}`, sent by the plant and subscribed in the pubsub style (wire.md §11.3)",
                         p.wire_name, p.ns, p.name
                     ),
                 });
+                if let Some(EventRoute { subscribe: None, .. }) = &role.route {
+                    conv.loss(
+                        &at,
+                        "subscription-route",
+                        Accepts::Wider,
+                        format!(
+                            "no method of the document subscribes to `{}`; the contract routes the event through no subscribe method of its own",
+                            p.wire_name
+                        ),
+                    );
+                }
+                let id = m
+                    .get("params")
+                    .filter(|_| role.route.is_some())
+                    .and_then(Value::as_array)
+                    .and_then(|ps| ps.iter().find_map(|p| p.get("name").and_then(Value::as_str)))
+                    .filter(|n| *n != "subscription" && *n != "result");
+                if let Some(id) = id {
+                    conv.loss(
+                        &format!("{at}/params/0"),
+                        "notification-id",
+                        Accepts::Wider,
+                        format!(
+                            "the notification names the subscription id `{id}`; accord's pubsub wire names it `subscription` (wire.md §11.3), so a fake's notifications differ there"
+                        ),
+                    );
+                }
             } else {
+                // geth's one subscribe method takes the event's name as its first param (the
+                // selector); a per-subscription subscribe method's params are its own.
+                if let Some(params) = m.get("params").and_then(Value::as_array).filter(|ps| {
+                    role.per_event && !ps.is_empty() && p.name != "unsubscribe"
+                }) {
+                    let names: Vec<String> = params
+                        .iter()
+                        .filter_map(|p| p.get("name").and_then(Value::as_str))
+                        .map(|n| format!("`{n}`"))
+                        .collect();
+                    conv.loss(
+                        &format!("{at}/params"),
+                        "subscription-params",
+                        Accepts::Wider,
+                        format!(
+                            "the subscribe method's params ({}) are not held: an event's subscription takes extra params unchecked (wire.md §11.3), so a change to them is not diffed",
+                            names.join(", ")
+                        ),
+                    );
+                }
                 notes.push(Note {
                     pointer: at.clone(),
                     kind: "subscription",
-                    detail: format!(
-                        "`{}` is the namespace's pubsub `{}` method, not a contract method",
-                        p.wire_name, p.name
-                    ),
+                    detail: if role.per_event {
+                        format!(
+                            "`{}` subscribes to or unsubscribes from the namespace's events (the pubsub wire), not a contract method",
+                            p.wire_name
+                        )
+                    } else {
+                        format!(
+                            "`{}` is the namespace's pubsub `{}` method, not a contract method",
+                            p.wire_name, p.name
+                        )
+                    },
                 });
             }
             continue;
@@ -271,6 +349,20 @@ struct PubsubRole {
     index: usize,
     /// A notification (an event); else the subscribe or unsubscribe method.
     event: bool,
+    /// For an event subscribed by a method of its own (starknet's `starknet_subscribeEvents` →
+    /// `starknet_subscriptionEvents`): its route; `None`: the namespace's pubsub methods.
+    route: Option<EventRoute>,
+    /// Part of the per-subscription style (one subscribe method per event), not of the
+    /// namespace's one `subscribe`/`unsubscribe` pair.
+    per_event: bool,
+}
+
+/// The wire names of an event's own subscription.
+struct EventRoute {
+    /// The method that subscribes to it, if the document has one.
+    subscribe: Option<String>,
+    /// The namespace's unsubscribe method.
+    unsubscribe: String,
 }
 
 /// The recognition rule (docs/interop.md): in a namespace that has methods named `subscribe`
@@ -291,20 +383,93 @@ fn subscriptions(
     for ns in namespaces {
         let in_ns: Vec<&Placed> = placed.iter().filter(|p| p.ns == ns && wire_default(p)).collect();
         let has = |name: &str| in_ns.iter().any(|p| p.name == name);
-        if !(has("subscribe") && has("unsubscribe")) {
+        if !has("unsubscribe") {
             continue;
         }
-        for p in in_ns {
-            let m = deref(source, &methods[p.index], "").ok();
-            let notification = m.is_some_and(|m| m.get("result").is_none());
-            if p.name == "subscribe" || p.name == "unsubscribe" {
-                roles.push(PubsubRole { index: p.index, event: false });
-            } else if notification {
-                roles.push(PubsubRole { index: p.index, event: true });
+        let notification = |p: &Placed| {
+            deref(source, &methods[p.index], "").ok().is_some_and(|m| m.get("result").is_none())
+        };
+        if has("subscribe") {
+            for p in in_ns {
+                if p.name == "subscribe" || p.name == "unsubscribe" {
+                    roles.push(PubsubRole {
+                        index: p.index,
+                        event: false,
+                        route: None,
+                        per_event: false,
+                    });
+                } else if notification(p) {
+                    roles.push(PubsubRole {
+                        index: p.index,
+                        event: true,
+                        route: None,
+                        per_event: false,
+                    });
+                }
             }
+            continue;
+        }
+        let unsubscribe = in_ns.iter().find(|p| p.name == "unsubscribe").expect("checked above");
+        let mut any = false;
+        for p in &in_ns {
+            if !(notification(p) && carries_result(source, &methods[p.index])) {
+                continue;
+            }
+            let subscribe = subscribe_method_of(&p.name, &in_ns);
+            if let Some(s) = subscribe {
+                roles.push(PubsubRole {
+                    index: s.index,
+                    event: false,
+                    route: None,
+                    per_event: true,
+                });
+            }
+            let route = EventRoute {
+                subscribe: subscribe.map(|s| s.wire_name.clone()),
+                unsubscribe: unsubscribe.wire_name.clone(),
+            };
+            roles.push(PubsubRole {
+                index: p.index,
+                event: true,
+                route: Some(route),
+                per_event: true,
+            });
+            any = true;
+        }
+        if any {
+            roles.push(PubsubRole {
+                index: unsubscribe.index,
+                event: false,
+                route: None,
+                per_event: true,
+            });
         }
     }
     roles
+}
+
+/// Whether the notification method `m` carries a subscription's payload: a param named
+/// `result`, beside the subscription's id (`{"subscription_id": …, "result": …}`).
+fn carries_result(source: &Value, m: &Value) -> bool {
+    let Ok(m) = deref(source, m, "") else { return false };
+    m.get("params").and_then(Value::as_array).is_some_and(|ps| {
+        ps.iter().any(|p| {
+            deref(source, p, "").ok().and_then(|p| p.get("name")).and_then(Value::as_str)
+                == Some("result")
+        })
+    })
+}
+
+/// The subscribe method of the notification `name` in the per-subscription style:
+/// `subscriptionNewHeads` ← `subscribeNewHeads` (and `subscriptionNewTransaction` ←
+/// `subscribeNewTransactions`, a plural the spec uses).
+fn subscribe_method_of<'p>(name: &str, in_ns: &[&'p Placed]) -> Option<&'p Placed> {
+    let subject = name.strip_prefix("subscription")?;
+    if subject.is_empty() {
+        return None;
+    }
+    let wanted = [format!("subscribe{subject}"), format!("subscribe{subject}s")];
+    in_ns.iter().copied().find(|p| wanted.contains(&p.name))
 }
 
 /// The event a notification method stands for: its one param's schema as the payload.
@@ -314,13 +479,25 @@ fn event(conv: &mut Converter<'_>, m: &Value, at: &str, ns: &str) -> Value {
         out.insert("description".to_owned(), d.clone());
     }
     let params = m.get("params").and_then(Value::as_array).cloned().unwrap_or_default();
-    if params.len() > 1 {
+    // A subscription's notification (`{"subscription_id": …, "result": …}`) carries its payload
+    // as `result`, the id beside it; any other notification's payload is its first param.
+    let named_result = params.iter().position(|cd| {
+        let cd = cd
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(fragment_pointer)
+            .and_then(|p| conv.source().pointer(&p))
+            .unwrap_or(cd);
+        cd.get("name").and_then(Value::as_str) == Some("result")
+    });
+    if params.len() > 1 && named_result.is_none() {
         let detail = "a notification with several params: the event's payload is the first".into();
         conv.loss(&format!("{at}/params"), "notification-params", Accepts::Wider, detail);
     }
-    let payload = match params.first() {
+    let index = named_result.unwrap_or(0);
+    let payload = match params.get(index) {
         Some(cd) => {
-            let cd_at = format!("{at}/params/0");
+            let cd_at = format!("{at}/params/{index}");
             let schema = cd
                 .get("$ref")
                 .and_then(Value::as_str)
