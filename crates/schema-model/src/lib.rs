@@ -152,6 +152,15 @@ impl Document {
         write::document(self)
     }
 
+    /// The document as compact JSON: the bytes of `serde_json::to_vec(&doc.to_value())`,
+    /// written one method, event and type at a time, so that a giant contract (a describe
+    /// answer of a million methods) is never held as a `Value` tree beside its text.
+    pub fn to_compact_json(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        write::document_compact(self, &mut out);
+        out
+    }
+
     /// The document as canonical text: [`Document::to_value`] laid out by docs/format.md
     /// §12.2 (2-space indentation, arrays and objects on one line when it is at most 100
     /// characters wide) with a trailing newline.

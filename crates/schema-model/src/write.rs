@@ -69,27 +69,152 @@ fn list<T>(all: &[T], write: impl Fn(&T) -> Value) -> Value {
 
 /// The document as canonical JSON.
 pub(crate) fn document(doc: &Document) -> Value {
+    let mut out = document_head(doc);
+    out.opt("namespaces", doc.namespaces.as_ref().map(|all| by_name(all, namespace)));
+    out.finish(&doc.unknown)
+}
+
+/// The document's members before `namespaces`, the one that grows with the contract.
+fn document_head(doc: &Document) -> Out {
     let mut out = Out::new();
     out.put("schema", doc.schema)
         .opt("name", doc.name.clone())
         .opt("description", doc.description.clone())
-        .opt("wire", doc.wire.as_ref().map(wire))
-        .opt("namespaces", doc.namespaces.as_ref().map(|all| by_name(all, namespace)));
-    out.finish(&doc.unknown)
+        .opt("wire", doc.wire.as_ref().map(wire));
+    out
 }
 
 fn namespace(ns: &Namespace) -> Value {
-    let mut out = Out::new();
-    out.put("version", ns.version.clone())
-        .opt("description", ns.description.clone())
-        .deprecated(&ns.deprecated)
-        .opt("component", ns.component.as_ref().map(component))
-        .opt("wire", ns.wire.as_ref().map(wire))
-        .opt("methods", ns.methods.as_ref().map(|all| by_name(all, method)))
+    let parts = NamespaceParts::of(ns);
+    let mut out = parts.head;
+    out.opt("methods", ns.methods.as_ref().map(|all| by_name(all, method)))
         .opt("events", ns.events.as_ref().map(|all| by_name(all, event)))
-        .opt("types", ns.types.as_ref().map(|all| by_name(all, type_node)))
-        .reserved(&ns.reserved);
+        .opt("types", ns.types.as_ref().map(|all| by_name(all, type_node)));
+    for (key, value) in parts.tail.0 {
+        out.0.insert(key, value);
+    }
     out.finish(&ns.unknown)
+}
+
+/// A namespace's members in canonical order, around the three maps that grow with the contract
+/// (`methods`, `events`, `types`, in that order between `head` and `tail`), so that
+/// [`document_compact`] can write those one entry at a time.
+struct NamespaceParts {
+    head: Out,
+    tail: Out,
+}
+
+impl NamespaceParts {
+    fn of(ns: &Namespace) -> NamespaceParts {
+        let mut head = Out::new();
+        head.put("version", ns.version.clone())
+            .opt("description", ns.description.clone())
+            .deprecated(&ns.deprecated)
+            .opt("component", ns.component.as_ref().map(component))
+            .opt("wire", ns.wire.as_ref().map(wire));
+        let mut tail = Out::new();
+        tail.reserved(&ns.reserved);
+        NamespaceParts { head, tail }
+    }
+}
+
+/// The document as compact JSON, the same bytes as `serde_json::to_vec(&document(doc))`,
+/// written one method, event and type at a time: a contract of a million methods never stands
+/// as one `Value` tree (which costs several times its text).
+pub(crate) fn document_compact(doc: &Document, w: &mut Vec<u8>) {
+    let head = document_head(doc);
+    let mut written: Vec<&str> = Vec::new();
+    w.push(b'{');
+    let mut first = true;
+    members(w, &head.0, &mut first, &mut written);
+    if let Some(all) = &doc.namespaces {
+        member_key(w, "namespaces", &mut first);
+        written.push("namespaces");
+        w.push(b'{');
+        for (i, (name, ns)) in all.iter().enumerate() {
+            if i > 0 {
+                w.push(b',');
+            }
+            json_key(w, name);
+            namespace_compact(ns, w);
+        }
+        w.push(b'}');
+    }
+    unknown_members(w, &doc.unknown, &mut first, &written);
+    w.push(b'}');
+}
+
+fn namespace_compact(ns: &Namespace, w: &mut Vec<u8>) {
+    let parts = NamespaceParts::of(ns);
+    let mut written: Vec<&str> = Vec::new();
+    let mut first = true;
+    w.push(b'{');
+    members(w, &parts.head.0, &mut first, &mut written);
+    streamed(w, "methods", ns.methods.as_ref(), method, &mut first, &mut written);
+    streamed(w, "events", ns.events.as_ref(), event, &mut first, &mut written);
+    streamed(w, "types", ns.types.as_ref(), type_node, &mut first, &mut written);
+    members(w, &parts.tail.0, &mut first, &mut written);
+    unknown_members(w, &ns.unknown, &mut first, &written);
+    w.push(b'}');
+}
+
+/// `key: {name: write(item), …}`, one item's `Value` at a time.
+fn streamed<'k, T>(
+    w: &mut Vec<u8>,
+    key: &'k str,
+    all: Option<&IndexMap<String, T>>,
+    write: impl Fn(&T) -> Value,
+    first: &mut bool,
+    written: &mut Vec<&'k str>,
+) {
+    let Some(all) = all else { return };
+    member_key(w, key, first);
+    written.push(key);
+    w.push(b'{');
+    for (i, (name, item)) in all.iter().enumerate() {
+        if i > 0 {
+            w.push(b',');
+        }
+        json_key(w, name);
+        // Cannot fail: a Value into memory.
+        let _ = serde_json::to_writer(&mut *w, &write(item));
+    }
+    w.push(b'}');
+}
+
+fn members<'k>(
+    w: &mut Vec<u8>,
+    all: &'k Map<String, Value>,
+    first: &mut bool,
+    written: &mut Vec<&'k str>,
+) {
+    for (key, value) in all {
+        member_key(w, key, first);
+        written.push(key);
+        let _ = serde_json::to_writer(&mut *w, value);
+    }
+}
+
+/// Unknown members after the known ones, except a key a known member took (as [`Out::finish`]).
+fn unknown_members(w: &mut Vec<u8>, unknown: &Unknown, first: &mut bool, written: &[&str]) {
+    for (key, value) in unknown {
+        if !written.contains(&key.as_str()) {
+            member_key(w, key, first);
+            let _ = serde_json::to_writer(&mut *w, value);
+        }
+    }
+}
+
+fn member_key(w: &mut Vec<u8>, key: &str, first: &mut bool) {
+    if !std::mem::take(first) {
+        w.push(b',');
+    }
+    json_key(w, key);
+}
+
+fn json_key(w: &mut Vec<u8>, key: &str) {
+    let _ = serde_json::to_writer(&mut *w, key);
+    w.push(b':');
 }
 
 fn wire(w: &Wire) -> Value {

@@ -34,6 +34,12 @@ fn every_fixture_the_reader_accepts_is_written_losslessly_and_idempotently() {
         let Ok(text) = std::fs::read_to_string(path) else { continue };
         let Ok(doc) = Document::parse(&text) else { continue };
         read += 1;
+        assert_eq!(
+            String::from_utf8(doc.to_compact_json()).unwrap(),
+            serde_json::to_string(&doc.to_value()).unwrap(),
+            "{}: the streamed compact JSON is the value writer's",
+            path.display()
+        );
         let out = doc.to_canonical_string();
         let again = Document::parse(&out)
             .unwrap_or_else(|e| panic!("{}: the canonical text is refused: {e}", path.display()));

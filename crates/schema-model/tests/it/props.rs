@@ -210,6 +210,17 @@ proptest! {
         prop_assert_eq!(from_text, from_value);
     }
 
+    /// The streamed compact writer (one method, event and type at a time) gives the bytes of
+    /// the `Value` writer, unknown members (also ones named like known members) included.
+    #[test]
+    fn the_streamed_compact_json_is_the_value_writers_bytes(value in document()) {
+        let text = serde_json::to_string(&value).unwrap();
+        let doc = Document::parse(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let streamed = String::from_utf8(doc.to_compact_json()).unwrap();
+        let whole = serde_json::to_string(&doc.to_value()).unwrap();
+        prop_assert_eq!(streamed, whole);
+    }
+
     #[test]
     fn no_input_panics(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
         let _ = Document::parse_bytes(&bytes);
