@@ -117,7 +117,8 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
-struct Server(Child);
+/// A server process, killed when dropped.
+pub(crate) struct Server(pub(crate) Child);
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -169,7 +170,7 @@ fn first_answer(accord: &PathBuf, file: &Path, size: usize) -> Result<Duration> 
 }
 
 /// One request on a connection of its own: the whole response, or `None` when nothing listens.
-fn try_call(addr: SocketAddr, request: &str) -> Option<String> {
+pub(crate) fn try_call(addr: SocketAddr, request: &str) -> Option<String> {
     use std::io::{Read, Write};
     let mut stream = TcpStream::connect(addr).ok()?;
     stream.write_all(request.as_bytes()).ok()?;

@@ -1,6 +1,7 @@
 //! The project's build tasks, run as `cargo xtask <task>`: see [`USAGE`].
 
 mod accord;
+mod bench_giant;
 mod bench_serve;
 mod bench_startup;
 mod bless;
@@ -54,6 +55,9 @@ tasks:
                            p50/p99 per method, then accord's latency at a fixed 5,000 requests/s
   bench-startup            accord serve (release) from exec to its first answer on generated contracts
                            of 1,000 and 10,000 methods, 15 starts each, interleaved: quartiles
+  bench-giant [--methods N]
+                           accord serve (release) of a generated contract of N methods (default a
+                           million): start-up, then two rpc.describe, each with the peak RSS
   bench-floor ADDR METHOD=FILE...
                            (run by bench-serve) the least server there can be: answers each POST on ADDR
                            with FILE's bytes for the METHOD its body names, parsing nothing else
@@ -84,19 +88,42 @@ tasks:
 /// A task and its options, as given on the command line.
 #[derive(Debug, PartialEq, Eq)]
 enum Task {
-    Test { setup_only: bool, nextest_args: Vec<String> },
-    Fixtures { check: bool },
-    Bless { nextest_args: Vec<String> },
-    Freeze { version: String },
-    Roundtrip { against: Option<String> },
-    Release { version: String, dry_run: bool },
-    Crates { check: bool },
+    Test {
+        setup_only: bool,
+        nextest_args: Vec<String>,
+    },
+    Fixtures {
+        check: bool,
+    },
+    Bless {
+        nextest_args: Vec<String>,
+    },
+    Freeze {
+        version: String,
+    },
+    Roundtrip {
+        against: Option<String>,
+    },
+    Release {
+        version: String,
+        dry_run: bool,
+    },
+    Crates {
+        check: bool,
+    },
     Package,
     Layering,
     ConsoleShots,
     BenchServe,
     BenchStartup,
-    BenchFloor { addr: std::net::SocketAddr, answers: Vec<String> },
+    /// `accord serve` of a generated contract of `methods` methods.
+    BenchGiant {
+        methods: usize,
+    },
+    BenchFloor {
+        addr: std::net::SocketAddr,
+        answers: Vec<String>,
+    },
     Soak(soak::Options),
     Help,
 }
@@ -189,6 +216,18 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
         "console-shots" => Task::ConsoleShots,
         "bench-serve" => Task::BenchServe,
         "bench-startup" => Task::BenchStartup,
+        "bench-giant" => {
+            let methods = match (rest.next(), rest.next()) {
+                (None, _) => 1_000_000,
+                (Some("--methods"), Some(n)) => {
+                    n.parse().map_err(|_| format!("`{n}` is not a count of methods"))?
+                }
+                (Some(other), _) => {
+                    return Err(format!("`bench-giant` takes `--methods N`, not `{other}`"));
+                }
+            };
+            Task::BenchGiant { methods }
+        }
         "bench-floor" => {
             let addr = rest.next().ok_or("`bench-floor` needs an ADDR")?;
             let addr = addr.parse().map_err(|_| format!("`{addr}` is not an address"))?;
@@ -239,6 +278,7 @@ fn task_name(task: &Task) -> &'static str {
         Task::ConsoleShots => "console-shots",
         Task::BenchServe => "bench-serve",
         Task::BenchStartup => "bench-startup",
+        Task::BenchGiant { .. } => "bench-giant",
         Task::BenchFloor { .. } => "bench-floor",
         Task::Soak(_) => "soak",
         Task::Help => "help",
@@ -290,6 +330,7 @@ fn main() -> ExitCode {
         Task::ConsoleShots => console_shots::run(&root),
         Task::BenchServe => bench_serve::run(&root),
         Task::BenchStartup => bench_startup::run(&root),
+        Task::BenchGiant { methods } => bench_giant::run(&root, methods),
         Task::BenchFloor { addr, answers } => floor::run(addr, &answers),
         Task::Soak(options) => soak::run(&root, &options),
     };
@@ -338,6 +379,9 @@ mod tests {
         assert_eq!(parse("layering"), Ok(Task::Layering));
         assert_eq!(parse("console-shots"), Ok(Task::ConsoleShots));
         assert_eq!(parse("bench-serve"), Ok(Task::BenchServe));
+        assert_eq!(parse("bench-giant"), Ok(Task::BenchGiant { methods: 1_000_000 }));
+        assert_eq!(parse("bench-giant --methods 1000"), Ok(Task::BenchGiant { methods: 1000 }));
+        assert!(parse("bench-giant --fast").is_err());
         assert_eq!(
             parse("bench-floor 127.0.0.1:1 bench.ping=a.json"),
             Ok(Task::BenchFloor {

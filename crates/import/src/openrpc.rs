@@ -220,9 +220,11 @@ pub(crate) fn import(
             } else {
                 // geth's one subscribe method takes the event's name as its first param (the
                 // selector); a per-subscription subscribe method's params are its own.
-                if let Some(params) = m.get("params").and_then(Value::as_array).filter(|ps| {
-                    role.per_event && !ps.is_empty() && p.name != "unsubscribe"
-                }) {
+                if let Some(params) = m
+                    .get("params")
+                    .and_then(Value::as_array)
+                    .filter(|ps| role.per_event && !ps.is_empty() && p.name != "unsubscribe")
+                {
                     let names: Vec<String> = params
                         .iter()
                         .filter_map(|p| p.get("name").and_then(Value::as_str))

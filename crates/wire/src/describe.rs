@@ -314,8 +314,7 @@ impl Described {
 
     /// The full answer for `built`: its head, then the contract's bytes as its last member.
     fn with_contract(&self, doc: &Document, built: &BuiltAgainst) -> Arc<[u8]> {
-        let contract =
-            self.contract.get_or_init(|| doc.to_compact_json());
+        let contract = self.contract.get_or_init(|| doc.to_compact_json());
         let head = answer_head(doc, built, false);
         let mut out = Vec::with_capacity(256 + contract.len());
         // Cannot fail: a Value into memory.
