@@ -7,6 +7,7 @@ mod case;
 mod config;
 mod diagnostic;
 mod error;
+mod finite;
 mod jsonrpc_derive;
 mod limits;
 mod lower;
@@ -259,6 +260,7 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
     }
     unions::merge_equal_arms(&mut namespaces, &provenance, &mut diags);
     unions::break_ref_cycles(&mut namespaces, &provenance, &mut diags);
+    finite::widen_types_without_value(&mut namespaces, &provenance, &mut diags);
     let document = Document {
         name: config.name.clone(),
         description: config.description.clone().or(doc),

@@ -39,7 +39,7 @@ pub(crate) fn merge_equal_arms(
 }
 
 /// The place of the nearest item above `pointer` that has one.
-fn place(pointer: &str, provenance: &[(String, Location)]) -> Location {
+pub(crate) fn place(pointer: &str, provenance: &[(String, Location)]) -> Location {
     provenance
         .iter()
         .filter(|(p, _)| pointer == p || pointer.starts_with(&format!("{p}/")))

@@ -3,6 +3,7 @@
 pub mod dialect;
 mod document;
 mod error;
+pub mod inhabited;
 mod json;
 mod layout;
 pub mod members;

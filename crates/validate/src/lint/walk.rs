@@ -3,6 +3,7 @@
 
 use std::cell::OnceCell;
 
+use accord_schema_model::inhabited::NamedTypes;
 use accord_schema_model::{Document, Event, Method, Namespace, Pointer, TypeKind, TypeNode};
 
 use crate::lint::rules::ref_cycle::{self, Cycle};
@@ -75,10 +76,8 @@ pub(crate) struct Walk<'d> {
     pub(crate) methods: Vec<MethodAt<'d>>,
     pub(crate) events: Vec<EventAt<'d>>,
     /// Every named type as `(namespace, name, node)`, in document order: a type's place in
-    /// this list is its id ([`Walk::named_id`]), which the graph rules index by.
-    pub(crate) named_types: Vec<(&'d str, &'d str, &'d TypeNode)>,
-    /// The id of each namespace's first named type, by the namespace's index.
-    first_id: Vec<usize>,
+    /// `named.list` is its id ([`Walk::named_id`]), which the graph rules index by.
+    pub(crate) named: NamedTypes<'d>,
     /// What the repair sets aside, found once for it and the rules that report it.
     found: OnceCell<Found>,
 }
@@ -96,20 +95,12 @@ pub(crate) struct Found {
 
 impl<'d> Walk<'d> {
     pub(crate) fn new(doc: &'d Document) -> Self {
-        let mut first_id = Vec::new();
-        let mut named_types = Vec::new();
-        for (ns, n) in doc.namespaces.iter().flatten() {
-            first_id.push(named_types.len());
-            named_types
-                .extend(n.types.iter().flatten().map(|(t, node)| (ns.as_str(), t.as_str(), node)));
-        }
         let mut walk = Walk {
             doc,
             nodes: Vec::new(),
             methods: Vec::new(),
             events: Vec::new(),
-            named_types,
-            first_id,
+            named: NamedTypes::of(doc),
             found: OnceCell::new(),
         };
         for (ns_name, ns, ns_at) in walk.namespaces() {
@@ -196,8 +187,7 @@ impl<'d> Walk<'d> {
     /// The id of the named type `namespace.name` (its place in [`Walk::named_types`]), if the
     /// document defines it. No allocation: the document's own maps give both indexes.
     pub(crate) fn named_id(&self, namespace: &str, name: &str) -> Option<usize> {
-        let (ns_index, _, ns) = self.doc.namespaces.as_ref()?.get_full(namespace)?;
-        Some(self.first_id[ns_index] + ns.types.as_ref()?.get_index_of(name)?)
+        self.named.id(namespace, name)
     }
 
     /// What the repair sets aside, found on first use.
@@ -231,7 +221,7 @@ impl<'d> Walk<'d> {
     ) -> Option<(&'d str, &'d TypeNode, Pointer)> {
         let (mut ns, mut node, mut at) = (namespace, node, at.clone());
         // More hops than named types means a cycle.
-        let mut hops = self.named_types.len() + 1;
+        let mut hops = self.named.list.len() + 1;
         while let TypeKind::Ref(r) = &node.kind {
             if hops == 0 {
                 return None;

@@ -64,9 +64,9 @@ fn alias_targets(walk: &Walk<'_>, namespace: &str, node: &TypeNode) -> Vec<usize
 /// The cycles of the ref graph; [`Walk::cycles`] keeps them, so that they are found once.
 pub(crate) fn find(walk: &Walk<'_>) -> Vec<Cycle> {
     let edges: Vec<Vec<usize>> =
-        walk.named_types.iter().map(|&(ns, _, node)| alias_targets(walk, ns, node)).collect();
+        walk.named.list.iter().map(|&(ns, _, node)| alias_targets(walk, ns, node)).collect();
     let named = |id: usize| {
-        let (ns, name, _) = walk.named_types[id];
+        let (ns, name, _) = walk.named.list[id];
         (ns.to_owned(), name.to_owned())
     };
     graph::cycles(&edges)
