@@ -47,8 +47,9 @@ export class Checks {
     }
   }
 
-  /** Every listed tool: a portable name, and its four hints as the table says. */
-  tools(where, tools, methods) {
+  /** Every listed tool: a portable name, and its four hints as the table says; `hidden`, a
+   * destructive tool the default policy must not list. */
+  tools(where, tools, methods, hidden = "tank_drain") {
     for (const tool of tools) {
       const a = tool.annotations ?? {};
       const hints = [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint];
@@ -62,7 +63,9 @@ export class Checks {
       );
     }
     const names = tools.map((t) => t.name);
-    this.check(`${where}: tank_drain (destructive) hidden by default`, !names.includes("tank_drain"), names);
+    if (hidden) {
+      this.check(`${where}: ${hidden} (destructive) hidden by default`, !names.includes(hidden), names);
+    }
   }
 
   /** pump_status on the fake: a result whose `vibration` is a 3-tuple of numbers. */

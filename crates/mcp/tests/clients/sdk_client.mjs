@@ -5,9 +5,12 @@
 //
 // The SDK validates every structuredContent against the tool's outputSchema with ajv's draft-07
 // class (its default AjvJsonSchemaValidator), so a schema it reads differently from accord fails
-// the tuple check here. Prints "N of M checks passed"; exits 1 when any failed.
+// the tuple check here. Then the same on real public material: the Ethereum execution API as
+// accord imports it, every exposed tool called with its method's first example. Prints "N of M
+// checks passed"; exits 1 when any failed.
 
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -84,6 +87,38 @@ for (const name of ["pump-plant", "boiler-plant"]) {
         const { contents } = await client.readResource({ uri });
         return contents[0].text;
       });
+    }
+  } finally {
+    await end();
+  }
+}
+// The Ethereum execution API (fixtures/import/execution-apis, imported from
+// ethereum/execution-apis): its annotations, and every exposed tool whose method has an example,
+// called with the example's params; the client must take each answer (its outputSchema check
+// passes), whatever the fake picks.
+{
+  const path = `${contracts}/../import/execution-apis/expected.types.json`;
+  const contract = JSON.parse(readFileSync(path, "utf8"));
+  const where = "execution-apis";
+  const { client, end } = await connect(path);
+  try {
+    const { tools } = await client.listTools();
+    checks.tools(where, tools, semantics(path), null);
+    for (const tool of tools) {
+      const [ns, ...rest] = tool.title.split("_");
+      const method = contract.namespaces[ns]?.methods?.[rest.join("_")];
+      const example = method?.examples?.find((e) => Array.isArray(e.params));
+      if (!example) continue;
+      const args = Object.fromEntries(
+        example.params.map((value, i) => [method.params[i].name, value]),
+      );
+      const result = await call(client, tool.name, args);
+      if (process.env.ACCORD_MATRIX_VERBOSE) console.error(tool.name, JSON.stringify(result));
+      checks.check(
+        `${where}: ${tool.name} with its example, answer taken by the client`,
+        result.thrown === undefined && (result.isError || result.structuredContent !== undefined),
+        { args, result },
+      );
     }
   } finally {
     await end();
