@@ -9,7 +9,9 @@ name and four annotations against the design note's table worked out from the co
 (not from accord's code); a read tool whose result holds a tuple (pump_status' vibration), which the
 SDK validates against the tool's outputSchema; an invalid and an unknown argument, each a tool error
 in text with no structuredContent; the resources, listed and read. Then a destructive tool must be
-absent by default and present with --allow destructive.
+absent by default and present with --allow destructive. Then, once, real public material: the
+Ethereum execution API as accord imports it, its tools' annotations, and every tool whose method
+has an example called with the example's params (the SDK must take each answer).
 Prints "N of M checks passed"; exits 1 with the failures listed when any failed.
 """
 
@@ -195,6 +197,36 @@ async def run(accord, contracts, transport, mode):
               "pump_runSelfTest" not in names, names)
 
 
+async def ethereum(accord, contracts, mode):
+    path = f"{contracts}/../import/execution-apis/expected.types.json"
+    with open(path) as f:
+        contract = json.load(f)
+    methods = semantics(path)
+    where = f"stdio {mode} execution-apis"
+    async with connect(accord, ["mcp", path], "stdio", mode) as client:
+        for tool in (await client.list_tools()).tools:
+            a = tool.annotations
+            hints = tuple(
+                field(a, h)
+                for h in ("read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint")
+            )
+            kind = methods.get(tool.title)
+            check(f"{where} {tool.name}: annotations of {kind}", hints == TABLE.get(kind), hints)
+            ns, _, name = tool.title.partition("_")
+            method = contract["namespaces"].get(ns, {}).get("methods", {}).get(name) or {}
+            example = next((e for e in method.get("examples") or [] if isinstance(e.get("params"), list)), None)
+            if example is None:
+                continue
+            args = {method["params"][i]["name"]: v for i, v in enumerate(example["params"])}
+            result = await call(client, tool.name, args)
+            check(
+                f"{where} {tool.name} with its example: answer taken by the client",
+                not isinstance(result, Exception)
+                and (field(result, "is_error") or field(result, "structured_content") is not None),
+                result,
+            )
+
+
 async def main():
     accord, contracts = sys.argv[1], sys.argv[2]
     # 2.x connects in "legacy" (initialize handshake) or "auto" (discover, then fall back);
@@ -203,6 +235,7 @@ async def main():
     for transport in ("stdio", "http"):
         for mode in modes:
             await run(accord, contracts, transport, mode)
+    await ethereum(accord, contracts, modes[0])
     for failure in failures:
         print(f"FAIL {failure}")
     print(f"python sdk {SDK}: {passed} of {passed + len(failures)} checks passed")

@@ -75,6 +75,17 @@ try {
       return read.contents?.[0]?.text;
     });
   }
+  // Real public material: the Ethereum execution API as accord imports it (all 86 methods
+  // declare semantics that the default policy exposes), through the same portability check; the
+  // warnings it prints for results the specification leaves untyped are not errors.
+  const ethereum = `${contracts}/../import/execution-apis/expected.types.json`;
+  const all = inspect(ethereum, ["--method", "tools/list", "--strict"]);
+  const errors = all.stderr.split("\n").filter((l) => /^Error:|Issue:|Path:/.test(l));
+  checks.check("execution-apis: tools/list --strict (schema portability)", all.status === 0 && (all.answer.tools ?? []).length > 0, {
+    status: all.status,
+    errors,
+  });
+  checks.tools("execution-apis", all.answer.tools ?? [], semantics(ethereum), null);
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
