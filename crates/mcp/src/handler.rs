@@ -28,7 +28,7 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::{COLLECT_EVENTS, MAX_EVENT_WAIT_MS, MAX_EVENTS, MethodTool, method};
 use crate::resources::{CONTRACT_URI, Resources};
-use crate::schema::{RESULT_MEMBER, argument_pointer, escape, to_params, undeclared};
+use crate::schema::{RESULT_MEMBER, argument_pointer, to_params, undeclared, unknown_arguments};
 use crate::{Inner, Mcp};
 
 impl ServerHandler for Mcp {
@@ -155,17 +155,7 @@ impl Inner {
 
     /// `collect_events`: subscribe, gather, unsubscribe.
     async fn collect(&self, args: Map<String, Value>) -> Result<CallToolResult, ErrorData> {
-        const ARGUMENTS: [&str; 3] = ["event", "count", "timeoutMs"];
-        let mut errors: Vec<(String, String)> = args
-            .keys()
-            .filter(|k| !ARGUMENTS.contains(&k.as_str()))
-            .map(|k| {
-                let message = format!(
-                    "unknown argument `{k}`: this tool takes only `event`, `count`, `timeoutMs`"
-                );
-                (format!("/{}", escape(k)), message)
-            })
-            .collect();
+        let mut errors = unknown_arguments(&["event", "count", "timeoutMs"], &args);
         let event = match args.get("event").and_then(Value::as_str) {
             Some(e) if self.catalog.event_names.iter().any(|n| n == e) => e.to_owned(),
             other => {

@@ -107,14 +107,24 @@ pub fn sends_by_position(m: &Method) -> bool {
 /// by-name params are open, and which would take them and ignore them).
 pub fn undeclared(m: &Method, args: &Map<String, Value>) -> Vec<(String, String)> {
     let params = m.params.as_deref().unwrap_or_default();
-    let declared: Vec<String> = params.iter().map(|p| format!("`{}`", p.name)).collect();
+    let declared: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    unknown_arguments(&declared, args)
+}
+
+/// The arguments not among `declared`, each with its pointer and a message naming the
+/// declared ones (any tool's, `collect_events` included).
+pub(crate) fn unknown_arguments(
+    declared: &[&str],
+    args: &Map<String, Value>,
+) -> Vec<(String, String)> {
     let takes = if declared.is_empty() {
         "no arguments".to_owned()
     } else {
-        format!("only {}", declared.join(", "))
+        let names: Vec<String> = declared.iter().map(|d| format!("`{d}`")).collect();
+        format!("only {}", names.join(", "))
     };
     args.keys()
-        .filter(|k| !params.iter().any(|p| &p.name == *k))
+        .filter(|k| !declared.contains(&k.as_str()))
         .map(|k| {
             (format!("/{}", escape(k)), format!("unknown argument `{k}`: this tool takes {takes}"))
         })
@@ -169,6 +179,6 @@ pub fn argument_pointer(m: &Method, pointer: &str) -> String {
     }
 }
 
-pub(crate) fn escape(segment: &str) -> String {
+fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
