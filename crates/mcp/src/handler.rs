@@ -1,10 +1,16 @@
 //! The MCP requests: `tools/list`, `tools/call`, `resources/list`, `resources/read`.
 //!
-//! A call is checked before it is forwarded: its arguments become the method's params and are
-//! validated with accord-validate, so an invalid call never reaches the plant and the agent
-//! gets each error with its JSON Pointer as a tool error it can correct from. A declared error
-//! of the method is a tool error (`isError`) with its code, message and data; any other error
-//! the plant answers, and a transport failure, is an MCP error.
+//! A call is checked before it is forwarded: an argument the method does not declare is
+//! refused, then the arguments become the method's params and are validated with
+//! accord-validate, so an invalid call never reaches the plant and the agent gets each error
+//! with its JSON Pointer as a tool error it can correct from. A declared error of the method is
+//! a tool error (`isError`) with its code, message and data; any other error the plant
+//! answers, and a transport failure, is an MCP error.
+//!
+//! A tool error says everything in its text and carries no `structuredContent`: clients
+//! validate `structuredContent` against the tool's `outputSchema` (the TypeScript SDK does, on
+//! error results too), and an error is not the method's result, so it would be refused there
+//! and the agent would never read why its call failed.
 
 use std::time::Duration;
 
@@ -22,7 +28,7 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::{COLLECT_EVENTS, MAX_EVENT_WAIT_MS, MAX_EVENTS, MethodTool, method};
 use crate::resources::{CONTRACT_URI, Resources};
-use crate::schema::{RESULT_MEMBER, argument_pointer, to_params};
+use crate::schema::{RESULT_MEMBER, argument_pointer, to_params, undeclared, unknown_arguments};
 use crate::{Inner, Mcp};
 
 impl ServerHandler for Mcp {
@@ -104,15 +110,13 @@ impl Inner {
         let route = &tool.route;
         let m = method(&self.doc, &route.namespace, &route.method)
             .ok_or_else(|| ErrorData::internal_error("the tool's method is gone", None))?;
+        let unknown = undeclared(m, &args);
+        if !unknown.is_empty() {
+            return Ok(invalid_arguments(unknown));
+        }
         let params = match to_params(m, args) {
             Ok(params) => params,
-            Err(problems) => {
-                let errors = problems
-                    .into_iter()
-                    .map(|(pointer, message)| json!({"pointer": pointer, "message": message}))
-                    .collect();
-                return Ok(invalid_arguments(errors));
-            }
+            Err(problems) => return Ok(invalid_arguments(problems)),
         };
         let target =
             Target::Params { namespace: route.namespace.clone(), method: route.method.clone() };
@@ -124,11 +128,9 @@ impl Inner {
             let errors = errors
                 .iter()
                 .map(|e| {
-                    json!({
-                        "pointer": argument_pointer(m, &e.pointer),
-                        "message": format!("expected {}, found {}", e.expected, e.found),
-                        "rule": e.rule.id(),
-                    })
+                    let message =
+                        format!("expected {}, found {} ({})", e.expected, e.found, e.rule.id());
+                    (argument_pointer(m, &e.pointer), message)
                 })
                 .collect();
             return Ok(invalid_arguments(errors));
@@ -153,15 +155,18 @@ impl Inner {
 
     /// `collect_events`: subscribe, gather, unsubscribe.
     async fn collect(&self, args: Map<String, Value>) -> Result<CallToolResult, ErrorData> {
-        let mut errors = Vec::new();
+        let mut errors = unknown_arguments(&["event", "count", "timeoutMs"], &args);
         let event = match args.get("event").and_then(Value::as_str) {
             Some(e) if self.catalog.event_names.iter().any(|n| n == e) => e.to_owned(),
             other => {
-                errors.push(json!({"pointer": "/event", "message": format!(
-                    "expected one of {}, found {}",
-                    self.catalog.event_names.join(", "),
-                    other.map_or("nothing".to_owned(), |o| format!("`{o}`"))
-                )}));
+                errors.push((
+                    "/event".to_owned(),
+                    format!(
+                        "expected one of {}, found {}",
+                        self.catalog.event_names.join(", "),
+                        other.map_or("nothing".to_owned(), |o| format!("`{o}`"))
+                    ),
+                ));
                 String::new()
             }
         };
@@ -170,18 +175,16 @@ impl Inner {
             Some(v) => match v.as_u64().filter(|n| (1..=max).contains(n)) {
                 Some(n) => n,
                 None => {
-                    errors.push(json!({"pointer": format!("/{name}"), "message": format!("expected an integer from 1 to {max}, found {v}")}));
+                    errors.push((
+                        format!("/{name}"),
+                        format!("expected an integer from 1 to {max}, found {v}"),
+                    ));
                     default
                 }
             },
         };
         let count = bounded("count", 1, MAX_EVENTS);
         let wait = bounded("timeoutMs", 5000, MAX_EVENT_WAIT_MS);
-        if let Some(unknown) =
-            args.keys().find(|k| !["event", "count", "timeoutMs"].contains(&k.as_str()))
-        {
-            errors.push(json!({"pointer": format!("/{unknown}"), "message": "not an argument of collect_events"}));
-        }
         if !errors.is_empty() {
             return Ok(invalid_arguments(errors));
         }
@@ -207,30 +210,27 @@ impl Inner {
     }
 }
 
-/// The tool error of arguments that are not the method's params.
-fn invalid_arguments(errors: Vec<Value>) -> CallToolResult {
+/// The tool error of arguments that are not the method's params: one line per problem, its
+/// JSON Pointer into the arguments first.
+fn invalid_arguments(errors: Vec<(String, String)>) -> CallToolResult {
     let lines: Vec<String> = errors
         .iter()
-        .map(|e| {
-            let at = e["pointer"].as_str().filter(|p| !p.is_empty()).unwrap_or("(arguments)");
-            format!("{at}: {}", e["message"].as_str().unwrap_or_default())
+        .map(|(pointer, message)| {
+            let at = if pointer.is_empty() { "(arguments)" } else { pointer };
+            format!("{at}: {message}")
         })
         .collect();
-    let mut result = CallToolResult::structured_error(json!({"invalidArguments": errors}));
-    result.content = vec![ContentBlock::text(format!(
+    CallToolResult::error(vec![ContentBlock::text(format!(
         "The arguments were refused before anything was sent to the plant:\n{}",
         lines.join("\n")
-    ))];
-    result
+    ))])
 }
 
-/// The tool error of a declared error the plant answered.
+/// The tool error of a declared error the plant answered: code, message and data in text.
 fn declared_error(error: &RpcError) -> CallToolResult {
     let mut text = format!("The plant answered error {}: {}", error.code, error.message);
     if let Some(data) = &error.data {
         text.push_str(&format!("\ndata: {data}"));
     }
-    let mut result = CallToolResult::structured_error(json!({"error": error.to_value()}));
-    result.content = vec![ContentBlock::text(text)];
-    result
+    CallToolResult::error(vec![ContentBlock::text(text)])
 }

@@ -7,6 +7,7 @@ mod handler;
 pub mod http;
 pub mod names;
 pub mod policy;
+pub mod portable;
 mod resources;
 pub mod schema;
 mod sessions;

@@ -5,12 +5,17 @@
 //! position) or both (`anyOf`); the tool takes the object, and a by-position array becomes an
 //! object keyed by param name. The result is wrapped as `{"result": …}`, whatever its type, so
 //! that every tool has an object `outputSchema` and its `structuredContent` has one shape.
+//!
+//! Both are closed to what the contract declares (`additionalProperties: false` on the
+//! arguments, checked by [`undeclared`] before anything else) and rewritten into the form
+//! draft-07 and 2020-12 validators read alike ([`crate::portable`]).
 
 use accord_schema_model::{Document, Method, ParamStructure};
 use accord_validate::{Target, json_schema};
 use serde_json::{Map, Value, json};
 
 use crate::Error;
+use crate::portable::portable;
 
 /// The member of `structuredContent` (and of `outputSchema`) that holds the method's result.
 pub const RESULT_MEMBER: &str = "result";
@@ -42,6 +47,10 @@ pub fn input_schema(doc: &Document, ns: &str, name: &str, m: &Method) -> Result<
     if let Value::Object(members) = object {
         root.extend(members);
     }
+    // The plant's params stay open (a newer plant may take a param this contract does not
+    // name); the tool's are closed, so that a misspelt option is refused, not ignored.
+    root.insert("additionalProperties".to_owned(), json!(false));
+    portable(&mut export);
     Ok(export)
 }
 
@@ -83,7 +92,9 @@ pub fn output_schema(doc: &Document, ns: &str, name: &str) -> Result<Value, Erro
     out.insert("type".to_owned(), json!("object"));
     out.insert("properties".to_owned(), json!({RESULT_MEMBER: Value::Object(root)}));
     out.insert("required".to_owned(), json!([RESULT_MEMBER]));
-    Ok(Value::Object(out))
+    let mut out = Value::Object(out);
+    portable(&mut out);
+    Ok(out)
 }
 
 /// Whether the method's params go on the wire by position.
@@ -91,19 +102,45 @@ pub fn sends_by_position(m: &Method) -> bool {
     m.param_structure == Some(ParamStructure::ByPosition)
 }
 
+/// The arguments the method does not declare, each with its pointer and a message naming
+/// the declared ones: refused before validation, so that they never reach the plant (whose
+/// by-name params are open, and which would take them and ignore them).
+pub fn undeclared(m: &Method, args: &Map<String, Value>) -> Vec<(String, String)> {
+    let params = m.params.as_deref().unwrap_or_default();
+    let declared: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    unknown_arguments(&declared, args)
+}
+
+/// The arguments not among `declared`, each with its pointer and a message naming the
+/// declared ones (any tool's, `collect_events` included).
+pub(crate) fn unknown_arguments(
+    declared: &[&str],
+    args: &Map<String, Value>,
+) -> Vec<(String, String)> {
+    let takes = if declared.is_empty() {
+        "no arguments".to_owned()
+    } else {
+        let names: Vec<String> = declared.iter().map(|d| format!("`{d}`")).collect();
+        format!("only {}", names.join(", "))
+    };
+    args.keys()
+        .filter(|k| !declared.contains(&k.as_str()))
+        .map(|k| {
+            (format!("/{}", escape(k)), format!("unknown argument `{k}`: this tool takes {takes}"))
+        })
+        .collect()
+}
+
 /// A tool call's arguments as the method's params: the object as it is (by name), or the
-/// array in param order (by position), ending at the last argument given. A by-position
-/// argument the method does not have, or a gap before a given one, is refused with its pointer.
+/// array in param order (by position), ending at the last argument given. A gap before a
+/// given by-position argument is refused with its pointer. Undeclared arguments are
+/// [`undeclared`]'s to refuse, before this.
 pub fn to_params(m: &Method, args: Map<String, Value>) -> Result<Value, Vec<(String, String)>> {
     if !sends_by_position(m) {
         return Ok(Value::Object(args));
     }
     let params = m.params.as_deref().unwrap_or_default();
-    let mut problems: Vec<(String, String)> = args
-        .keys()
-        .filter(|k| !params.iter().any(|p| &p.name == *k))
-        .map(|k| (format!("/{}", escape(k)), format!("`{k}` is not a param of this method")))
-        .collect();
+    let mut problems = Vec::new();
     let last = params.iter().rposition(|p| args.contains_key(&p.name)).map_or(0, |i| i + 1);
     let mut values = Vec::with_capacity(last);
     for p in &params[..last] {

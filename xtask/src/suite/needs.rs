@@ -58,6 +58,9 @@ pub(crate) const NPM_FOLDERS: &[&str] = &[
     // ajv 8 and ajv-formats, the strict peer validator of `accord export jsonschema`
     // (crates/cli/tests/it/export_ajv.rs).
     "crates/cli/tests/ajv",
+    // The MCP TypeScript SDK and the MCP Inspector (its CLI), two clients of the MCP client
+    // matrix (crates/cli/tests/it/mcp_clients.rs).
+    "crates/mcp/tests/clients",
 ];
 
 /// A Python virtual environment under the target directory with one pinned requirement.
@@ -72,14 +75,23 @@ pub(crate) struct PythonVenv {
     pub(crate) variable: &'static str,
 }
 
-/// The Python venvs: the MCP SDK is an independent client of `accord mcp`
-/// (crates/cli/tests/it/mcp_cli.rs runs crates/mcp/tests/python_client.py with it).
-pub(crate) const PYTHON_VENVS: &[PythonVenv] = &[PythonVenv {
-    folder: "mcp-venv",
-    distribution: "mcp",
-    version: "2.3.0",
-    variable: "ACCORD_MCP_PYTHON",
-}];
+/// The Python venvs: the MCP SDK's two lines (2.x, and the 1.x many hosts still ship) are
+/// clients of the MCP client matrix (crates/cli/tests/it/mcp_clients.rs runs
+/// crates/mcp/tests/python_client.py with each).
+pub(crate) const PYTHON_VENVS: &[PythonVenv] = &[
+    PythonVenv {
+        folder: "mcp-venv",
+        distribution: "mcp",
+        version: "2.3.0",
+        variable: "ACCORD_MCP_PYTHON",
+    },
+    PythonVenv {
+        folder: "mcp1-venv",
+        distribution: "mcp",
+        version: "1.30.0",
+        variable: "ACCORD_MCP1_PYTHON",
+    },
+];
 
 /// A cargo subcommand installed with `cargo install --locked`.
 pub(crate) struct CargoTool {

@@ -25,6 +25,7 @@ mod import_semantics;
 mod import_vectors;
 mod lint_cli;
 mod mcp_cli;
+mod mcp_clients;
 mod process_edges;
 mod rules_cli;
 mod sarif_cli;

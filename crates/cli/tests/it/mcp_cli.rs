@@ -59,36 +59,3 @@ fn an_unknown_allow_name_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("pump.explode"));
 }
-
-/// The Python `mcp` SDK as an independent client (crates/mcp/tests/python_client.py), with the
-/// interpreter of the venv `cargo xtask test` makes (`ACCORD_MCP_PYTHON`, else the venv's
-/// place under the target directory). Without it the test fails and says how to make it.
-#[test]
-fn the_python_mcp_sdk_lists_checks_and_calls_the_tools() {
-    let python =
-        std::env::var_os("ACCORD_MCP_PYTHON").map(std::path::PathBuf::from).unwrap_or_else(|| {
-            let target = std::env::var_os("CARGO_TARGET_DIR")
-                .map(std::path::PathBuf::from)
-                .unwrap_or_else(|| crate::common::root().join("target"));
-            crate::common::root().join(target).join("mcp-venv/bin/python")
-        });
-    assert!(
-        python.exists(),
-        "the Python MCP SDK's venv is missing ({}): `cargo xtask test` makes it (or set ACCORD_MCP_PYTHON)",
-        python.display()
-    );
-    let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
-    let out = std::process::Command::new(python)
-        .arg(format!("{root}/crates/mcp/tests/python_client.py"))
-        .arg(env!("CARGO_BIN_EXE_accord"))
-        .arg(format!("{root}/fixtures/contracts"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the Python client failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(stdout.contains("all checks passed"), "{stdout}");
-}
