@@ -58,6 +58,9 @@ pub(crate) const NPM_FOLDERS: &[&str] = &[
     // ajv 8 and ajv-formats, the strict peer validator of `accord export jsonschema`
     // (crates/cli/tests/it/export_ajv.rs).
     "crates/cli/tests/ajv",
+    // ethers v6 and viem, the Ethereum client libraries run against `accord serve`
+    // (crates/cli/tests/it/serve_eth_clients.rs).
+    "crates/cli/tests/eth-clients",
 ];
 
 /// A Python virtual environment under the target directory with one pinned requirement.
@@ -73,13 +76,23 @@ pub(crate) struct PythonVenv {
 }
 
 /// The Python venvs: the MCP SDK is an independent client of `accord mcp`
-/// (crates/cli/tests/it/mcp_cli.rs runs crates/mcp/tests/python_client.py with it).
-pub(crate) const PYTHON_VENVS: &[PythonVenv] = &[PythonVenv {
-    folder: "mcp-venv",
-    distribution: "mcp",
-    version: "2.3.0",
-    variable: "ACCORD_MCP_PYTHON",
-}];
+/// (crates/cli/tests/it/mcp_cli.rs runs crates/mcp/tests/python_client.py with it); web3.py is
+/// an Ethereum client of `accord serve` (crates/cli/tests/it/serve_eth_clients.rs runs
+/// crates/cli/tests/eth-clients/web3_calls.py with it).
+pub(crate) const PYTHON_VENVS: &[PythonVenv] = &[
+    PythonVenv {
+        folder: "mcp-venv",
+        distribution: "mcp",
+        version: "2.3.0",
+        variable: "ACCORD_MCP_PYTHON",
+    },
+    PythonVenv {
+        folder: "web3-venv",
+        distribution: "web3",
+        version: "8.0.0",
+        variable: "ACCORD_WEB3_PYTHON",
+    },
+];
 
 /// A cargo subcommand installed with `cargo install --locked`.
 pub(crate) struct CargoTool {
