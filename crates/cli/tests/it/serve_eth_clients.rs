@@ -41,7 +41,9 @@ fn listed() -> Vec<Listed> {
     let end = doc.find("<!-- eth-clients:end -->").expect("docs/interop.md ends the table");
     doc[start..end]
         .lines()
-        .filter(|line| line.starts_with("| ") && !line.starts_with("| library") && !line.starts_with("| ---"))
+        .filter(|line| {
+            line.starts_with("| ") && !line.starts_with("| library") && !line.starts_with("| ---")
+        })
         .map(|line| {
             let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
             assert!(cells.len() >= 5, "docs/interop.md: a row needs five cells: {line}");
@@ -129,9 +131,10 @@ fn ethers_viem_and_web3py_get_their_calls_through_the_default_fake() {
                     counted += 1;
                     continue;
                 };
-                match rows.iter_mut().find(|r| {
-                    r.library == library && r.call == call && error.contains(&r.error)
-                }) {
+                match rows
+                    .iter_mut()
+                    .find(|r| r.library == library && r.call == call && error.contains(&r.error))
+                {
                     Some(row) => {
                         row.seen = true;
                         if row.cause.starts_with("spec") {

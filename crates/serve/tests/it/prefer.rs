@@ -89,7 +89,8 @@ fn hex_strings<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
 
 #[tokio::test]
 async fn the_typical_default_gives_logs_full_blocks_and_one_case_hex() {
-    let filter = json!([{"address": "0x6b175474e89094c44da98b954eedeac495271d0f", "fromBlock": "0x10"}]);
+    let filter =
+        json!([{"address": "0x6b175474e89094c44da98b954eedeac495271d0f", "fromBlock": "0x10"}]);
     // `eth_getLogs`: the log-object arm, not the hash array; uniform gives both.
     let logs = eth_answers(Prefer::default(), "eth_getLogs", filter.clone()).await;
     let is_hash_list = |v: &Value| v.as_array().unwrap().iter().any(Value::is_string);
@@ -99,7 +100,8 @@ async fn the_typical_default_gives_logs_full_blocks_and_one_case_hex() {
     assert!(uniform.iter().any(is_hash_list), "uniform gives the hash arm too");
     // Blocks: never `null`, with every optional member (`difficulty`, which ethers reads),
     // full transactions when asked for.
-    let blocks = eth_answers(Prefer::default(), "eth_getBlockByNumber", json!(["0x1b4", true])).await;
+    let blocks =
+        eth_answers(Prefer::default(), "eth_getBlockByNumber", json!(["0x1b4", true])).await;
     for block in &blocks {
         assert!(block.is_object(), "{block}");
         assert!(block.get("difficulty").is_some(), "{block}");
@@ -112,7 +114,8 @@ async fn the_typical_default_gives_logs_full_blocks_and_one_case_hex() {
     assert!(hex.iter().all(|s| !s.bytes().any(|b| b.is_ascii_uppercase())), "{hex:?}");
     let extra_data: Vec<&str> = blocks.iter().map(|b| b["extraData"].as_str().unwrap()).collect();
     assert!(extra_data.iter().all(|s| s.len() % 2 == 0), "{extra_data:?}");
-    let uniform = eth_answers(Prefer::UNIFORM, "eth_getBlockByNumber", json!(["0x1b4", true])).await;
+    let uniform =
+        eth_answers(Prefer::UNIFORM, "eth_getBlockByNumber", json!(["0x1b4", true])).await;
     let mut hex = Vec::new();
     uniform.iter().for_each(|b| hex_strings(b, &mut hex));
     assert!(hex.iter().any(|s| s.bytes().any(|b| b.is_ascii_uppercase())), "uniform: mixed case");
