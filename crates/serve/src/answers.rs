@@ -285,19 +285,24 @@ impl FakePlant {
             .contract()
             .validator(target)
             .map_err(|e| RpcError::internal(&e.to_string()))?;
-        let value =
-            options(check.generator().budget(self.limits.generation).prefer(self.prefer.arms))
-                .generate(seed)
-                .map_err(|e| match e {
-                    accord_validate::Error::Budget { limit, max, .. } => {
-                        self.core.protocol().limit(RpcError::limit_exceeded_because(
-                            limit.name(),
-                            max,
-                            &format!("no {what} could be made: {e}"),
-                        ))
-                    }
-                    e => RpcError::internal(&format!("no {what} could be made: {e}")),
-                })?;
+        let value = options(
+            check
+                .generator()
+                .budget(self.limits.generation)
+                .prefer(self.prefer.arms)
+                .one_case_hex(self.prefer.lower_hex),
+        )
+        .generate(seed)
+        .map_err(|e| match e {
+            accord_validate::Error::Budget { limit, max, .. } => {
+                self.core.protocol().limit(RpcError::limit_exceeded_because(
+                    limit.name(),
+                    max,
+                    &format!("no {what} could be made: {e}"),
+                ))
+            }
+            e => RpcError::internal(&format!("no {what} could be made: {e}")),
+        })?;
         match check.validate(&value) {
             Ok(()) => Ok(value),
             Err(errors) => Err(RpcError::internal(&format!(

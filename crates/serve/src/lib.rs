@@ -119,7 +119,7 @@ pub struct Config {
     /// How long one write to a peer may wait for the peer to read (HTTP answers and WebSocket
     /// messages alike); past it the connection is closed and its slot is free again.
     pub write_timeout: Duration,
-    /// Which valid answers a fake prefers (`--prefer`); the default prefers nothing.
+    /// Which valid answers a fake prefers (`--prefer`); the default is [`Prefer::TYPICAL`].
     pub prefer: Prefer,
     /// Routes for every path but `/`, answered on the plant's port (`accord serve --console`
     /// mounts the console here); `None` answers them 404. The plant's limits on connections,
@@ -128,12 +128,16 @@ pub struct Config {
 }
 
 /// Which answers a fake prefers among the valid ones (`--prefer`, docs/serve.md): union arms
-/// in the generator's order, and the method's examples before generated values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// in the generator's order, hex text in one form, and the method's examples before generated
+/// values. The default is [`Prefer::TYPICAL`]: values a typical client can consume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Prefer {
     /// The order the generator tries union arms in.
     pub arms: ArmPreference,
+    /// Hex text (`0x` and digits) in lower case and whole bytes where the pattern allows it
+    /// ([`accord_validate::Generator::one_case_hex`]).
+    pub lower_hex: bool,
     /// Answer a call whose params match no example with one of the method's examples (chosen
     /// by the call's seed) rather than a generated value.
     pub examples: bool,
@@ -141,20 +145,40 @@ pub struct Prefer {
 
 impl Prefer {
     /// The names `--prefer` takes, in the order docs/serve.md lists them.
-    pub const NAMES: [&'static str; 3] = ["non-null", "object", "examples"];
+    pub const NAMES: [&'static str; 7] =
+        ["typical", "uniform", "non-null", "object", "richest", "lower-hex", "examples"];
 
-    /// Reads a comma-separated list of [`Prefer::NAMES`] (`non-null,object,examples`); an
-    /// empty list prefers nothing.
+    /// What a typical client can consume, the default: non-null arms first, then the richest
+    /// object arm, hex text in lower case and whole bytes. Examples for other params are not
+    /// sent: their values belong to other params (another block's number, another account).
+    pub const TYPICAL: Prefer =
+        Prefer { arms: ArmPreference::TYPICAL, lower_hex: true, examples: false };
+
+    /// Every valid answer alike: union arms in a seeded random order, hex text as its pattern
+    /// samples it (for fuzzing a client).
+    pub const UNIFORM: Prefer =
+        Prefer { arms: ArmPreference::NONE, lower_hex: false, examples: false };
+
+    /// Reads a comma-separated list of [`Prefer::NAMES`] (`non-null,object,examples`). A list
+    /// replaces the default: it prefers what it names and nothing else (`typical` names the
+    /// default's preferences, `uniform` none); an empty list prefers nothing.
     ///
     /// # Errors
     ///
     /// A name this build does not know, with the names it does.
     pub fn parse(list: &str) -> Result<Prefer, String> {
-        let mut prefer = Prefer::default();
+        let mut prefer = Prefer::UNIFORM;
         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             match name {
+                "typical" => {
+                    prefer.arms = ArmPreference::TYPICAL;
+                    prefer.lower_hex = true;
+                }
+                "uniform" => {}
                 "non-null" => prefer.arms = prefer.arms.non_null(),
                 "object" => prefer.arms = prefer.arms.objects(),
+                "richest" => prefer.arms = prefer.arms.objects().richest(),
+                "lower-hex" => prefer.lower_hex = true,
                 "examples" => prefer.examples = true,
                 other => {
                     return Err(format!(
@@ -165,6 +189,12 @@ impl Prefer {
             }
         }
         Ok(prefer)
+    }
+}
+
+impl Default for Prefer {
+    fn default() -> Prefer {
+        Prefer::TYPICAL
     }
 }
 

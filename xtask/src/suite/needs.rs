@@ -61,6 +61,9 @@ pub(crate) const NPM_FOLDERS: &[&str] = &[
     // The MCP TypeScript SDK and the MCP Inspector (its CLI), two clients of the MCP client
     // matrix (crates/cli/tests/it/mcp_clients.rs).
     "crates/mcp/tests/clients",
+    // ethers v6 and viem, the Ethereum client libraries run against `accord serve`
+    // (crates/cli/tests/it/serve_eth_clients.rs).
+    "crates/cli/tests/eth-clients",
 ];
 
 /// A Python virtual environment under the target directory with one pinned requirement.
@@ -77,7 +80,9 @@ pub(crate) struct PythonVenv {
 
 /// The Python venvs: the MCP SDK's two lines (2.x, and the 1.x many hosts still ship) are
 /// clients of the MCP client matrix (crates/cli/tests/it/mcp_clients.rs runs
-/// crates/mcp/tests/python_client.py with each).
+/// crates/mcp/tests/python_client.py with each); web3.py is an Ethereum client of `accord serve`
+/// (crates/cli/tests/it/serve_eth_clients.rs runs crates/cli/tests/eth-clients/web3_calls.py
+/// with it).
 pub(crate) const PYTHON_VENVS: &[PythonVenv] = &[
     PythonVenv {
         folder: "mcp-venv",
@@ -90,6 +95,12 @@ pub(crate) const PYTHON_VENVS: &[PythonVenv] = &[
         distribution: "mcp",
         version: "1.30.0",
         variable: "ACCORD_MCP1_PYTHON",
+    },
+    PythonVenv {
+        folder: "web3-venv",
+        distribution: "web3",
+        version: "8.0.0",
+        variable: "ACCORD_WEB3_PYTHON",
     },
 ];
 

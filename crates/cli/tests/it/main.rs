@@ -30,6 +30,7 @@ mod process_edges;
 mod rules_cli;
 mod sarif_cli;
 mod serve_cli;
+mod serve_eth_clients;
 mod serve_vs_work_queue;
 mod tags_cli;
 mod tutorial;

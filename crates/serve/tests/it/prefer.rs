@@ -36,14 +36,89 @@ async fn last_faults(prefer: Prefer) -> Vec<Value> {
 
 #[tokio::test]
 async fn prefer_non_null_never_answers_null_where_an_object_arm_exists() {
+    let uniform = last_faults(Prefer::UNIFORM).await;
+    // Uniform (the old default): both arms, seeded (what `get_block('latest')` tripped on).
+    assert!(uniform.iter().any(Value::is_null), "{uniform:?}");
+    assert!(uniform.iter().any(Value::is_object), "{uniform:?}");
+    assert_eq!(last_faults(Prefer::parse("uniform").unwrap()).await, uniform);
+    // The default is typical: never `null` where an object may be.
     let default = last_faults(Prefer::default()).await;
-    // The default is unchanged: both arms, seeded (what `get_block('latest')` tripped on).
-    assert!(default.iter().any(Value::is_null), "{default:?}");
-    assert!(default.iter().any(Value::is_object), "{default:?}");
-    for list in ["non-null", "object", "non-null,object"] {
+    assert!(default.iter().all(Value::is_object), "default: {default:?}");
+    for list in ["non-null", "object", "non-null,object", "richest", "typical"] {
         let preferred = last_faults(Prefer::parse(list).unwrap()).await;
         assert!(preferred.iter().all(Value::is_object), "{list}: {preferred:?}");
     }
+}
+
+/// Twenty answers of `method` with `params` from the imported Ethereum contract, in sequence
+/// mode, under `prefer`.
+async fn eth_answers(prefer: Prefer, method: &str, params: Value) -> Vec<Value> {
+    let doc = Document::parse(
+        &std::fs::read_to_string(fixtures().join("import/execution-apis/expected.types.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let server = accord_serve::start(
+        doc,
+        local_with(|c| {
+            c.mode = Mode::Sequence;
+            c.prefer = prefer;
+        }),
+    )
+    .await
+    .unwrap();
+    let mut answers = Vec::new();
+    for _ in 0..20 {
+        let answer = call(&server, method, params.clone()).await;
+        assert!(answer.get("result").is_some(), "{method}: {answer}");
+        answers.push(answer["result"].clone());
+    }
+    server.shutdown().await;
+    answers
+}
+
+/// Every string in `value` that starts with `0x`.
+fn hex_strings<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
+    match value {
+        Value::String(s) if s.starts_with("0x") => out.push(s),
+        Value::Array(items) => items.iter().for_each(|v| hex_strings(v, out)),
+        Value::Object(members) => members.values().for_each(|v| hex_strings(v, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn the_typical_default_gives_logs_full_blocks_and_one_case_hex() {
+    let filter =
+        json!([{"address": "0x6b175474e89094c44da98b954eedeac495271d0f", "fromBlock": "0x10"}]);
+    // `eth_getLogs`: the log-object arm, not the hash array; uniform gives both.
+    let logs = eth_answers(Prefer::default(), "eth_getLogs", filter.clone()).await;
+    let is_hash_list = |v: &Value| v.as_array().unwrap().iter().any(Value::is_string);
+    assert!(logs.iter().all(|v| !is_hash_list(v)), "{logs:?}");
+    assert!(logs.iter().any(|v| v.as_array().unwrap().iter().any(Value::is_object)));
+    let uniform = eth_answers(Prefer::UNIFORM, "eth_getLogs", filter).await;
+    assert!(uniform.iter().any(is_hash_list), "uniform gives the hash arm too");
+    // Blocks: never `null`, with every optional member (`difficulty`, which ethers reads),
+    // full transactions when asked for.
+    let blocks =
+        eth_answers(Prefer::default(), "eth_getBlockByNumber", json!(["0x1b4", true])).await;
+    for block in &blocks {
+        assert!(block.is_object(), "{block}");
+        assert!(block.get("difficulty").is_some(), "{block}");
+        assert!(block["transactions"].as_array().unwrap().iter().all(Value::is_object), "{block}");
+    }
+    // Hex text: lower case, whole bytes where the pattern allows (a `bytes` value, an
+    // address); uniform writes mixed-case addresses.
+    let mut hex = Vec::new();
+    blocks.iter().for_each(|b| hex_strings(b, &mut hex));
+    assert!(hex.iter().all(|s| !s.bytes().any(|b| b.is_ascii_uppercase())), "{hex:?}");
+    let extra_data: Vec<&str> = blocks.iter().map(|b| b["extraData"].as_str().unwrap()).collect();
+    assert!(extra_data.iter().all(|s| s.len() % 2 == 0), "{extra_data:?}");
+    let uniform =
+        eth_answers(Prefer::UNIFORM, "eth_getBlockByNumber", json!(["0x1b4", true])).await;
+    let mut hex = Vec::new();
+    uniform.iter().for_each(|b| hex_strings(b, &mut hex));
+    assert!(hex.iter().any(|s| s.bytes().any(|b| b.is_ascii_uppercase())), "uniform: mixed case");
 }
 
 #[tokio::test]
@@ -66,11 +141,18 @@ async fn prefer_examples_answers_an_example_whatever_the_params() {
 
 #[test]
 fn prefer_names_are_checked() {
-    assert_eq!(Prefer::parse("").unwrap(), Prefer::default());
+    assert_eq!(Prefer::default(), Prefer::TYPICAL);
+    assert_eq!(Prefer::parse("typical").unwrap(), Prefer::TYPICAL);
+    assert_eq!(Prefer::parse("").unwrap(), Prefer::UNIFORM);
+    assert_eq!(Prefer::parse("uniform").unwrap(), Prefer::UNIFORM);
     let all = Prefer::parse("non-null, object,examples").unwrap();
     assert!(all.examples && all.arms.non_null && all.arms.objects);
+    assert!(!all.lower_hex && !all.arms.richest, "a list replaces the default");
     let error = Prefer::parse("non-null,objects").unwrap_err();
-    assert_eq!(error, "`objects` is not a preference (use non-null, object, examples)");
+    assert_eq!(
+        error,
+        "`objects` is not a preference (use typical, uniform, non-null, object, richest, lower-hex, examples)"
+    );
 }
 
 fn scenario(text: &str) -> Config {

@@ -64,6 +64,7 @@ pub struct Generator<'c> {
     budget: Budget,
     plan: Plan,
     prefer: ArmPreference,
+    one_case_hex: bool,
     root_arm: Option<usize>,
 }
 
@@ -79,11 +80,22 @@ pub struct ArmPreference {
     pub non_null: bool,
     /// Object arms (objects and maps, through refs) first.
     pub objects: bool,
+    /// The richest arm first: an arm counts as an object when it is one or holds them (an
+    /// array of objects, a union of objects), and among those, the one with more members
+    /// first (`eth_getLogs` answers with log objects, not the array of hashes beside them);
+    /// and every object with all its optional members, as far as the nesting and the
+    /// generator's size budget allow.
+    pub richest: bool,
 }
 
 impl ArmPreference {
     /// No preference: every arm in a seeded random order.
-    pub const NONE: ArmPreference = ArmPreference { non_null: false, objects: false };
+    pub const NONE: ArmPreference =
+        ArmPreference { non_null: false, objects: false, richest: false };
+
+    /// What a typical client can consume: non-null arms, then the richest object arm.
+    pub const TYPICAL: ArmPreference =
+        ArmPreference { non_null: true, objects: true, richest: true };
 
     /// The same preference, with non-null arms first.
     pub fn non_null(self) -> Self {
@@ -93,6 +105,11 @@ impl ArmPreference {
     /// The same preference, with object arms first.
     pub fn objects(self) -> Self {
         ArmPreference { objects: true, ..self }
+    }
+
+    /// The same preference, with the richest arm first (see [`ArmPreference::richest`]).
+    pub fn richest(self) -> Self {
+        ArmPreference { richest: true, ..self }
     }
 
     fn is_none(self) -> bool {
@@ -152,6 +169,7 @@ impl<'c> Generator<'c> {
             budget: Budget::default(),
             plan,
             prefer: ArmPreference::NONE,
+            one_case_hex: false,
             root_arm: None,
         }
     }
@@ -172,6 +190,15 @@ impl<'c> Generator<'c> {
     /// The same generator with union arms tried in the order `prefer` says.
     pub fn prefer(self, prefer: ArmPreference) -> Self {
         Generator { prefer, ..self }
+    }
+
+    /// The same generator, writing hex text as most plants do when the pattern allows it:
+    /// lower case (a pattern that takes either case would otherwise get mixed case, which
+    /// EIP-55-checking clients such as ethers refuse as a bad checksum), and an even number of
+    /// digits (whole bytes: `0x` and one digit is no byte string a client decodes). A string
+    /// whose pattern refuses the typical form keeps the form it was sampled in.
+    pub fn one_case_hex(self, on: bool) -> Self {
+        Generator { one_case_hex: on, ..self }
     }
 
     /// The same generator, making values of one arm of the type: the arm at `index` when the

@@ -162,6 +162,27 @@ pub(crate) fn string(
     Err(unmet(rules, note))
 }
 
+/// `sampled` in the form most plants write hex text, when it is hex (`0x` and hex digits) and
+/// `rules` accept that form: lower case, an even number of digits (a leading `0`, which keeps
+/// the number: `0x1` becomes `0x01` where the pattern takes it, and stays `0x1` where a
+/// quantity's pattern refuses leading zeros); else lower case alone; else `sampled` as it is. Text without the `0x` is left
+/// alone: `123` or `cafe` may be words or numbers, not hex.
+pub(crate) fn typical_hex(rules: &Text, sampled: String) -> String {
+    let Some(digits) = sampled.strip_prefix("0x") else { return sampled };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return sampled;
+    }
+    let passes = |s: &str| checks::text(rules, s, |_, _, _| {});
+    let lower = sampled.to_ascii_lowercase();
+    if digits.len() % 2 == 1 {
+        let even = format!("0x0{}", &lower[2..]);
+        if passes(&even) {
+            return even;
+        }
+    }
+    if passes(&lower) { lower } else { sampled }
+}
+
 /// "no string matching /p/, in format f, of 2 to 4 characters was found in N tries".
 fn unmet(rules: &Text, note: Option<&str>) -> String {
     // Every rule is named here, so a new one does not compile until it is handled.

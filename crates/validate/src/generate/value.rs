@@ -38,6 +38,7 @@ pub(crate) struct Gen<'g, 'p> {
     pub(crate) dice: Dice,
     max_items: u64,
     prefer: ArmPreference,
+    one_case_hex: bool,
     /// Steps of the walk so far (refs and union arms included): past a few hundred, frugal.
     made: usize,
     /// Values made so far, as the budget counts them (refs and unions are their target's).
@@ -56,6 +57,7 @@ impl<'g, 'p> Gen<'g, 'p> {
             dice,
             max_items: generator.max_items as u64,
             prefer: generator.prefer,
+            one_case_hex: generator.one_case_hex,
             made: 0,
             nodes: 0,
             bytes: 0,
@@ -156,6 +158,7 @@ impl<'g, 'p> Gen<'g, 'p> {
             }
             Node::Number(rules) => number::number(rules, &mut self.dice).map_err(|e| self.fail(e)),
             Node::String(rules) => text::string(rules, self.plan.patterns.get(&id), &mut self.dice)
+                .map(|s| if self.one_case_hex { text::typical_hex(rules, s) } else { s })
                 .map(Value::String)
                 .map_err(|e| self.fail(e)),
             Node::Literal(v) => Ok(v.clone()),
@@ -273,8 +276,11 @@ impl<'g, 'p> Gen<'g, 'p> {
         self.spend(2)?;
         let mut out = Map::new();
         for m in &members.list {
+            // The richest object has every member it may have; otherwise half of them.
             let wanted = m.required
-                || (self.fits(m.node, room - 1) && !self.frugal() && self.dice.chance(1, 2));
+                || (self.fits(m.node, room - 1)
+                    && !self.frugal()
+                    && (self.prefer.richest || self.dice.chance(1, 2)));
             if !wanted {
                 continue;
             }
@@ -366,12 +372,39 @@ impl<'g, 'p> Gen<'g, 'p> {
     }
 
     /// Where arm `id` comes under the preference: lower first.
-    fn rank(&self, id: NodeId) -> (bool, bool) {
+    fn rank(&self, id: NodeId) -> (bool, bool, std::cmp::Reverse<usize>) {
         let node = self.program.node(self.program.resolve(id));
         let null = matches!(node, Node::Null | Node::Literal(Value::Null));
+        if self.prefer.richest {
+            let members = self.richness(id, 4);
+            let rich = members.map_or(0, |n| n + 1);
+            return (
+                self.prefer.non_null && null,
+                self.prefer.objects && members.is_none(),
+                std::cmp::Reverse(rich),
+            );
+        }
         let object = matches!(node, Node::Object(_) | Node::Map(_));
         // `false` sorts first: null arms last, then arms that are not objects.
-        (self.prefer.non_null && null, self.prefer.objects && !object)
+        (self.prefer.non_null && null, self.prefer.objects && !object, std::cmp::Reverse(0))
+    }
+
+    /// How rich a value of `id` is as an object: its member count when it is an object (a map
+    /// counts none), or holds objects (the items of an array, the richest arm of a union);
+    /// `None` when it holds no object. `depth` bounds the look through recursive types.
+    fn richness(&self, id: NodeId, depth: u32) -> Option<usize> {
+        if depth == 0 {
+            return None;
+        }
+        match self.program.node(self.program.resolve(id)) {
+            Node::Object(record) => Some(record.members.list.len()),
+            Node::Map(_) => Some(0),
+            Node::Array(list) => self.richness(list.items, depth - 1),
+            Node::Union(union) => {
+                union.variants.iter().filter_map(|&v| self.richness(v, depth - 1)).max()
+            }
+            _ => None,
+        }
     }
 
     /// Params as a caller sends them: by name or by position, as the method allows (either,

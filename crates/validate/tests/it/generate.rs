@@ -647,6 +647,65 @@ fn arm_preference_orders_union_arms_and_leaves_the_default_alone() {
     assert!(objects.iter().all(Value::is_object), "{objects:?}");
 }
 
+/// Unions of arrays (hashes or logs, as `eth_getLogs` answers), objects of different sizes,
+/// optional members, and hex text whose pattern takes either case.
+const RICH: &str = r#"{"schema": 1, "namespaces": {"a": {"version": "1.0.0", "types": {
+    "Log": {"kind": "object", "fields": {
+        "address": {"type": {"kind": "ref", "name": "Address"}, "optional": true},
+        "data": {"type": {"kind": "ref", "name": "Bytes"}, "optional": true},
+        "byte": {"type": {"kind": "string", "pattern": "^0x[0-9a-f]{1,2}$"}, "optional": true},
+        "quantity": {"type": {"kind": "string", "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$"}, "optional": true}}},
+    "Small": {"kind": "object", "fields": {"n": {"type": {"kind": "integer"}}}},
+    "Address": {"kind": "string", "pattern": "^0x[0-9a-fA-F]{40}$"},
+    "Bytes": {"kind": "string", "pattern": "^0x[0-9a-f]*$"},
+    "Results": {"kind": "union", "variants": [
+        {"kind": "array", "items": {"kind": "string", "pattern": "^0x[0-9a-f]{64}$"}},
+        {"kind": "array", "items": {"kind": "ref", "name": "Small"}},
+        {"kind": "array", "items": {"kind": "ref", "name": "Log"}}]}
+}}}}"#;
+
+#[test]
+fn richest_arm_and_one_case_hex_give_what_clients_consume() {
+    let doc = Document::parse(RICH).unwrap();
+    let contract = Contract::compile(&doc).unwrap();
+    let target = Target::Type { namespace: "a".into(), name: "Results".into() };
+    let v = contract.validator(&target).unwrap();
+    let typical = v.generator().prefer(accord_validate::ArmPreference::TYPICAL).one_case_hex(true);
+    let mut logs = 0;
+    for seed in 0..40 {
+        let value = typical.generate(seed).unwrap();
+        assert!(v.is_valid(&value));
+        for item in value.as_array().unwrap() {
+            // The richest arm: logs (four members), not hashes, not the one-member object;
+            // every optional member present.
+            let log = item.as_object().unwrap_or_else(|| panic!("seed {seed}: {value}"));
+            for member in ["address", "data", "byte", "quantity"] {
+                assert!(log.contains_key(member), "seed {seed}: {item}");
+            }
+            logs += 1;
+            let text = |m: &str| log[m].as_str().unwrap().to_owned();
+            assert_eq!(text("address"), text("address").to_ascii_lowercase(), "one case");
+            assert_eq!(text("data").len() % 2, 0, "whole bytes: {}", text("data"));
+            assert_eq!(text("byte").len(), 4, "a byte keeps its number, padded: {}", text("byte"));
+            let quantity = text("quantity");
+            assert!(
+                quantity == "0x0" || !quantity.starts_with("0x0"),
+                "no leading zero: {quantity}"
+            );
+        }
+    }
+    assert!(logs > 40, "{logs} logs");
+    // Without the options the same generator gives the other arms and mixed case.
+    let plain: Vec<Value> = (0..40).map(|seed| v.generate(seed).unwrap()).collect();
+    let items = || plain.iter().flat_map(|p| p.as_array().unwrap());
+    assert!(items().any(Value::is_string));
+    assert!(items().any(|i| {
+        i.get("address")
+            .and_then(Value::as_str)
+            .is_some_and(|a| a.bytes().any(|b| b.is_ascii_uppercase()))
+    }));
+}
+
 #[test]
 fn root_arm_makes_values_of_one_arm() {
     let (contract, target) = arms_validator("Latest");
