@@ -19,7 +19,7 @@ use crate::load;
 pub(crate) struct Outcomes(pub(crate) BTreeMap<String, (u64, Duration, Duration)>);
 
 impl Outcomes {
-    fn add(&mut self, outcome: impl Into<String>, took: Duration) {
+    pub(crate) fn add(&mut self, outcome: impl Into<String>, took: Duration) {
         let entry = self.0.entry(outcome.into()).or_insert((0, took, took));
         entry.0 += 1;
         entry.1 = entry.1.min(took);

@@ -5,12 +5,17 @@
 //! the normal calls, how many failed and why, and what the server did to each hostile peer.
 //! Exits non-zero when a normal call failed.
 //!
+//! With the plant it starts, the surfaces in front of it are soaked too ([`surfaces`]): `accord
+//! mcp` over Streamable HTTP and stdio, and `accord console`, each with its callers, its hostile
+//! peers and its peak RSS.
+//!
 //! Like bench-serve, it builds accord and itself in release and runs that build (a debug load
 //! generator would measure itself). With `--url`, it drives a plant already running there
 //! instead; its RSS is then not known.
 
 mod hostile;
 mod normal;
+mod surfaces;
 mod ws;
 
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
@@ -36,6 +41,10 @@ const EVENT_INTERVAL_MS: u64 = 200;
 const SLOWLORIS: usize = 100;
 const STALLED_BODIES: usize = 20;
 const PING_FLOODS: usize = 2;
+
+/// MCP hosts over Streamable HTTP, and the period of every surface caller.
+const MCP_HOSTS: usize = 2;
+const SURFACE_PERIOD: Duration = Duration::from_millis(100);
 
 /// The served contract.
 const CONTRACT: &str = "fixtures/contracts/pump-plant.types.json";
@@ -73,19 +82,60 @@ pub(crate) fn run(root: &Path, options: &Options) -> Result<()> {
         None => start(root, &release.join("accord"))?,
     };
     let pid = plant.child.as_ref().map(Child::id);
+    let mut surfaces = match pid {
+        Some(_) => Some(surfaces::start(root, &release.join("accord"), CONTRACT, plant.addr)?),
+        None => None,
+    };
     let duration = Duration::from_secs(options.secs);
     eprintln!("soaking {} for {} s...", plant.addr, options.secs);
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    let (tally, hostile, rss) = runtime.block_on(soak(plant.addr, pid, duration));
+    let (tally, hostile, rss, surface_tallies) =
+        runtime.block_on(soak(plant.addr, pid, surfaces.as_mut(), duration));
     let peak = pid.and_then(|pid| status_kb(pid, "VmHWM"));
+    let surface_peaks: Vec<(&str, Option<u64>)> = surfaces
+        .as_ref()
+        .map(|s| s.pids().into_iter().map(|(name, pid)| (name, status_kb(pid, "VmHWM"))).collect())
+        .unwrap_or_default();
+    drop(surfaces);
     let stop = plant.child.as_mut().map(stop);
     drop(runtime);
     report(options, &tally, &hostile, rss, peak, stop);
-    if tally.failures() > 0 {
-        bail!("{} normal calls failed", tally.failures());
+    report_surfaces(&surface_tallies, &surface_peaks);
+    let failed = tally.failures() + surface_tallies.iter().map(|(_, t)| t.failures()).sum::<u64>();
+    if failed > 0 {
+        bail!("{failed} normal calls failed");
     }
     Ok(())
+}
+
+/// The surfaces' normal callers and their peak RSS.
+fn report_surfaces(tallies: &[(String, Tally)], peaks: &[(&str, Option<u64>)]) {
+    if tallies.is_empty() {
+        return;
+    }
+    println!();
+    println!("| surface callers | calls | failed | p50 / p99 / max |");
+    println!("| --- | ---: | ---: | ---: |");
+    for (name, t) in tallies {
+        println!(
+            "| {name} | {} | {} | {} / {} / {} ms |",
+            t.http_calls + t.ws_calls,
+            t.failures(),
+            quantile_ms(&t.latencies, 0.5),
+            quantile_ms(&t.latencies, 0.99),
+            quantile_ms(&t.latencies, 1.0)
+        );
+        for (reason, n) in &t.failed {
+            eprintln!("{name}: {n} × {reason}");
+        }
+    }
+    println!();
+    println!("| process | peak RSS (VmHWM) |");
+    println!("| --- | ---: |");
+    for (name, kb) in peaks {
+        println!("| accord {name} | {} |", mb(*kb));
+    }
 }
 
 /// `accord serve` of the pump plant on a free port, its log in `<target>/soak/serve.log`.
@@ -139,9 +189,46 @@ struct Rss {
 async fn soak(
     addr: SocketAddr,
     pid: Option<u32>,
+    surfaces: Option<&mut surfaces::Surfaces>,
     duration: Duration,
-) -> (Tally, Vec<(String, Outcomes)>, Rss) {
+) -> (Tally, Vec<(String, Outcomes)>, Rss, Vec<(String, Tally)>) {
     let deadline = Instant::now() + duration;
+    let mut surface_tasks: Vec<(String, tokio::task::JoinHandle<Tally>)> = Vec::new();
+    let mut stdio_task = None;
+    let mut surface_hostile: Vec<(String, tokio::task::JoinHandle<Outcomes>)> = Vec::new();
+    if let Some(s) = surfaces {
+        let (mcp, console) = (s.mcp_http, s.console);
+        for i in 0..MCP_HOSTS {
+            surface_tasks.push((
+                format!(
+                    "mcp --http host {}: a tools/call every {} ms",
+                    i + 1,
+                    SURFACE_PERIOD.as_millis()
+                ),
+                tokio::spawn(surfaces::mcp_http_caller(mcp, SURFACE_PERIOD, deadline)),
+            ));
+        }
+        surface_tasks.push((
+            format!("console page: its describe every {} ms", SURFACE_PERIOD.as_millis()),
+            tokio::spawn(surfaces::console_caller(console, SURFACE_PERIOD, deadline)),
+        ));
+        if let Some((stdin, stdout)) = s.take_stdio() {
+            stdio_task = Some(tokio::spawn(surfaces::mcp_stdio_caller(
+                stdin,
+                stdout,
+                SURFACE_PERIOD,
+                deadline,
+            )));
+        }
+        surface_hostile.push((
+            "mcp --http: an `initialize` every 5 ms, the session never used".into(),
+            tokio::spawn(surfaces::initialize_flood(mcp, Duration::from_millis(5), deadline)),
+        ));
+        surface_hostile.push((
+            "console: a DNS-rebinding page (foreign Host and Origin) every 100 ms".into(),
+            tokio::spawn(surfaces::rebinding(console, Duration::from_millis(100), deadline)),
+        ));
+    }
     let mut normal = Vec::new();
     for _ in 0..HTTP_CALLERS {
         normal.push(tokio::spawn(normal::http_caller(addr, HTTP_PERIOD, deadline)));
@@ -213,7 +300,27 @@ async fn soak(
     }
     let rss = sampler.await.unwrap_or_default();
     tally.latencies.sort_unstable();
-    (tally, outcomes, rss)
+    let mut surface_tallies = Vec::new();
+    for (name, task) in surface_tasks {
+        let mut t = task.await.unwrap_or_default();
+        t.latencies.sort_unstable();
+        surface_tallies.push((name, t));
+    }
+    if let Some(task) = stdio_task
+        && let Ok((mut t, garbage)) = task.await
+    {
+        t.latencies.sort_unstable();
+        surface_tallies.push((
+            format!("mcp stdio host: a tools/call every {} ms", SURFACE_PERIOD.as_millis()),
+            t,
+        ));
+        outcomes
+            .push(("mcp stdio: a garbage line every fifth message of its host".into(), garbage));
+    }
+    for (name, task) in surface_hostile {
+        outcomes.push((name, task.await.unwrap_or_default()));
+    }
+    (tally, outcomes, rss, surface_tallies)
 }
 
 /// A `kB` figure of /proc/PID/status.
