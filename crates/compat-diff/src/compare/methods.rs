@@ -259,36 +259,71 @@ impl Comparison<'_> {
         }
     }
 
-    /// Whether the new result (an object, possibly behind refs) has a field the old one lacks.
+    /// Whether the new result can hold something the old one cannot: a field or a union arm,
+    /// anywhere in it (through refs, arrays and arms). Only a plant that implements a new
+    /// request option sends it, so callers can tell the option done from ignored: the seed's
+    /// acknowledgement. Deep, because real results acknowledge deep (a block's transactions gain
+    /// `proof_facts` when `response_flags` asks for them) or with a new arm (`getStorageAt`
+    /// answers `STORAGE_RESULT` instead of the bare value).
     pub(super) fn result_gains_field(&self, at: &At, o: &Method, n: &Method) -> bool {
-        let of = self.object_fields(self.old, &at.old_ns, &o.result);
-        let nf = self.object_fields(self.new, &at.new_ns, &n.result);
-        nf.iter().any(|f| !of.contains(f))
+        let old = vocabulary(self.old, &at.old_ns, &o.result);
+        let new = vocabulary(self.new, &at.new_ns, &n.result);
+        new.iter().any(|f| !old.contains(f))
     }
+}
 
-    pub(super) fn object_fields(
-        &self,
-        doc: &Document,
-        ns: &str,
-        node: &TypeNode,
-    ) -> BTreeSet<String> {
-        let mut node = node;
-        let mut ns = ns.to_owned();
-        for _ in 0..16 {
-            match &node.kind {
-                TypeKind::Ref(r) => match resolve(doc, &ns, r) {
-                    Some((tns, _, t)) => {
-                        ns = tns;
-                        node = t;
-                    }
-                    None => return BTreeSet::new(),
-                },
-                TypeKind::Object(obj) => {
-                    return obj.fields.iter().flat_map(|f| f.keys().cloned()).collect();
-                }
-                _ => return BTreeSet::new(),
-            }
+/// Everything a value of `node` can hold, named: `CONTEXT.field` for each field and
+/// `CONTEXT|arm` for each union arm (by the key arms are matched on), where `CONTEXT` is the
+/// nearest named type or the path from the top. Each named type is entered once; anonymous
+/// nesting stops at a depth no real result reaches.
+fn vocabulary(doc: &Document, ns: &str, node: &TypeNode) -> BTreeSet<String> {
+    const DEPTH: usize = 32;
+    let mut out = BTreeSet::new();
+    let mut entered: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut stack: Vec<(String, &TypeNode, String, usize)> =
+        vec![(ns.to_owned(), node, String::new(), 0)];
+    while let Some((ns, node, context, depth)) = stack.pop() {
+        if depth > DEPTH {
+            continue;
         }
-        BTreeSet::new()
+        match &node.kind {
+            TypeKind::Ref(r) => {
+                if let Some((tns, name, t)) = resolve(doc, &ns, r)
+                    && entered.insert((tns.clone(), name.clone()))
+                {
+                    stack.push((tns, t, name, depth + 1));
+                }
+            }
+            TypeKind::Object(obj) => {
+                for (field, f) in obj.fields.iter().flatten() {
+                    let here = format!("{context}.{field}");
+                    out.insert(here.clone());
+                    stack.push((ns.clone(), &f.ty, here, depth + 1));
+                }
+            }
+            TypeKind::Union(u) => {
+                for v in &u.variants {
+                    let here = format!(
+                        "{context}|{}",
+                        super::types::variant_key(v, u.discriminator.as_deref())
+                    );
+                    out.insert(here.clone());
+                    stack.push((ns.clone(), v, here, depth + 1));
+                }
+            }
+            TypeKind::Array(a) => {
+                stack.push((ns.clone(), &a.items, format!("{context}[]"), depth + 1))
+            }
+            TypeKind::Tuple(t) => {
+                for (i, e) in t.elements.iter().enumerate() {
+                    stack.push((ns.clone(), e, format!("{context}[{i}]"), depth + 1));
+                }
+            }
+            TypeKind::Map(m) => {
+                stack.push((ns.clone(), &m.values, format!("{context}{{}}"), depth + 1))
+            }
+            _ => {}
+        }
     }
+    out
 }
