@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod calls;
+mod causes;
 mod client;
 mod error;
 mod failure;

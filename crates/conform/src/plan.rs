@@ -51,6 +51,9 @@ impl Plan {
         // Without a describe method, the probes go to a read method the plan calls: one that
         // needs no params first, so that a probe without params is a call it can answer.
         let mut read_probe: Option<(bool, String)> = None;
+        // The params probe goes to a read method that takes params, one with a required
+        // param first: such a method reads its params, so unreadable ones are refused.
+        let mut params_probe: Option<(bool, String)> = None;
         for (ns_name, ns) in doc.namespaces.iter().flatten() {
             for (m_name, method) in ns.methods.iter().flatten() {
                 let name = format!("{ns_name}.{m_name}");
@@ -69,6 +72,10 @@ impl Plan {
                     if read_probe.as_ref().is_none_or(|(had, _)| no_params && !had) {
                         read_probe = Some((no_params, wire.to_owned()));
                     }
+                    let takes = method.params.as_ref().is_some_and(|p| !p.is_empty());
+                    if takes && params_probe.as_ref().is_none_or(|(had, _)| !no_params && !had) {
+                        params_probe = Some((!no_params, wire.to_owned()));
+                    }
                 }
                 methods.push(PlannedMethod { name, class, decision, examples });
             }
@@ -85,6 +92,7 @@ impl Plan {
             protocol: Protocol::of(
                 dialect,
                 read_probe.map(|(_, wire)| wire),
+                params_probe.map(|(_, wire)| wire),
                 unknown_method(doc, dialect),
                 options,
             ),
@@ -138,6 +146,14 @@ impl Plan {
             p.method_not_found_text(),
             p.invalid_params_text()
         );
+        if p.params_probe != p.probe {
+            let _ = writeln!(
+                out,
+                "  params probe: to {} (a read method that takes params); refused with {}",
+                p.params_probe,
+                crate::protocol::codes_text(&p.unstructured_params(true))
+            );
+        }
         if !p.accord {
             // A foreign wire (docs/conform.md): what the plan does differently on it.
             let _ = writeln!(
@@ -188,6 +204,7 @@ impl Plan {
             "protocol": {
                 "describe": self.protocol.describe,
                 "probe": self.protocol.probe,
+                "paramsProbe": self.protocol.params_probe,
                 "methodNotFound": self.protocol.method_not_found,
                 "invalidParams": self.protocol.invalid_params,
                 "limit": self.protocol.limit,

@@ -42,8 +42,8 @@ pub(crate) struct Called<'d> {
     pub(crate) name: String,
     /// The name the plant answers to (the contract's wire, docs/format.md §15).
     pub(crate) wire: String,
-    namespace: &'d str,
-    method: &'d str,
+    pub(crate) namespace: &'d str,
+    pub(crate) method: &'d str,
     pub(crate) declared: &'d Method,
 }
 
@@ -138,6 +138,7 @@ impl<'a> Run<'a> {
             credential,
             sent: sent.to_owned(),
             positive: None,
+            tolerable: false,
         };
         let check = self.execute(&job).await;
         self.push_check(check);

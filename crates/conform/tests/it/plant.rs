@@ -65,9 +65,15 @@ pub(crate) enum Fault {
     /// `ERRING_METHOD` answers generated (non-example) valid params with its declared error,
     /// whose `message` is not the contract's.
     WrongErrorMessage,
+    /// `FAULTY_METHOD` answers every call, valid or not, with one undeclared error
+    /// ([`SAME_ERROR`]).
+    SameUndeclaredError,
     /// Every HTTP answer waits this long first.
     Slow(Duration),
 }
+
+/// The undeclared error the same-error fault answers every call of `FAULTY_METHOD` with.
+pub(crate) const SAME_ERROR: i64 = -32099;
 
 /// The message the wrong-message fault answers.
 pub(crate) const WRONG_MESSAGE: &str = "banana";
@@ -342,6 +348,9 @@ impl Plant {
         let faulty = request.method == FAULTY_METHOD;
         if faulty && self.fault == Fault::MissingMethod {
             return Err(RpcError::method_not_found(&request.method));
+        }
+        if faulty && self.fault == Fault::SameUndeclaredError {
+            return Err(RpcError::declared(SAME_ERROR, "database unavailable", None));
         }
         let params = request.params.clone().unwrap_or_else(|| match declared.param_structure {
             Some(ParamStructure::ByPosition) => Value::Array(Vec::new()),
