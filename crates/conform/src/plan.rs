@@ -51,9 +51,10 @@ impl Plan {
         // Without a describe method, the probes go to a read method the plan calls: one that
         // needs no params first, so that a probe without params is a call it can answer.
         let mut read_probe: Option<(bool, String)> = None;
-        // The params probe goes to a read method that takes params, one with a required
-        // param first: such a method reads its params, so unreadable ones are refused.
-        let mut params_probe: Option<(bool, String)> = None;
+        // The params probe goes to a called method that takes params (such a method reads
+        // them, so unreadable ones are refused before it runs): a read method first, one with
+        // a required param first.
+        let mut params_probe: Option<(u8, String)> = None;
         for (ns_name, ns) in doc.namespaces.iter().flatten() {
             for (m_name, method) in ns.methods.iter().flatten() {
                 let name = format!("{ns_name}.{m_name}");
@@ -72,9 +73,19 @@ impl Plan {
                     if read_probe.as_ref().is_none_or(|(had, _)| no_params && !had) {
                         read_probe = Some((no_params, wire.to_owned()));
                     }
-                    let takes = method.params.as_ref().is_some_and(|p| !p.is_empty());
-                    if takes && params_probe.as_ref().is_none_or(|(had, _)| !no_params && !had) {
-                        params_probe = Some((!no_params, wire.to_owned()));
+                }
+                if decision == Decision::Call
+                    && method.params.as_ref().is_some_and(|p| !p.is_empty())
+                    && let Some(wire) = dialect.wire_name(ns_name, m_name)
+                {
+                    let required = method
+                        .params
+                        .iter()
+                        .flatten()
+                        .any(|p| !p.field.input_optional.or(p.field.optional).unwrap_or(false));
+                    let rank = u8::from(class != Class::Read) * 2 + u8::from(!required);
+                    if params_probe.as_ref().is_none_or(|(had, _)| rank < *had) {
+                        params_probe = Some((rank, wire.to_owned()));
                     }
                 }
                 methods.push(PlannedMethod { name, class, decision, examples });
@@ -149,7 +160,7 @@ impl Plan {
         if p.params_probe != p.probe {
             let _ = writeln!(
                 out,
-                "  params probe: to {} (a read method that takes params); refused with {}",
+                "  params probe: to {} (a called method that takes params); refused with {}",
                 p.params_probe,
                 crate::protocol::codes_text(&p.unstructured_params(true))
             );

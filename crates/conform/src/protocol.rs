@@ -20,8 +20,8 @@ pub struct Protocol {
     /// nothing on the plant.
     pub probe: String,
     /// The method the "params neither object nor array" probe is sent to: on a foreign wire a
-    /// `read` method the plan calls that takes params (a method that takes none may never look
-    /// at them), else [`Protocol::probe`].
+    /// method the plan calls that takes params, a `read` one first (a method that takes none
+    /// may never look at them), else [`Protocol::probe`].
     pub params_probe: String,
     /// The codes by which the plant says a method does not exist.
     pub method_not_found: Vec<i64>,
