@@ -29,7 +29,9 @@ impl Run<'_> {
         }
         let mut dropped = Vec::new();
         for (method, at) in by_method {
-            if let Some(first) = at.iter().copied().find(|&i| has(&self.checks[i], FailureKind::MethodMissing)) {
+            if let Some(first) =
+                at.iter().copied().find(|&i| has(&self.checks[i], FailureKind::MethodMissing))
+            {
                 let reason = format!(
                     "the plant lacks {method}: answered as a method that does not exist, reported once ({} {})",
                     self.checks[first].phase.as_str(),
@@ -64,8 +66,7 @@ impl Run<'_> {
             .filter(|&i| self.checks[i].name != HONESTY)
             .filter(|&i| matches!(self.checks[i].outcome, Outcome::Passed | Outcome::Failed(_)))
             .collect();
-        let codes: Vec<Option<i64>> =
-            calls.iter().map(|&i| error_code(&self.checks[i])).collect();
+        let codes: Vec<Option<i64>> = calls.iter().map(|&i| error_code(&self.checks[i])).collect();
         let answered: Vec<i64> = codes.iter().flatten().copied().collect();
         let Some(&code) = answered.first() else { return };
         let declared = crate::contract_method(self.judge.doc, method)

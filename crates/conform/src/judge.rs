@@ -462,9 +462,8 @@ impl Judge<'_> {
             if let Some(trimmed) = self.tolerated(namespace, method, declared, params) {
                 // Params the plant may ignore (docs/conform.md, "Tolerance"): refusing them
                 // is right, and so is answering the call the rest of the params make.
-                let declared_code = |code: i64| {
-                    declared.errors.iter().flatten().any(|e| e.code == code)
-                };
+                let declared_code =
+                    |code: i64| declared.errors.iter().flatten().any(|e| e.code == code);
                 match response {
                     Response::Failure { error, .. } if self.protocol.invalid_params(error.code) => {
                         return Vec::new();

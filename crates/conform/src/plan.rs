@@ -7,6 +7,7 @@ use accord_schema_model::{Dialect, Document};
 use serde_json::{Value, json};
 
 use crate::Options;
+use crate::flows::PlannedFlow;
 use crate::policy::{Class, Decision};
 use crate::protocol::Protocol;
 
@@ -41,6 +42,8 @@ pub struct Plan {
     pub credentials: bool,
     /// The plant's protocol: its describe method, the probes' target, its codes.
     pub protocol: Protocol,
+    /// The flows: paths through the contract's links, run or skipped by the policy.
+    pub flows: Vec<PlannedFlow>,
 }
 
 impl Plan {
@@ -100,6 +103,7 @@ impl Plan {
             calls: options.calls,
             seed: options.seed,
             credentials,
+            flows: crate::flows::plan(doc, &options.policy),
             protocol: Protocol::of(
                 dialect,
                 read_probe.map(|(_, wire)| wire),
@@ -147,6 +151,9 @@ impl Plan {
         }
         if !self.events.is_empty() {
             let _ = writeln!(out, "  events: {}", self.events.join(", "));
+        }
+        for flow in &self.flows {
+            flow.write_text(&mut out);
         }
         let p = &self.protocol;
         let _ = writeln!(
@@ -212,6 +219,7 @@ impl Plan {
             "calls": self.calls,
             "seed": self.seed,
             "credentials": self.credentials,
+            "flows": self.flows.iter().map(PlannedFlow::to_json).collect::<Vec<_>>(),
             "protocol": {
                 "describe": self.protocol.describe,
                 "probe": self.protocol.probe,

@@ -2,6 +2,8 @@
 //! and asking the [`judge`](crate::judge) for the verdict. Contract methods are reached only
 //! through the plan's called methods, so nothing outside the policy is ever sent.
 
+use std::collections::BTreeMap;
+
 use accord_schema_model::{Document, Method};
 use accord_validate::Target;
 use accord_wire::describe::Answer;
@@ -22,6 +24,7 @@ use crate::{Options, Progress};
 mod credentials;
 mod describe;
 mod events;
+mod flows;
 
 pub(crate) use events::{Opened, missing_events};
 
@@ -34,6 +37,10 @@ pub(crate) struct Run<'a> {
     pub(crate) notes: Vec<String>,
     /// When the run stops sending (`--deadline`); checks not done by then are not run.
     pub(crate) deadline: Option<Instant>,
+    /// The methods that returned a result in a flow, with the first such flow.
+    pub(crate) flow_results: BTreeMap<String, String>,
+    /// The events validated in flows: the first flow, and how many notifications.
+    pub(crate) flow_events: BTreeMap<String, (String, usize)>,
     next_id: u64,
 }
 
@@ -63,6 +70,8 @@ impl<'a> Run<'a> {
             checks: Vec::new(),
             notes: Vec::new(),
             deadline,
+            flow_results: BTreeMap::new(),
+            flow_events: BTreeMap::new(),
             next_id: 0,
         }
     }
