@@ -5,6 +5,7 @@ mod document;
 mod error;
 mod json;
 mod layout;
+mod link;
 pub mod members;
 mod node;
 mod pointer;
@@ -26,6 +27,7 @@ pub use crate::{
     },
     error::{Error, ErrorKind},
     json::{DuplicateKey, StrictJson, StrictValue},
+    link::{Cause, ExprSource, Link, LinkParamError, LinkValue, RuntimeExpr, path_index},
     pointer::Pointer,
     severity::Severity,
     source::{Located, Position, SourceMap, Span},
