@@ -1,5 +1,6 @@
 //! Flows: the paths through the contract's links (a method's `links`, OpenRPC's Link Object:
-//! a method whose params can be taken from this method's params or result). Each flow starts
+//! a method whose params can be taken from this method's params or result; the model owns
+//! the link and its runtime expressions). Each flow starts
 //! at a method no link leads to and follows links until none leads on, so the work queue's
 //! `queue.enqueue → queue.claim → queue.ack` and `… → queue.nack` are two flows. A flow is
 //! planned here, before anything is sent, with the events its steps may cause and whether the
@@ -24,8 +25,8 @@ pub(crate) struct Link {
     pub(crate) from: String,
     /// The method it leads to.
     pub(crate) to: String,
-    /// The params of `to` it gives: a runtime expression (`$result.id`, `$params.queue`) or a
-    /// value, by param name.
+    /// The params of `to` it gives, as written: a runtime expression (`$result.0.job.id`,
+    /// `$params.queue`) or a constant, by param name (read by the model's `LinkValue`).
     pub(crate) params: Vec<(String, Value)>,
 }
 
@@ -89,16 +90,14 @@ pub(crate) fn links(doc: &Document) -> Vec<Link> {
     let mut out = Vec::new();
     for (ns_name, ns) in doc.namespaces.iter().flatten() {
         for (m_name, method) in ns.methods.iter().flatten() {
-            let from = format!("{ns_name}.{m_name}");
-            let listed = method.unknown.get("links").and_then(Value::as_array);
-            for link in listed.into_iter().flatten() {
-                let Some(to) = link.get("method").and_then(Value::as_str) else { continue };
-                let params = link.get("params").and_then(Value::as_object);
+            for link in method.links.iter().flat_map(|all| all.values()) {
+                let (to_ns, to) = link.target(ns_name);
                 out.push(Link {
-                    from: from.clone(),
-                    to: qualified(ns_name, to),
-                    params: params
-                        .into_iter()
+                    from: format!("{ns_name}.{m_name}"),
+                    to: format!("{to_ns}.{to}"),
+                    params: link
+                        .params
+                        .iter()
                         .flatten()
                         .map(|(name, value)| (name.clone(), value.clone()))
                         .collect(),
@@ -113,13 +112,14 @@ pub(crate) fn links(doc: &Document) -> Vec<Link> {
 pub(crate) fn causes(doc: &Document, method: &str) -> Vec<String> {
     let Some(m) = crate::contract_method(doc, method) else { return Vec::new() };
     let ns = method.split_once('.').map_or("", |(n, _)| n);
-    let listed = m.unknown.get("causes").and_then(Value::as_array);
-    listed.into_iter().flatten().filter_map(Value::as_str).map(|e| qualified(ns, e)).collect()
-}
-
-/// A method or event name as `namespace.name`: a bare name is in `ns`.
-fn qualified(ns: &str, name: &str) -> String {
-    if name.contains('.') { name.to_owned() } else { format!("{ns}.{name}") }
+    m.causes
+        .iter()
+        .flatten()
+        .map(|c| {
+            let (e_ns, e) = c.target(ns);
+            format!("{e_ns}.{e}")
+        })
+        .collect()
 }
 
 /// The flows of `doc` under `policy`.
@@ -203,68 +203,5 @@ fn walk(
         let mut u = used.clone();
         u.push(link.clone());
         walk(links, s, u, out);
-    }
-}
-
-/// The value of a runtime expression against a step's params and result: `$params.queue`,
-/// `$result.id`, `$result[0].token`, `$result.0.token`, `$result#/0/token` (a JSON Pointer), or
-/// `$result` itself. A value that is not such a string is itself. `None`: the expression names
-/// nothing there.
-pub(crate) fn evaluate(expr: &Value, params: &Value, result: &Value) -> Option<Value> {
-    let Some(text) = expr.as_str().filter(|s| s.starts_with('$')) else {
-        return Some(expr.clone());
-    };
-    let (root, rest) = if let Some(rest) = text.strip_prefix("$params") {
-        (params, rest)
-    } else if let Some(rest) = text.strip_prefix("$result") {
-        (result, rest)
-    } else {
-        return None;
-    };
-    if let Some(pointer) = rest.strip_prefix('#') {
-        return root.pointer(pointer).cloned();
-    }
-    let mut at = root;
-    let mut chars = rest;
-    while !chars.is_empty() {
-        if let Some(after) = chars.strip_prefix('.') {
-            let end = after.find(['.', '[']).unwrap_or(after.len());
-            let key = &after[..end];
-            at = match at {
-                Value::Object(map) => map.get(key)?,
-                Value::Array(items) => items.get(key.parse::<usize>().ok()?)?,
-                _ => return None,
-            };
-            chars = &after[end..];
-        } else if let Some(after) = chars.strip_prefix('[') {
-            let end = after.find(']')?;
-            let index: usize = after[..end].parse().ok()?;
-            at = at.as_array()?.get(index)?;
-            chars = &after[end + 1..];
-        } else {
-            return None;
-        }
-    }
-    Some(at.clone())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::evaluate;
-    use serde_json::json;
-
-    #[test]
-    fn runtime_expressions_reach_into_params_and_results() {
-        let params = json!({"queue": "thumbnails"});
-        let result = json!([{"token": "lt_1", "job": {"id": "j-1"}}]);
-        let eval = |e: &str| evaluate(&json!(e), &params, &result);
-        assert_eq!(eval("$params.queue"), Some(json!("thumbnails")));
-        assert_eq!(eval("$result[0].token"), Some(json!("lt_1")));
-        assert_eq!(eval("$result.0.job.id"), Some(json!("j-1")));
-        assert_eq!(eval("$result#/0/job/id"), Some(json!("j-1")));
-        assert_eq!(eval("$result[1].token"), None);
-        assert_eq!(eval("$params.nothing"), None);
-        assert_eq!(evaluate(&json!(5), &params, &result), Some(json!(5)));
-        assert_eq!(evaluate(&json!("plain"), &params, &result), Some(json!("plain")));
     }
 }

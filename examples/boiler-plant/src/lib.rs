@@ -48,7 +48,8 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn serves_underscore_names_checks_params_and_answers_declared_errors_without_middleware() {
+    async fn serves_underscore_names_checks_params_and_answers_declared_errors_without_middleware()
+    {
         let (addr, handle) = crate::serve(([127, 0, 0, 1], 0).into()).await.unwrap();
         let replies = tokio::task::spawn_blocking(move || {
             [
@@ -80,7 +81,11 @@ mod tests {
             "more params than declared: {}",
             replies[7]
         );
-        assert!(replies[8]["result"].is_object(), "params neither array nor object: {}", replies[8]);
+        assert!(
+            replies[8]["result"].is_object(),
+            "params neither array nor object: {}",
+            replies[8]
+        );
         handle.stop().unwrap();
         handle.stopped().await;
     }

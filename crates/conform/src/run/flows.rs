@@ -5,7 +5,7 @@
 //! error, even a declared one, fails the flow and names the step); then the notifications that
 //! arrived are validated and the subscriptions ended.
 
-use accord_schema_model::{EventRoute, ParamStructure};
+use accord_schema_model::{EventRoute, LinkValue, ParamStructure};
 use accord_validate::Target;
 use accord_wire::Response;
 use accord_wire::event::{Notification, SUBSCRIBE, UNSUBSCRIBE};
@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use super::*;
 use crate::client::Socket;
 use crate::failure::{FailureKind, Problem};
-use crate::flows::{PlannedFlow, evaluate};
+use crate::flows::PlannedFlow;
 use crate::judge::validation_problems;
 use crate::policy::Decision;
 use crate::pool::in_time;
@@ -159,18 +159,38 @@ impl Run<'_> {
             format!("{name}: {results} of {} step(s) returned a result", flow.steps.len());
         if let Some(mut s) = socket {
             transcript.route(Transport::Ws, self.client.carried(Credential::Right));
-            self.collect_caused(&mut s, transcript, &mut subscribed, &mut problems).await;
-            let seen: Vec<String> =
-                subscribed.iter().map(|s| format!("{} {}", s.event, s.arrived)).collect();
-            summary.push_str(&format!("; caused events validated: {}", seen.join(", ")));
+            // Awaited: each event not yet validated, once as an event of a flow's last step and
+            // once as one of an earlier step (a method *may* cause an event: a plant that never
+            // sends one costs a bounded wait, not one per flow).
+            let last = flow.steps.last().map(|m| crate::flows::causes(self.judge.doc, m));
+            let mut awaited = Vec::new();
             for sub in &subscribed {
-                if sub.arrived == 0 {
-                    self.notes.push(format!(
-                        "{name}: {} (which its steps may cause) did not arrive within {} ms",
-                        sub.event,
-                        self.client.timeout.as_millis()
-                    ));
-                } else {
+                let role = last.as_ref().is_some_and(|l| l.contains(&sub.event));
+                if !self.flow_events.contains_key(&sub.event)
+                    && self.flow_waited.insert((sub.event.clone(), role))
+                {
+                    awaited.push(sub.event.clone());
+                }
+            }
+            self.collect_caused(&mut s, transcript, &mut subscribed, &awaited, &mut problems).await;
+            let seen: Vec<String> = subscribed
+                .iter()
+                .filter(|s| s.arrived > 0)
+                .map(|s| format!("{} {}", s.event, s.arrived))
+                .collect();
+            let none: Vec<&str> =
+                subscribed.iter().filter(|s| s.arrived == 0).map(|s| s.event.as_str()).collect();
+            if !seen.is_empty() {
+                summary.push_str(&format!("; caused events validated: {}", seen.join(", ")));
+            }
+            if !none.is_empty() {
+                summary.push_str(&format!(
+                    "; not arrived (a step may cause them): {}",
+                    none.join(", ")
+                ));
+            }
+            for sub in &subscribed {
+                if sub.arrived > 0 {
                     let entry = self.flow_events.entry(sub.event.clone()).or_default();
                     if entry.0.is_empty() {
                         entry.0 = name.clone();
@@ -238,8 +258,17 @@ impl Run<'_> {
                 names.iter().zip(items).map(|(n, v)| ((*n).to_owned(), v.clone())).collect();
             params = Value::Object(by_name);
         }
+        let named = crate::contract_method(self.judge.doc, &link.from)
+            .and_then(|m| m.named_params(prev_params))
+            .unwrap_or_default();
         for (param, expr) in &link.params {
-            let value = evaluate(expr, prev_params, prev_result).ok_or_else(|| {
+            let value = LinkValue::parse(expr).map_err(|e| {
+                StepParams::Invalid(format!(
+                    "the link from {} gives `{param}` as {expr}: {e}",
+                    link.from
+                ))
+            })?;
+            let value = value.evaluate(&named, prev_result).ok_or_else(|| {
                 StepParams::Nothing(format!(
                     "the link from {} gives `{param}` as {expr}, and the step before has nothing there (its result: {})",
                     link.from,
@@ -335,11 +364,17 @@ impl Run<'_> {
         socket: &mut Socket,
         transcript: &mut Transcript,
         subscribed: &mut [Subscribed],
+        awaited: &[String],
         problems: &mut Vec<Problem>,
     ) {
         let deadline = Instant::now() + self.client.timeout;
-        while subscribed.iter().any(|s| s.arrived == 0) {
-            let text = match socket.next(deadline).await {
+        // Until every awaited event has come (or the timeout); then whatever is here already.
+        let waiting = |subscribed: &[Subscribed]| {
+            subscribed.iter().any(|s| s.arrived == 0 && awaited.contains(&s.event))
+        };
+        loop {
+            let until = if waiting(subscribed) { deadline } else { Instant::now() };
+            let text = match socket.next(until).await {
                 Ok(Some(text)) => text,
                 Ok(None) => break,
                 Err(e) => {

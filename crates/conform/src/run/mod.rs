@@ -41,6 +41,9 @@ pub(crate) struct Run<'a> {
     pub(crate) flow_results: BTreeMap<String, String>,
     /// The events validated in flows: the first flow, and how many notifications.
     pub(crate) flow_events: BTreeMap<String, (String, usize)>,
+    /// The events flows have waited for: as caused by a flow's last step (`true`) or by an
+    /// earlier step.
+    pub(crate) flow_waited: std::collections::BTreeSet<(String, bool)>,
     next_id: u64,
 }
 
@@ -72,6 +75,7 @@ impl<'a> Run<'a> {
             deadline,
             flow_results: BTreeMap::new(),
             flow_events: BTreeMap::new(),
+            flow_waited: std::collections::BTreeSet::new(),
             next_id: 0,
         }
     }
