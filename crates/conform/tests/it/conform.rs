@@ -218,6 +218,39 @@ async fn a_method_answering_every_call_with_one_undeclared_error_is_one_finding(
 }
 
 #[tokio::test]
+async fn a_flow_step_answering_a_declared_error_fails_the_flow_naming_the_step() {
+    let report =
+        conform("work-queue.types.json", None, Fault::AckAlwaysRefused, EVERYTHING, 2).await;
+    assert!(!report.passed(), "{}", report.to_text());
+    let flows: Vec<(String, Vec<String>)> = report
+        .failures()
+        .filter(|c| c.phase == accord_conform::Phase::Flows)
+        .map(|c| {
+            let messages = match &c.outcome {
+                Outcome::Failed(p) => {
+                    p.iter().map(|p| format!("[{}] {}", p.kind.as_str(), p.message)).collect()
+                }
+                _ => Vec::new(),
+            };
+            (c.subject.clone(), messages)
+        })
+        .collect();
+    assert_eq!(
+        flows,
+        ["queue.enqueue → queue.claim → queue.ack", "queue.enqueueMany → queue.claim → queue.ack"]
+            .map(|f| (
+                f.to_owned(),
+                vec!["[flow-step] step 3 (queue.ack) answered error -32044 (job not found): a step of a flow must return a result".to_owned()]
+            ))
+            .to_vec(),
+        "{}",
+        report.to_text()
+    );
+    // The nack flows, which ack is not in, pass; ack never returned a result anywhere.
+    assert!(problems(&report).contains(&("queue.ack".to_owned(), FailureKind::NoResult)));
+}
+
+#[tokio::test]
 async fn a_plant_answering_only_declared_errors_fails_every_called_method_with_no_result() {
     let report = broken(Fault::OnlyDeclaredErrors, FailureKind::NoResult).await;
     for m in report.plan.called() {

@@ -68,6 +68,9 @@ pub(crate) enum Fault {
     /// `FAULTY_METHOD` answers every call, valid or not, with one undeclared error
     /// ([`SAME_ERROR`]).
     SameUndeclaredError,
+    /// `queue.ack` (of the work-queue contract) answers every call with its first declared
+    /// error (`-32044 job not found`), even for a job the flow has just claimed.
+    AckAlwaysRefused,
     /// Every HTTP answer waits this long first.
     Slow(Duration),
 }
@@ -357,6 +360,16 @@ impl Plant {
             _ => Value::Object(Default::default()),
         });
         let first_declared = declared.errors.iter().flatten().next();
+        if self.fault == Fault::AckAlwaysRefused
+            && request.method == "queue.ack"
+            && let Some(e) = first_declared
+        {
+            return Err(RpcError::declared(
+                e.code,
+                &e.message,
+                self.error_data(namespace, method, e.code),
+            ));
+        }
         if self.fault == Fault::OnlyDeclaredErrors {
             return Err(match first_declared {
                 Some(e) => RpcError::declared(
