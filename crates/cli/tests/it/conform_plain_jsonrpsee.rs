@@ -18,14 +18,14 @@ use crate::common::*;
 const CHAIN: &str = "fixtures/extract/rpc-jsonrpsee/expected.types.json";
 
 #[derive(Clone, Serialize, Deserialize)]
-struct Block {
-    number: u32,
+pub(crate) struct Block {
+    pub(crate) number: u32,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
-struct Head {
-    number: u32,
-    hash: String,
+pub(crate) struct Head {
+    pub(crate) number: u32,
+    pub(crate) hash: String,
 }
 
 /// The trait of the fixture, as its jsonrpsee attributes declare it.
