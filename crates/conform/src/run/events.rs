@@ -237,24 +237,14 @@ impl Run<'_> {
         problems: &mut Vec<Problem>,
     ) {
         let sent = self.request(method, Some(params));
-        match ws_call(socket, transcript, &sent).await {
-            Ok((reply, _)) => {
-                problems.extend(self.judge.exchange(
-                    Transport::Ws,
-                    Credential::Right,
-                    &sent,
-                    &reply,
-                ));
-                if let Some(Response::Success { result: Value::Bool(false), .. }) =
-                    read_response(&reply)
-                {
-                    problems.push(Problem::new(
-                        FailureKind::Subscription,
-                        format!("{method} answered false for a live subscription"),
-                    ));
-                }
-            }
-            Err(e) => problems.push(e.problem()),
+        let reply = self.ws_judged(socket, transcript, &sent, problems).await;
+        if let Some(Response::Success { result: Value::Bool(false), .. }) =
+            reply.as_ref().and_then(read_response)
+        {
+            problems.push(Problem::new(
+                FailureKind::Subscription,
+                format!("{method} answered false for a live subscription"),
+            ));
         }
     }
 

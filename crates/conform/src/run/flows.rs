@@ -328,30 +328,16 @@ impl Run<'_> {
             }
             EventRoute::Accord => self.request(SUBSCRIBE, Some(json!({"event": event}))),
         };
-        match ws_call(socket, transcript, &sent).await {
-            Ok((reply, _)) => {
-                problems.extend(self.judge.exchange(
-                    Transport::Ws,
-                    Credential::Right,
-                    &sent,
-                    &reply,
+        let reply = self.ws_judged(socket, transcript, &sent, problems).await?;
+        match read_response(&reply) {
+            Some(Response::Success {
+                result: id @ (Value::String(_) | Value::Number(_)), ..
+            }) => Some(Subscribed { event: event.to_owned(), route, id, arrived: 0 }),
+            _ => {
+                problems.push(Problem::new(
+                    FailureKind::Subscription,
+                    format!("no subscription to {event}, which the flow's steps may cause"),
                 ));
-                match read_response(&reply) {
-                    Some(Response::Success {
-                        result: id @ (Value::String(_) | Value::Number(_)),
-                        ..
-                    }) => Some(Subscribed { event: event.to_owned(), route, id, arrived: 0 }),
-                    _ => {
-                        problems.push(Problem::new(
-                            FailureKind::Subscription,
-                            format!("no subscription to {event}, which the flow's steps may cause"),
-                        ));
-                        None
-                    }
-                }
-            }
-            Err(e) => {
-                problems.push(e.problem());
                 None
             }
         }

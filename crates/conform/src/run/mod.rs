@@ -135,6 +135,32 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Sends `sent` on `socket` with the right credential and judges the answer into
+    /// `problems`; the reply, or `None` when the socket failed (its problem added).
+    pub(crate) async fn ws_judged(
+        &self,
+        socket: &mut Socket,
+        transcript: &mut Transcript,
+        sent: &str,
+        problems: &mut Vec<Problem>,
+    ) -> Option<Reply> {
+        match ws_call(socket, transcript, sent).await {
+            Ok((reply, _)) => {
+                problems.extend(self.judge.exchange(
+                    Transport::Ws,
+                    Credential::Right,
+                    sent,
+                    &reply,
+                ));
+                Some(reply)
+            }
+            Err(e) => {
+                problems.push(e.problem());
+                None
+            }
+        }
+    }
+
     /// One HTTP check, sent now.
     async fn http_check(
         &mut self,
