@@ -164,6 +164,14 @@ impl Run<'_> {
     fn positive(&mut self, called: &[Called<'_>], items: &mut Vec<Item>) {
         for m in called {
             let replaced = self.replaced_by_flow(&m.name);
+            if let Some((flow, source)) = &replaced
+                && m.declared.examples.as_ref().is_some_and(|e| !e.is_empty())
+            {
+                self.notes.push(format!(
+                    "{}: its examples are checked against the types only, not replayed: their params only make sense after {source} (ids the plant makes); the flow {flow} calls it instead",
+                    m.name
+                ));
+            }
             for (i, example) in m.declared.examples.iter().flatten().enumerate() {
                 let name = match &example.name {
                     Some(n) => format!("example \"{n}\""),
