@@ -3,7 +3,7 @@
 
 use std::cell::OnceCell;
 
-use accord_schema_model::{Document, Event, Method, Namespace, Pointer, TypeKind, TypeNode};
+use accord_schema_model::{Document, Event, Link, Method, Namespace, Pointer, TypeKind, TypeNode};
 
 use crate::lint::rules::ref_cycle::{self, Cycle};
 use crate::lint::rules::{bad_pattern, dangling_ref, discriminator_invalid};
@@ -186,6 +186,29 @@ impl<'d> Walk<'d> {
             stack.extend(children.into_iter().rev());
             self.nodes.push(NodeAt { pointer: at, namespace, node, place });
         }
+    }
+
+    /// The method `namespace.name`, if the document defines it (links name their target so).
+    pub(crate) fn method(&self, namespace: &str, name: &str) -> Option<&'d Method> {
+        self.doc.namespaces.as_ref()?.get(namespace)?.methods.as_ref()?.get(name)
+    }
+
+    /// Whether the document has the namespace `namespace`.
+    pub(crate) fn has_namespace(&self, namespace: &str) -> bool {
+        self.doc.namespaces.as_ref().is_some_and(|all| all.contains_key(namespace))
+    }
+
+    /// Every link of every method: the method, the link's name, the link and its pointer.
+    pub(crate) fn links(
+        &self,
+    ) -> impl Iterator<Item = (&MethodAt<'d>, &'d str, &'d Link, Pointer)> {
+        self.methods.iter().flat_map(|m| {
+            m.method
+                .links
+                .iter()
+                .flatten()
+                .map(move |(name, link)| (m, name.as_str(), link, m.pointer.key("links").key(name)))
+        })
     }
 
     /// The named type `namespace.name`, if the document defines it.
