@@ -22,8 +22,10 @@ use crate::pool::in_time;
 use crate::report::{Outcome, Phase};
 use crate::transcript::{Credential, Transcript, Transport};
 
-/// The name of a flow's one check.
-const FLOW_CHECK: &str = "steps, results and the events they cause";
+/// The name of a flow's check over `over`.
+fn flow_check(over: Transport) -> String {
+    format!("over {}: steps, results and the events they cause", over.as_str())
+}
 
 /// One subscription a flow made: the event, how it is subscribed, the id.
 struct Subscribed {
@@ -39,24 +41,29 @@ impl Run<'_> {
         let flows = crate::flows::plan(self.judge.doc, &self.options.policy);
         for flow in flows {
             let name = flow.name();
-            if let Decision::Skip(reason) = &flow.decision {
-                self.push(
-                    Phase::Flows,
-                    &name,
-                    FLOW_CHECK,
-                    Outcome::Skipped(format!("not run: {reason}")),
-                    Transcript::default(),
-                );
-                continue;
+            // Over each of the plant's transports: the steps over HTTP, then over a WebSocket.
+            for over in [Transport::Http, Transport::Ws] {
+                if let Decision::Skip(reason) = &flow.decision {
+                    self.push(
+                        Phase::Flows,
+                        &name,
+                        &flow_check(over),
+                        Outcome::Skipped(format!("not run: {reason}")),
+                        Transcript::default(),
+                    );
+                    continue;
+                }
+                let mut transcript = Transcript::default();
+                let walked = in_time(self.deadline, self.walk(&flow, over, &mut transcript)).await;
+                let outcome = match walked {
+                    None => self.not_run(),
+                    Some((problems, Some(stopped))) if problems.is_empty() => {
+                        Outcome::Skipped(stopped)
+                    }
+                    Some((problems, _)) => verdict(problems),
+                };
+                self.push(Phase::Flows, &name, &flow_check(over), outcome, transcript);
             }
-            let mut transcript = Transcript::default();
-            let walked = in_time(self.deadline, self.walk(&flow, &mut transcript)).await;
-            let outcome = match walked {
-                None => self.not_run(),
-                Some((problems, Some(stopped))) if problems.is_empty() => Outcome::Skipped(stopped),
-                Some((problems, _)) => verdict(problems),
-            };
-            self.push(Phase::Flows, &name, FLOW_CHECK, outcome, transcript);
         }
     }
 
@@ -65,15 +72,18 @@ impl Run<'_> {
     async fn walk(
         &mut self,
         flow: &PlannedFlow,
+        over: Transport,
         transcript: &mut Transcript,
     ) -> (Vec<Problem>, Option<String>) {
-        let name = flow.name();
+        let name = format!("{} over {}", flow.name(), over.as_str());
         let mut problems = Vec::new();
         let mut stopped = None;
         let mut results = 0;
         let mut socket = None;
         let mut subscribed = Vec::new();
-        if !flow.events.is_empty() {
+        // Notifications that came in while a step was answered on the socket.
+        let mut pending = Vec::new();
+        if !flow.events.is_empty() || over == Transport::Ws {
             transcript.route(Transport::Ws, self.client.carried(Credential::Right));
             match self.client.socket(Credential::Right).await {
                 Ok(Ok(mut s)) => {
@@ -85,6 +95,16 @@ impl Run<'_> {
                         }
                     }
                     socket = Some(s);
+                }
+                Ok(Err(status)) if flow.events.is_empty() => {
+                    let why = format!("the plant refused a WebSocket (HTTP {status})");
+                    transcript.note(&why);
+                    return (problems, Some(why));
+                }
+                Err(e) if flow.events.is_empty() => {
+                    let why = format!("the plant offers no WebSocket: {e}");
+                    transcript.note(&why);
+                    return (problems, Some(why));
                 }
                 Ok(Err(status)) => {
                     transcript.note(format!("upgrade refused with HTTP {status}"));
@@ -100,7 +120,11 @@ impl Run<'_> {
             }
         }
 
-        transcript.route(Transport::Http, self.client.carried(Credential::Right));
+        if over == Transport::Ws && socket.is_none() {
+            // The subscriptions' socket could not be made: its problem is said above.
+            return (problems, None);
+        }
+        transcript.route(over, self.client.carried(Credential::Right));
         let mut before: Option<(Value, Value)> = None;
         for (i, step) in flow.steps.iter().enumerate() {
             let n = i + 1;
@@ -122,7 +146,18 @@ impl Run<'_> {
             };
             let wire = self.wire_of(step);
             let sent = self.request(&wire, Some(params.clone()));
-            let (found, reply) = self.post(transcript, Credential::Right, &sent).await;
+            let (found, reply) = match socket.as_mut().filter(|_| over == Transport::Ws) {
+                Some(s) => match ws_call(s, transcript, &sent).await {
+                    Ok((reply, notes)) => {
+                        pending.extend(notes);
+                        let found =
+                            self.judge.exchange(Transport::Ws, Credential::Right, &sent, &reply);
+                        (found, Some(reply))
+                    }
+                    Err(e) => (vec![e.problem()], None),
+                },
+                None => self.post(transcript, Credential::Right, &sent).await,
+            };
             problems.extend(found.into_iter().map(|mut p| {
                 p.message = format!("step {n} ({step}): {}", p.message);
                 p
@@ -172,7 +207,15 @@ impl Run<'_> {
                     awaited.push(sub.event.clone());
                 }
             }
-            self.collect_caused(&mut s, transcript, &mut subscribed, &awaited, &mut problems).await;
+            self.collect_caused(
+                &mut s,
+                transcript,
+                &mut subscribed,
+                &awaited,
+                pending,
+                &mut problems,
+            )
+            .await;
             let seen: Vec<String> = subscribed
                 .iter()
                 .filter(|s| s.arrived > 0)
@@ -351,8 +394,10 @@ impl Run<'_> {
         transcript: &mut Transcript,
         subscribed: &mut [Subscribed],
         awaited: &[String],
+        pending: Vec<String>,
         problems: &mut Vec<Problem>,
     ) {
+        let mut pending = pending.into_iter();
         let deadline = Instant::now() + self.client.timeout;
         // Until every awaited event has come (or the timeout); then whatever is here already.
         let waiting = |subscribed: &[Subscribed]| {
@@ -360,15 +405,21 @@ impl Run<'_> {
         };
         loop {
             let until = if waiting(subscribed) { deadline } else { Instant::now() };
-            let text = match socket.next(until).await {
-                Ok(Some(text)) => text,
-                Ok(None) => break,
-                Err(e) => {
-                    problems.push(e.problem());
-                    break;
-                }
+            let text = match pending.next() {
+                // Recorded when it came, during a step.
+                Some(text) => text,
+                None => match socket.next(until).await {
+                    Ok(Some(text)) => {
+                        transcript.received(&text);
+                        text
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        problems.push(e.problem());
+                        break;
+                    }
+                },
             };
-            transcript.received(&text);
             let Ok(value) = serde_json::from_str::<Value>(&text) else {
                 problems
                     .push(Problem::new(FailureKind::EventInvalid, "a message that is not JSON"));
