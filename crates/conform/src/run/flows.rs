@@ -168,6 +168,23 @@ impl Run<'_> {
                     results += 1;
                     before = Some((params, result));
                 }
+                Some(Response::Failure { error, .. })
+                    if problems.iter().any(|p| {
+                        p.kind == FailureKind::MethodMissing
+                            && p.message.starts_with(&format!("step {n} "))
+                    }) =>
+                {
+                    // The plant lacks the method: one cause, reported once as the method's
+                    // `method-missing` by the positive phase, not again by every flow through it.
+                    problems.retain(|p| !p.message.starts_with(&format!("step {n} ")));
+                    let why = format!(
+                        "stopped at step {n}: the plant lacks {step} (error {}); reported once, as its method-missing",
+                        error.code
+                    );
+                    transcript.note(&why);
+                    stopped = Some(why);
+                    break;
+                }
                 Some(Response::Failure { error, .. }) => {
                     problems.push(Problem::new(
                         FailureKind::FlowStep,

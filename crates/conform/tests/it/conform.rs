@@ -201,6 +201,25 @@ async fn a_missing_method_is_one_method_missing_whatever_order_its_checks_ran_in
 }
 
 #[tokio::test]
+async fn a_missing_method_that_flows_go_through_is_still_one_method_missing() {
+    let report = conform("work-queue.types.json", None, Fault::AckMissing, EVERYTHING, 2).await;
+    assert_eq!(
+        problems(&report),
+        vec![("queue.ack".to_owned(), FailureKind::MethodMissing)],
+        "{}",
+        report.to_text()
+    );
+    // The flows through it stop there, skipped with the reason, over both transports.
+    let stopped = report
+        .checks
+        .iter()
+        .filter(|c| c.phase == accord_conform::Phase::Flows)
+        .filter(|c| matches!(&c.outcome, Outcome::Skipped(r) if r.contains("the plant lacks queue.ack")))
+        .count();
+    assert_eq!(stopped, 4, "{}", report.to_text());
+}
+
+#[tokio::test]
 async fn a_method_answering_every_call_with_one_undeclared_error_is_one_finding() {
     let report = broken(Fault::SameUndeclaredError, FailureKind::UndeclaredError).await;
     // One failed check, the method's honesty check: the error that is the cause, and no result.

@@ -71,6 +71,8 @@ pub(crate) enum Fault {
     /// `queue.ack` (of the work-queue contract) answers every call with its first declared
     /// error (`-32044 job not found`), even for a job the flow has just claimed.
     AckAlwaysRefused,
+    /// `queue.ack` (of the work-queue contract) is not served (-32601).
+    AckMissing,
     /// Every HTTP answer waits this long first.
     Slow(Duration),
 }
@@ -349,6 +351,9 @@ impl Plant {
             .and_then(|m| m.get(method))
             .ok_or_else(|| RpcError::method_not_found(&request.method))?;
         let faulty = request.method == FAULTY_METHOD;
+        if self.fault == Fault::AckMissing && request.method == "queue.ack" {
+            return Err(RpcError::method_not_found(&request.method));
+        }
         if faulty && self.fault == Fault::MissingMethod {
             return Err(RpcError::method_not_found(&request.method));
         }
