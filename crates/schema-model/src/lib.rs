@@ -27,7 +27,9 @@ pub use crate::{
     },
     error::{Error, ErrorKind},
     json::{DuplicateKey, StrictJson, StrictValue},
-    link::{Cause, ExprSource, Link, LinkParamError, LinkValue, RuntimeExpr, path_index},
+    link::{
+        Cause, ExprSource, Link, LinkParamError, LinkValue, RuntimeExpr, path_index, path_step,
+    },
     pointer::Pointer,
     severity::Severity,
     source::{Located, Position, SourceMap, Span},

@@ -235,14 +235,15 @@ impl RuntimeExpr {
             ExprSource::Result => result,
         };
         for step in &self.path {
-            at = step_into(at, step)?;
+            at = path_step(at, step)?;
         }
         Some(at.clone())
     }
 }
 
-/// One step of a path: a member of an object, an index into an array.
-pub(crate) fn step_into<'v>(value: &'v Value, step: &str) -> Option<&'v Value> {
+/// One step of a runtime expression's path in a value: a member of an object, an index
+/// ([`path_index`]) into an array; `None` when the value has nothing there.
+pub fn path_step<'v>(value: &'v Value, step: &str) -> Option<&'v Value> {
     match value {
         Value::Object(members) => members.get(step),
         Value::Array(items) => items.get(path_index(step)?),

@@ -3,7 +3,9 @@
 
 use std::collections::HashSet;
 
-use accord_schema_model::{ExprSource, LinkValue, Pointer, TypeKind, TypeNode, path_index};
+use accord_schema_model::{
+    ExprSource, LinkValue, Pointer, TypeKind, TypeNode, path_index, path_step,
+};
 
 use crate::lint::LintContext;
 use crate::lint::walk::Walk;
@@ -146,12 +148,7 @@ fn impossible<'d>(
         TypeKind::Literal { value } => {
             let mut at = value;
             for step in path {
-                let next = match at {
-                    serde_json::Value::Object(members) => members.get(step),
-                    serde_json::Value::Array(items) => path_index(step).and_then(|i| items.get(i)),
-                    _ => None,
-                };
-                match next {
+                match path_step(at, step) {
                     Some(next) => at = next,
                     None => return Some(format!("the literal {value} has no `{step}`")),
                 }
