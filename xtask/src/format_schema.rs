@@ -212,6 +212,50 @@ fn records() -> Vec<Record> {
                     array_of(def("example")),
                     "Example calls: params and their result.",
                 ),
+                opt(
+                    "links",
+                    object_of(def("link")),
+                    "Methods whose params can be taken from this call's params or result, by link name.",
+                ),
+                opt(
+                    "causes",
+                    array_of(def("cause")),
+                    "The events a call of this method may cause.",
+                ),
+            ],
+        },
+        Record {
+            def: "link",
+            about: "A method whose params can be taken from a call of this one (OpenRPC's Link Object); its key in `links` is the link's name.",
+            listed: members::LINK.to_vec(),
+            members: vec![
+                req("method", string(), "The linked method's name."),
+                opt(
+                    "namespace",
+                    string(),
+                    "The linked method's namespace; absent: this method's namespace.",
+                ),
+                opt("summary", string(), "A short summary of the link."),
+                opt("description", string(), "What the link is for."),
+                opt(
+                    "params",
+                    object_of(any()),
+                    "The linked method's params by name: a runtime expression ($params.NAME…, $result…), or a constant ($$ writes a text that starts with $).",
+                ),
+            ],
+        },
+        Record {
+            def: "cause",
+            about: "An event a call of the method may cause.",
+            listed: members::CAUSE.to_vec(),
+            members: vec![
+                req("event", string(), "The event's name."),
+                opt(
+                    "namespace",
+                    string(),
+                    "The event's namespace; absent: the method's namespace.",
+                ),
+                opt("description", string(), "When the call causes the event."),
             ],
         },
         Record {

@@ -152,6 +152,14 @@ impl<'a> Summary<'a> {
                 }
                 let _ = writeln!(out, "{row}");
             }
+            // One line per method that has links or causes, under a heading like the groups'.
+            let flows = flows(ns.name, ns.ns);
+            for (heading, lines) in [("links", &flows.links), ("causes", &flows.causes)] {
+                for (i, line) in lines.iter().enumerate() {
+                    let heading = if i == 0 { heading } else { "" };
+                    let _ = writeln!(out, "  {heading:<12} {line}");
+                }
+            }
         }
         out
     }
@@ -176,7 +184,7 @@ impl<'a> Summary<'a> {
                         .collect();
                     methods.insert((*group).to_owned(), Value::Array(names));
                 }
-                json!({
+                let mut summary = json!({
                     "name": ns.name,
                     "version": ns.ns.version,
                     "component": ns.ns.component.as_ref().map(|c| &c.name),
@@ -187,7 +195,19 @@ impl<'a> Summary<'a> {
                         "types": count(&ns.ns.types),
                     },
                     "methods": methods,
-                })
+                });
+                // Only a namespace with links or causes gets the members, so the summary of
+                // every other document is what it was before they existed.
+                let flows = flows(ns.name, ns.ns);
+                if let Some(members) = summary.as_object_mut() {
+                    if !flows.links_json.is_empty() {
+                        members.insert("links".to_owned(), Value::Array(flows.links_json));
+                    }
+                    if !flows.causes_json.is_empty() {
+                        members.insert("causes".to_owned(), Value::Array(flows.causes_json));
+                    }
+                }
+                summary
             })
             .collect();
         let mut out = json!({
@@ -204,6 +224,81 @@ impl<'a> Summary<'a> {
         }
         out
     }
+}
+
+/// A namespace's links and causes, in words (one entry per source method) and as JSON.
+struct Flows {
+    links: Vec<String>,
+    causes: Vec<String>,
+    links_json: Vec<Value>,
+    causes_json: Vec<Value>,
+}
+
+/// The links and causes of the methods of namespace `name`: `enqueue → claim (queue =
+/// $params.queue)`, `enqueue: jobEnqueued`. A target in another namespace is named
+/// `namespace.name`.
+fn flows(name: &str, ns: &Namespace) -> Flows {
+    let mut flows = Flows {
+        links: Vec::new(),
+        causes: Vec::new(),
+        links_json: Vec::new(),
+        causes_json: Vec::new(),
+    };
+    let qualified = |target_ns: &str, item: &str| {
+        if target_ns == name { item.to_owned() } else { format!("{target_ns}.{item}") }
+    };
+    for (method_name, method) in ns.methods.iter().flatten() {
+        let links = method.links.iter().flatten();
+        let targets: Vec<String> = links
+            .map(|(link_name, link)| {
+                let (target_ns, target) = link.target(name);
+                let params: Vec<String> = link
+                    .params
+                    .iter()
+                    .flatten()
+                    .map(|(param, value)| match value {
+                        Value::String(text) => format!("{param} = {text}"),
+                        other => format!("{param} = {other}"),
+                    })
+                    .collect();
+                flows.links_json.push(json!({
+                    "from": method_name,
+                    "name": link_name,
+                    "to": format!("{target_ns}.{target}"),
+                    "params": link.params.as_ref().map(|p| {
+                        p.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<serde_json::Map<_, _>>()
+                    }),
+                }));
+                let mut text = qualified(target_ns, target);
+                if link_name != target {
+                    text = format!("{link_name}: {text}");
+                }
+                if !params.is_empty() {
+                    let _ = write!(text, " ({})", params.join(", "));
+                }
+                text
+            })
+            .collect();
+        if !targets.is_empty() {
+            flows.links.push(format!("{method_name} → {}", targets.join(", ")));
+        }
+        let events: Vec<String> = method
+            .causes
+            .iter()
+            .flatten()
+            .map(|cause| {
+                let (event_ns, event) = cause.target(name);
+                flows
+                    .causes_json
+                    .push(json!({ "method": method_name, "event": format!("{event_ns}.{event}") }));
+                qualified(event_ns, event)
+            })
+            .collect();
+        if !events.is_empty() {
+            flows.causes.push(format!("{method_name}: {}", events.join(", ")));
+        }
+    }
+    flows
 }
 
 /// The dialect a document with a `wire` section is spoken in, in words and as JSON; `None` for

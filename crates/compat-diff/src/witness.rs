@@ -43,6 +43,8 @@ fn with_method(doc: &Document, ns: &str, method: &str) -> Document {
             result: TypeNode::new(TypeKind::Any),
             errors: None,
             examples: None,
+            links: None,
+            causes: None,
             ..m.clone()
         };
         n.methods.get_or_insert_with(IndexMap::new).insert(method.to_owned(), only);

@@ -13,9 +13,17 @@ use accord_wire::event::SUBSCRIBE;
 
 use crate::failure::{FailureKind, Problem};
 use crate::pool::{Job, Positive};
-use crate::report::{Answers, Check, Outcome, Phase};
+use crate::report::{Answered, Answers, Check, Outcome, Phase};
 use crate::run::{Called, MUTANT_SOURCES, Run, seed_for};
 use crate::transcript::Transcript;
+
+/// The transcript note of a mutant answered as the params without its extras.
+const TOLERATED: &str =
+    "tolerated: the plant ignored the positional params the method does not declare";
+
+/// Why tolerance passes (docs/conform.md, "Tolerance").
+const TOLERATED_WHY: &str =
+    "readers ignore what they do not know; only accepting what changes meaning fails";
 
 /// One place in the report of these phases.
 enum Item {
@@ -30,6 +38,7 @@ enum Item {
 impl Run<'_> {
     /// The positive, negative and envelope phases.
     pub(crate) async fn calls(&mut self) {
+        let from = self.checks.len();
         let called = self.called();
         let mut items = Vec::new();
         self.positive(&called, &mut items);
@@ -70,7 +79,23 @@ impl Run<'_> {
             match item {
                 Item::Done(check) => self.push_check(check),
                 Item::Job(job) => match done[i].take() {
-                    Some(check) => self.push_check(check),
+                    Some(mut check) => {
+                        if job.tolerable
+                            && check.answered == Some(Answered::Result)
+                            && check.outcome == Outcome::Passed
+                        {
+                            check.transcript.note(TOLERATED);
+                            self.notes.push(format!(
+                                "{}: {}: answered with a result, the extra positional param(s) ignored; tolerated, not a failure ({TOLERATED_WHY})",
+                                job.subject, job.name
+                            ));
+                        }
+                        if job.tolerable {
+                            // Counted for positive calls only.
+                            check.answered = None;
+                        }
+                        self.push_check(check);
+                    }
                     None => self.push_check(Check {
                         phase: job.phase,
                         subject: job.subject.clone(),
@@ -91,6 +116,7 @@ impl Run<'_> {
                 }
             }
         }
+        self.one_failure_per_cause(from);
     }
 
     /// Whether `method`'s positive calls returned a result: `None` when none was answered at all
@@ -109,6 +135,11 @@ impl Run<'_> {
         let mut transcript = Transcript::default();
         let outcome = if answers.results > 0 {
             Outcome::Passed
+        } else if let Some(flow) = self.flow_results.get(method) {
+            // Its valid calls need state only the plant makes (an id, a lease): the flow made
+            // it, and there the method returned a result.
+            transcript.note(format!("a result came in the flow {flow}"));
+            Outcome::Passed
         } else {
             transcript
                 .note(format!("every positive call of {method} above was answered with an error"));
@@ -123,7 +154,7 @@ impl Run<'_> {
         Some(Check {
             phase: Phase::Positive,
             subject: method.to_owned(),
-            name: "some positive call returned a result".to_owned(),
+            name: crate::causes::HONESTY.to_owned(),
             outcome,
             transcript,
             answered: None,
@@ -132,11 +163,30 @@ impl Run<'_> {
 
     fn positive(&mut self, called: &[Called<'_>], items: &mut Vec<Item>) {
         for m in called {
+            let replaced = self.replaced_by_flow(&m.name);
+            if let Some((flow, source)) = &replaced
+                && m.declared.examples.as_ref().is_some_and(|e| !e.is_empty())
+            {
+                self.notes.push(format!(
+                    "{}: its examples are checked against the types only, not replayed: their params only make sense after {source} (ids the plant makes); the flow {flow} calls it instead",
+                    m.name
+                ));
+            }
             for (i, example) in m.declared.examples.iter().flatten().enumerate() {
                 let name = match &example.name {
                     Some(n) => format!("example \"{n}\""),
                     None => format!("example {}", i + 1),
                 };
+                if let Some((flow, source)) = &replaced {
+                    items.push(Item::Done(self.example_types_only(
+                        m,
+                        name,
+                        &example.params,
+                        flow,
+                        source,
+                    )));
+                    continue;
+                }
                 let documents_result = example.result.is_some();
                 items.push(self.positive_call(m, name, example.params.clone(), documents_result));
             }
@@ -156,6 +206,52 @@ impl Run<'_> {
                 }
             }
             items.push(Item::Honesty(m.name.clone()));
+        }
+    }
+
+    /// The flow that replaces the live replay of `method`'s examples, and the link's source:
+    /// a flow that runs and takes some of the method's params from the result of the step
+    /// before (an id or a lease the plant made, which an example written beforehand cannot
+    /// know).
+    fn replaced_by_flow(&self, method: &str) -> Option<(String, String)> {
+        crate::flows::plan(self.judge.doc, &self.options.policy).into_iter().find_map(|flow| {
+            if flow.decision != crate::policy::Decision::Call {
+                return None;
+            }
+            let link = flow.links.iter().find(|l| l.to == method && l.takes_result())?;
+            Some((flow.name(), link.from.clone()))
+        })
+    }
+
+    /// An example of a method whose params only make sense after another call: checked against
+    /// the params type, not sent; the flow calls the method with params the plant made.
+    fn example_types_only(
+        &self,
+        m: &Called<'_>,
+        name: String,
+        params: &Value,
+        flow: &str,
+        source: &str,
+    ) -> Check {
+        let reason = format!(
+            "its params only make sense after {source} (ids the plant makes): checked against the types, and its live replay replaced by the flow {flow}"
+        );
+        let mut transcript = Transcript::default();
+        transcript.note(format!("not sent: {reason}"));
+        let valid = self.judge.params_valid(m.namespace, m.method, m.declared, Some(params));
+        Check {
+            phase: Phase::Positive,
+            subject: m.name.clone(),
+            name: format!("{name} (types only)"),
+            outcome: if valid {
+                Outcome::Passed
+            } else {
+                Outcome::Skipped(format!(
+                    "the example's params do not validate against the method's params type; {reason}"
+                ))
+            },
+            transcript,
+            answered: None,
         }
     }
 
@@ -253,8 +349,12 @@ impl Run<'_> {
             }
             let sent_count = to_send.len();
             for (name, value) in to_send {
+                let tolerable =
+                    self.judge.tolerated(m.namespace, m.method, m.declared, Some(&value)).is_some();
                 let sent = self.request(&m.wire, Some(value));
-                items.push(Item::Job(self.job(Phase::Negative, &m.name, name, sent, None)));
+                let mut job = self.job(Phase::Negative, &m.name, name, sent, None);
+                job.tolerable = tolerable;
+                items.push(Item::Job(job));
             }
             if sent_count == 0 {
                 items.push(Item::Done(skipped(
@@ -276,6 +376,7 @@ impl Run<'_> {
     fn envelope(&mut self, items: &mut Vec<Item>) {
         // Every probe goes to the protocol's probe method: one that changes nothing.
         let probe = self.judge.protocol.probe.clone();
+        let params_probe = self.judge.protocol.params_probe.clone();
         let not_found = self.judge.protocol.method_not_found_text();
         let unknown = self.unknown_method();
         let mut probes: Vec<(&str, String, String)> = vec![
@@ -297,8 +398,11 @@ impl Run<'_> {
             ),
             (
                 "params neither object nor array",
-                "-32600".to_owned(),
-                json!({"jsonrpc": "2.0", "id": "p", "method": probe, "params": "all"}).to_string(),
+                crate::protocol::codes_text(
+                    &self.judge.protocol.unstructured_params(self.judge.params_probe_exists()),
+                ),
+                json!({"jsonrpc": "2.0", "id": "p", "method": params_probe, "params": "all"})
+                    .to_string(),
             ),
             ("empty batch", "-32600".to_owned(), "[]".to_owned()),
         ];
@@ -355,6 +459,7 @@ impl Run<'_> {
             credential: crate::transcript::Credential::Right,
             sent,
             positive,
+            tolerable: false,
         }
     }
 }

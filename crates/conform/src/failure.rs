@@ -68,6 +68,9 @@ pub enum FailureKind {
     EventPayloadInvalid,
     /// Events the plant said it emitted never arrived.
     EventMissing,
+    /// A step of a flow answered an error (even a declared one), or its params could not be
+    /// made from the link before it.
+    FlowStep,
 }
 
 impl FailureKind {
@@ -110,6 +113,7 @@ impl FailureKind {
             FailureKind::EventInvalid => "event-invalid",
             FailureKind::EventPayloadInvalid => "event-payload-invalid",
             FailureKind::EventMissing => "event-missing",
+            FailureKind::FlowStep => "flow-step",
         }
     }
 }

@@ -253,6 +253,8 @@ impl Judge<'_> {
                 // may do (docs/conform.md, "Foreign wires").
                 let codes = if !self.protocol.accord && *what == NOT_AN_OBJECT {
                     vec![*code, codes::PARSE_ERROR]
+                } else if *what == UNSTRUCTURED_PARAMS {
+                    self.protocol.unstructured_params(self.params_probe_exists())
                 } else {
                     vec![*code]
                 };
@@ -369,6 +371,13 @@ impl Judge<'_> {
         }
     }
 
+    /// Whether the params probe goes to a method the plant has (the describe method or one of
+    /// the contract's), rather than to a name made up for want of one.
+    pub(crate) fn params_probe_exists(&self) -> bool {
+        let target = self.protocol.params_probe.as_str();
+        self.protocol.describe.as_deref() == Some(target) || self.dialect.method(target).is_some()
+    }
+
     /// Whether `params` (absent: an empty object or array) are valid for the method.
     pub(crate) fn params_valid(
         &self,
@@ -390,6 +399,42 @@ impl Judge<'_> {
         }
     }
 
+    /// Invalid `params` that are valid once what a plant may ignore is taken away: positional
+    /// params past the ones the method declares (format.md §10.7 refuses them; JSON-RPC
+    /// servers such as jsonrpsee read the params they know and ignore the rest, and nothing
+    /// the call means changes). The params without the extras, or `None` when the params are
+    /// invalid for another reason too (a wrong type, a missing required param, a value out of
+    /// bounds): those must be refused.
+    pub(crate) fn tolerated(
+        &self,
+        namespace: &str,
+        method: &str,
+        declared: &Method,
+        params: Option<&Value>,
+    ) -> Option<Value> {
+        let Some(Value::Array(items)) = params else { return None };
+        if declared.param_structure == Some(ParamStructure::ByName) {
+            return None;
+        }
+        let count = declared.params.as_ref().map_or(0, Vec::len);
+        if items.len() <= count {
+            return None;
+        }
+        // The extras, and the nulls that pad the optional params before them (a positional
+        // reader takes a null there as the param left out).
+        let mut kept = items[..count].to_vec();
+        loop {
+            let trimmed = Value::Array(kept.clone());
+            if self.params_valid(namespace, method, declared, Some(&trimmed)) {
+                return Some(trimmed);
+            }
+            if kept.last() != Some(&Value::Null) {
+                return None;
+            }
+            kept.pop();
+        }
+    }
+
     fn call(
         &self,
         namespace: &str,
@@ -398,7 +443,41 @@ impl Judge<'_> {
         params: Option<&Value>,
         response: &Response,
     ) -> Vec<Problem> {
+        // A method the plant says it does not have is missing whatever its params were (an
+        // invalid example or a mutant may be the first call to meet it): one cause, folded into
+        // one failure per method by the run.
+        if let Response::Failure { error, .. } = response
+            && self.protocol.method_missing(error.code)
+            && !declared.errors.iter().flatten().any(|e| e.code == error.code)
+        {
+            return vec![Problem::new(
+                FailureKind::MethodMissing,
+                format!(
+                    "the contract's method is not served: error {} ({})",
+                    error.code, error.message
+                ),
+            )];
+        }
         if !self.params_valid(namespace, method, declared, params) {
+            if let Some(trimmed) = self.tolerated(namespace, method, declared, params) {
+                // Params the plant may ignore (docs/conform.md, "Tolerance"): refusing them
+                // is right, and so is answering the call the rest of the params make.
+                let declared_code =
+                    |code: i64| declared.errors.iter().flatten().any(|e| e.code == code);
+                match response {
+                    Response::Failure { error, .. } if self.protocol.invalid_params(error.code) => {
+                        return Vec::new();
+                    }
+                    Response::Success { .. } => {
+                        return self.call(namespace, method, declared, Some(&trimmed), response);
+                    }
+                    Response::Failure { error, .. } if declared_code(error.code) => {
+                        return self.call(namespace, method, declared, Some(&trimmed), response);
+                    }
+                    // Any other error: refused, and judged as invalid params are below.
+                    Response::Failure { .. } => {}
+                }
+            }
             return match response {
                 Response::Success { .. } => vec![Problem::new(
                     FailureKind::AcceptedInvalidParams,
@@ -657,6 +736,9 @@ pub(crate) fn validation_problems(
             .collect(),
     }
 }
+
+/// accord-wire's reason for params that are neither an object nor an array.
+const UNSTRUCTURED_PARAMS: &str = "`params` must be an object or an array";
 
 /// accord-wire's reason for a body that is not a JSON object.
 const NOT_AN_OBJECT: &str = "a request must be a JSON object";

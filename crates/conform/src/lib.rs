@@ -1,9 +1,11 @@
 #![doc = include_str!("../README.md")]
 
 mod calls;
+mod causes;
 mod client;
 mod error;
 mod failure;
+mod flows;
 mod judge;
 mod plan;
 mod policy;
@@ -23,6 +25,7 @@ use accord_validate::Contract;
 pub use crate::{
     error::Error,
     failure::{FailureKind, Problem},
+    flows::PlannedFlow,
     plan::{Plan, PlannedMethod},
     policy::{Class, Decision, Policy},
     protocol::Protocol,
@@ -135,7 +138,12 @@ pub async fn run(
     let plan = plan(doc, plant, options)?;
     let mut run = start(doc, &plan, plant, options, progress).await?;
     let called = plan.called().count() as u64;
-    let estimate = 4 + 6 + called * (2 * options.calls as u64 + 2) + 12 + plan.events.len() as u64;
+    let estimate = 4
+        + 6
+        + plan.flows.len() as u64
+        + called * (2 * options.calls as u64 + 2)
+        + 12
+        + plan.events.len() as u64;
     progress.start(estimate);
     run.describe().await;
     if plant.token.is_none() && wants_credential(&run.checks) {
@@ -146,6 +154,7 @@ pub async fn run(
         );
     } else {
         run.credentials().await;
+        run.flows().await;
         run.calls().await;
         run.events().await;
     }

@@ -7,6 +7,7 @@ use accord_schema_model::{Dialect, Document};
 use serde_json::{Value, json};
 
 use crate::Options;
+use crate::flows::PlannedFlow;
 use crate::policy::{Class, Decision};
 use crate::protocol::Protocol;
 
@@ -41,6 +42,8 @@ pub struct Plan {
     pub credentials: bool,
     /// The plant's protocol: its describe method, the probes' target, its codes.
     pub protocol: Protocol,
+    /// The flows: paths through the contract's links, run or skipped by the policy.
+    pub flows: Vec<PlannedFlow>,
 }
 
 impl Plan {
@@ -51,6 +54,10 @@ impl Plan {
         // Without a describe method, the probes go to a read method the plan calls: one that
         // needs no params first, so that a probe without params is a call it can answer.
         let mut read_probe: Option<(bool, String)> = None;
+        // The params probe goes to a called method that takes params (such a method reads
+        // them, so unreadable ones are refused before it runs): a read method first, one with
+        // a required param first.
+        let mut params_probe: Option<(u8, String)> = None;
         for (ns_name, ns) in doc.namespaces.iter().flatten() {
             for (m_name, method) in ns.methods.iter().flatten() {
                 let name = format!("{ns_name}.{m_name}");
@@ -70,6 +77,20 @@ impl Plan {
                         read_probe = Some((no_params, wire.to_owned()));
                     }
                 }
+                if decision == Decision::Call
+                    && method.params.as_ref().is_some_and(|p| !p.is_empty())
+                    && let Some(wire) = dialect.wire_name(ns_name, m_name)
+                {
+                    let required = method
+                        .params
+                        .iter()
+                        .flatten()
+                        .any(|p| !p.field.input_optional.or(p.field.optional).unwrap_or(false));
+                    let rank = u8::from(class != Class::Read) * 2 + u8::from(!required);
+                    if params_probe.as_ref().is_none_or(|(had, _)| rank < *had) {
+                        params_probe = Some((rank, wire.to_owned()));
+                    }
+                }
                 methods.push(PlannedMethod { name, class, decision, examples });
             }
             for e_name in ns.events.iter().flatten().map(|(n, _)| n) {
@@ -82,9 +103,11 @@ impl Plan {
             calls: options.calls,
             seed: options.seed,
             credentials,
+            flows: crate::flows::plan(doc, &options.policy),
             protocol: Protocol::of(
                 dialect,
                 read_probe.map(|(_, wire)| wire),
+                params_probe.map(|(_, wire)| wire),
                 unknown_method(doc, dialect),
                 options,
             ),
@@ -129,6 +152,9 @@ impl Plan {
         if !self.events.is_empty() {
             let _ = writeln!(out, "  events: {}", self.events.join(", "));
         }
+        for flow in &self.flows {
+            flow.write_text(&mut out);
+        }
         let p = &self.protocol;
         let _ = writeln!(
             out,
@@ -138,6 +164,14 @@ impl Plan {
             p.method_not_found_text(),
             p.invalid_params_text()
         );
+        if p.params_probe != p.probe {
+            let _ = writeln!(
+                out,
+                "  params probe: to {} (a called method that takes params); refused with {}",
+                p.params_probe,
+                crate::protocol::codes_text(&p.unstructured_params(true))
+            );
+        }
         if !p.accord {
             // A foreign wire (docs/conform.md): what the plan does differently on it.
             let _ = writeln!(
@@ -185,9 +219,11 @@ impl Plan {
             "calls": self.calls,
             "seed": self.seed,
             "credentials": self.credentials,
+            "flows": self.flows.iter().map(PlannedFlow::to_json).collect::<Vec<_>>(),
             "protocol": {
                 "describe": self.protocol.describe,
                 "probe": self.protocol.probe,
+                "paramsProbe": self.protocol.params_probe,
                 "methodNotFound": self.protocol.method_not_found,
                 "invalidParams": self.protocol.invalid_params,
                 "limit": self.protocol.limit,

@@ -19,6 +19,10 @@ pub struct Protocol {
     /// The method every envelope probe and the reachability probe are sent to: one that changes
     /// nothing on the plant.
     pub probe: String,
+    /// The method the "params neither object nor array" probe is sent to: on a foreign wire a
+    /// method the plan calls that takes params, a `read` one first (a method that takes none
+    /// may never look at them), else [`Protocol::probe`].
+    pub params_probe: String,
     /// The codes by which the plant says a method does not exist.
     pub method_not_found: Vec<i64>,
     /// The codes with which the plant may refuse invalid params.
@@ -42,6 +46,7 @@ impl Protocol {
     pub fn of(
         dialect: &Dialect,
         read_probe: Option<String>,
+        params_probe: Option<String>,
         unknown: String,
         options: &Options,
     ) -> Protocol {
@@ -50,9 +55,15 @@ impl Protocol {
         } else {
             vec![options.invalid_params_code]
         };
+        let probe = dialect.describe.clone().or(read_probe).unwrap_or(unknown);
+        let params_probe = match params_probe {
+            Some(method) if !dialect.is_accord() => method,
+            _ => probe.clone(),
+        };
         Protocol {
             describe: dialect.describe.clone(),
-            probe: dialect.describe.clone().or(read_probe).unwrap_or(unknown),
+            probe,
+            params_probe,
             method_not_found: dialect.codes.method_not_found.clone(),
             invalid_params,
             limit: dialect.codes.limit,
@@ -64,6 +75,29 @@ impl Protocol {
     /// Whether `code` says the method does not exist.
     pub fn method_missing(&self, code: i64) -> bool {
         method_missing(&self.method_not_found, code)
+    }
+
+    /// The codes a request whose `params` are neither an object nor an array may be refused
+    /// with. accord's wire names one, `-32600` (docs/wire.md §2). JSON-RPC 2.0 calls such a
+    /// request invalid (`-32600`) and such params invalid (`-32602`) without ordering the two,
+    /// so on a foreign wire either is a refusal, as is the wire's own invalid-params code; and
+    /// when the probe could only go to a method the plant lacks, method not found too.
+    pub fn unstructured_params(&self, method_exists: bool) -> Vec<i64> {
+        let mut out = vec![codes::INVALID_REQUEST];
+        if !self.accord {
+            out.push(codes::INVALID_PARAMS);
+            out.extend(&self.invalid_params);
+            if !method_exists {
+                out.extend(&self.method_not_found);
+            }
+        }
+        let mut seen = Vec::new();
+        out.retain(|c| {
+            let new = !seen.contains(c);
+            seen.push(*c);
+            new
+        });
+        out
     }
 
     /// Whether `code` is an invalid-params refusal.

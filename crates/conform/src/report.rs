@@ -18,6 +18,8 @@ pub enum Phase {
     Describe,
     /// No credential, a wrong one, the right one.
     Credentials,
+    /// The contract's links walked: a method's result fed into the method it links to.
+    Flows,
     /// Examples, then generated valid params; every result validated.
     Positive,
     /// Invalid params, each re-checked invalid before it is sent.
@@ -32,9 +34,10 @@ pub enum Phase {
 
 impl Phase {
     /// Every phase, in run order.
-    pub const ALL: [Phase; 7] = [
+    pub const ALL: [Phase; 8] = [
         Phase::Describe,
         Phase::Credentials,
+        Phase::Flows,
         Phase::Positive,
         Phase::Negative,
         Phase::Envelope,
@@ -47,6 +50,7 @@ impl Phase {
         match self {
             Phase::Describe => "describe",
             Phase::Credentials => "credentials",
+            Phase::Flows => "flows",
             Phase::Positive => "positive",
             Phase::Negative => "negative",
             Phase::Envelope => "envelope",

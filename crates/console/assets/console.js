@@ -594,6 +594,7 @@
       parts.push(el('h3', {}, 'Declared errors'), el('table', {}, el('thead', {}, el('tr', {}, ...['code', 'message', 'when', 'data'].map((h) => el('th', { scope: 'col' }, h)))),
         el('tbody', {}, m.errors.map((e) => el('tr', {}, el('td', {}, el('code', {}, String(e.code))), el('td', {}, e.message), el('td', {}, e.description ? prose(e.description) : ''), el('td', {}, e.data ? typeView(e.data, nsName, 1) : el('span', { class: 'muted' }, 'none')))))));
     }
+    parts.push(...flowsOf(m, nsName));
 
     // The call form.
     const form = makeForm();
@@ -818,6 +819,43 @@
 
   // ---- an event ----------------------------------------------------------------------------
 
+  // A method's links (format.md §5.11: which methods its params or result feed, and how) and
+  // the events it may cause (§5.12), each target a link to its page when the contract has it.
+  function flowsOf(m, nsName) {
+    const out = [];
+    const targetOf = (kind, ns, name) => {
+      const q = `${ns || nsName}.${name}`;
+      return lookup(kind === 'method' ? 'methods' : 'events', q)
+        ? el('a', { href: `#/${kind}/${q}` }, q)
+        : el('span', { class: 'bad' }, `${q} (not in the contract)`);
+    };
+    const links = Object.entries(m.links || {});
+    if (links.length) {
+      out.push(el('h3', {}, 'Links'),
+        el('p', { class: 'hint' }, 'Methods whose params a call of this one gives: $params.NAME is this call\'s param, $result its result, with a path of members and indexes; other values are constants.'),
+        el('table', { id: 'links' }, el('thead', {}, el('tr', {}, ...['link', 'leads to', 'params', 'what for'].map((h) => el('th', { scope: 'col' }, h)))),
+          el('tbody', {}, links.map(([name, l]) => el('tr', {}, el('td', {}, name), el('td', {}, targetOf('method', l.namespace, l.method)),
+            el('td', {}, Object.entries(l.params || {}).map(([p, v]) => el('div', {}, el('code', {}, p), ' = ', el('code', {}, typeof v === 'string' ? v : JSON.stringify(v))))),
+            el('td', {}, l.description ? prose(l.description) : (l.summary || '')))))));
+    }
+    const causes = m.causes || [];
+    if (causes.length) {
+      out.push(el('h3', {}, 'Events it may cause'),
+        el('ul', { id: 'causes' }, causes.map((c) => el('li', {}, targetOf('event', c.namespace, c.event), c.description ? ` — ${c.description}` : ''))));
+    }
+    return out;
+  }
+
+  // The methods whose `causes` name the event `q`.
+  function causedBy(q) {
+    const methods = Object.entries(namespaces()).flatMap(([n, ns]) => Object.entries(ns.methods || {})
+      .filter(([, m]) => (m.causes || []).some((c) => `${c.namespace || n}.${c.event}` === q))
+      .map(([name]) => `${n}.${name}`));
+    return methods.length
+      ? el('div', {}, el('h3', {}, 'Caused by'), el('ul', { id: 'caused-by' }, methods.map((mq) => el('li', {}, el('a', { href: `#/method/${mq}` }, mq)))))
+      : null;
+  }
+
   function showEvent(q) {
     const [ns] = [q.slice(0, q.indexOf('.'))];
     const e = lookup('events', q);
@@ -867,6 +905,7 @@
     show(el('h2', { class: isDeprecated(e) ? 'deprecated' : '' }, q, el('span', { class: 'badge' }, 'event'), isDeprecated(e) ? el('span', { class: 'badge dep' }, `deprecated${deprecationNote(e)}`) : null),
       e.description ? prose(e.description) : null,
       el('h3', {}, 'Payload'), el('div', {}, typeView(e.payload, ns, 1)),
+      causedBy(q),
       e.examples ? el('div', {}, el('h3', {}, 'Examples'), e.examples.map((x) => el('pre', { class: 'json', tabindex: '0' }, JSON.stringify(x, null, 2)))) : null,
       el('h3', {}, 'Watch it live'),
       el('p', { class: 'hint' }, 'Each payload is checked against the event\'s payload type by accord-validate as it arrives.'),

@@ -1,11 +1,11 @@
 //! Merging an extraction into the committed contract. Extract owns the shape it reads from the
 //! code (kinds, fields and their presence, variants, refs, enum values, params, methods and
 //! events of the namespaces it produces); everything else in the committed file is kept in
-//! place: unknown members, `component`, `errors`, `examples`, `default`, `reserved`, notes,
-//! types the code does not produce (hand-written error data), namespaces no trait produces, and
-//! the refinements of a node whose kind did not change (`unit`, bounds, lengths, `pattern`,
-//! `format`), which say what Rust types cannot. A writer that rebuilt the file from the subset
-//! it knows would be a deleter.
+//! place: unknown members, `component`, `errors`, `examples`, `links`, `causes`, `default`,
+//! `reserved`, notes, types the code does not produce (hand-written error data), namespaces no
+//! trait produces, and the refinements of a node whose kind did not change (`unit`, bounds,
+//! lengths, `pattern`, `format`), which say what Rust types cannot. A writer that rebuilt the
+//! file from the subset it knows would be a deleter.
 
 use accord_schema_model::{
     Document, Event, Field, Method, Namespace, Param, TypeKind, TypeNode, Wire,

@@ -449,6 +449,11 @@ impl Lowerer<'_> {
                     result,
                     errors: None,
                     examples: None,
+                    // Rust source says nothing of which method's params come from which
+                    // result, nor of which events a method sends: links and causes are
+                    // written by hand and kept by the merge.
+                    links: None,
+                    causes: None,
                     unknown: Unknown::new(),
                 };
                 let g = groups.entry(ns).or_default();
@@ -711,6 +716,8 @@ fn params_value(params: Vec<Param>) -> serde_json::Value {
         result: node(TypeKind::Null),
         errors: None,
         examples: None,
+        links: None,
+        causes: None,
         unknown: Unknown::new(),
     };
     let ns = Namespace {

@@ -3,7 +3,7 @@
 //! JSON Schema export (lossless form), and `x-accord-*` extensions for what OpenRPC has no
 //! place for: semantics, the contract's own method and namespace names, events, reserved names,
 //! contract versions, the wire, declared errors' descriptions and data types, examples as
-//! written. `import_openrpc` of the export gives the contract back.
+//! written, the events a method causes. Links are OpenRPC Link Objects (`links.rs`). `import_openrpc` of the export gives the contract back.
 
 use accord_schema_model::{Deprecated, Dialect, Document, Method, Param};
 use accord_validate::SchemaWriter;
@@ -42,7 +42,7 @@ pub fn export_openrpc(doc: &Document) -> Result<Value, Error> {
         for (m_name, m) in ns.methods.iter().flatten() {
             let wire_name = dialect.wire_name(ns_name, m_name).unwrap_or(m_name).to_owned();
             let written = &value["namespaces"][ns_name]["methods"][m_name];
-            methods.push(method(&mut writer, ns_name, m_name, &wire_name, m, written)?);
+            methods.push(method(&mut writer, &dialect, (ns_name, m_name), &wire_name, m, written)?);
         }
     }
     let mut document = value.as_object().cloned().unwrap_or_default();
@@ -75,8 +75,8 @@ pub fn export_openrpc(doc: &Document) -> Result<Value, Error> {
 
 fn method(
     writer: &mut SchemaWriter<'_>,
-    ns: &str,
-    name: &str,
+    dialect: &Dialect,
+    (ns, name): (&str, &str),
     wire_name: &str,
     m: &Method,
     written: &Value,
@@ -144,6 +144,9 @@ fn method(
             .collect();
         out.insert("examples".to_owned(), Value::Array(pairings));
     }
+    if let Some(links) = &m.links {
+        out.insert("links".to_owned(), crate::links::export(dialect, ns, links, written));
+    }
     if let Some(d) = &m.deprecated {
         out.insert("deprecated".to_owned(), json!(d.is_deprecated()));
     }
@@ -166,6 +169,10 @@ fn method(
         if let Some(v) = written.get(member) {
             out.insert(key.to_owned(), v.clone());
         }
+    }
+    if let Some(causes) = written.get("causes") {
+        // OpenRPC has no events, so none of the events a method causes.
+        out.insert("x-accord-causes".to_owned(), causes.clone());
     }
     if !m.unknown.is_empty() {
         out.insert("x-accord-unknown".to_owned(), Value::Object(m.unknown.clone()));

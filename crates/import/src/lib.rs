@@ -5,6 +5,7 @@ mod cycles;
 mod error;
 mod export;
 mod jsonschema;
+mod links;
 mod merge;
 mod node;
 mod openrpc;

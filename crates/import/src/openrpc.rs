@@ -263,7 +263,7 @@ pub(crate) fn import(
         {
             notes.push(semantics_note(&at, &p.wire_name, &overlap));
         }
-        let method = method(&mut conv, source, m, &at, p, options)?;
+        let method = method(&mut conv, source, m, &at, (p, &placed), options, &mut notes)?;
         let record = namespaces.entry(p.ns.clone()).or_default();
         let methods = record.entry("methods").or_insert_with(|| json!({}));
         methods[p.name.as_str()] = method;
@@ -614,8 +614,9 @@ fn method(
     source: &Value,
     m: &Value,
     at: &str,
-    p: &Placed,
+    (p, placed): (&Placed, &[Placed]),
     options: &Options,
+    notes: &mut Vec<Note>,
 ) -> Result<Value, Error> {
     let mut out = Map::new();
     let semantics = m
@@ -816,6 +817,23 @@ fn method(
         }
         None => {}
     }
+    if let Some(links) = m.get("links") {
+        // A linked method is placed as the methods are: by its wire name.
+        let target = |wire: &str| match placed.iter().find(|q| q.wire_name == wire) {
+            Some(q) => (q.ns.clone(), q.name.clone()),
+            None => match accord_schema_model::split_wire_name(wire, &options.separator) {
+                Some((ns, name)) => (ns.to_owned(), name.to_owned()),
+                None => (options.default_namespace.clone(), wire.to_owned()),
+            },
+        };
+        let follow = |v: &Value, at: &str| deref(source, v, at).cloned().map_err(|e| e.to_string());
+        if let Some(links) = crate::links::import(links, at, &p.ns, follow, target, notes) {
+            out.insert("links".to_owned(), links);
+        }
+    }
+    if let Some(causes) = m.get("x-accord-causes") {
+        out.insert("causes".to_owned(), causes.clone());
+    }
     out.extend(kept(
         m,
         &[
@@ -827,6 +845,7 @@ fn method(
             "result",
             "errors",
             "examples",
+            "links",
         ],
     ));
     if let Some(unknown) = m.get("x-accord-unknown").and_then(Value::as_object) {

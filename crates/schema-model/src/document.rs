@@ -9,7 +9,7 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use crate::{TypeNode, Wire};
+use crate::{Cause, Link, TypeNode, Wire};
 
 /// Members of a record that this build has no name for, in document order.
 pub type Unknown = Map<String, Value>;
@@ -102,6 +102,10 @@ pub struct Method {
     pub errors: Option<Vec<ErrorDecl>>,
     /// Example calls.
     pub examples: Option<Vec<MethodExample>>,
+    /// Methods whose params can be taken from a call of this one, by link name.
+    pub links: Option<IndexMap<String, Link>>,
+    /// The events a call of this method may cause.
+    pub causes: Option<Vec<Cause>>,
     /// Members this build has no name for.
     pub unknown: Unknown,
 }
@@ -370,6 +374,8 @@ impl Method {
             result,
             errors: None,
             examples: None,
+            links: None,
+            causes: None,
             unknown: Unknown::new(),
         }
     }
@@ -446,6 +452,8 @@ impl Method {
                 })
                 .sum::<usize>()
             + examples.map(|x| x.unknown.len()).sum::<usize>()
+            + self.links.iter().flat_map(|all| all.values()).map(|l| l.unknown.len()).sum::<usize>()
+            + self.causes.iter().flatten().map(|c| c.unknown.len()).sum::<usize>()
     }
 }
 

@@ -125,6 +125,16 @@ pub enum ErrorKind {
         /// Why it is refused.
         reason: String,
     },
+    /// A link param's value that starts with `$` but is not a runtime expression this build
+    /// reads (docs/format.md §5.11): not refused by the reader, which keeps link params as
+    /// written, but by the tools that follow links.
+    #[error("`{expression}` is not a runtime expression: {reason}")]
+    Expression {
+        /// The text as written.
+        expression: String,
+        /// Why.
+        reason: String,
+    },
     /// A `wire` section that reads but cannot be resolved into a dialect (an unknown
     /// separator or profile, a wire name for a method the namespace lacks, two methods with
     /// one wire name): refused by the readers that speak to a plant, never by the reader.
@@ -154,6 +164,7 @@ impl ErrorKind {
             ErrorKind::WrongType { .. } => "wrong-type",
             ErrorKind::MissingField { .. } => "missing-field",
             ErrorKind::InvalidValue { .. } => "invalid-value",
+            ErrorKind::Expression { .. } => "expression",
             ErrorKind::Wire { .. } => "wire",
         }
     }

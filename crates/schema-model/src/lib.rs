@@ -6,6 +6,7 @@ mod error;
 pub mod inhabited;
 mod json;
 mod layout;
+mod link;
 pub mod members;
 mod node;
 mod pointer;
@@ -27,6 +28,9 @@ pub use crate::{
     },
     error::{Error, ErrorKind},
     json::{DuplicateKey, StrictJson, StrictValue},
+    link::{
+        Cause, ExprSource, Link, LinkParamError, LinkValue, RuntimeExpr, path_index, path_step,
+    },
     pointer::Pointer,
     severity::Severity,
     source::{Located, Position, SourceMap, Span},

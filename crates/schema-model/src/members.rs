@@ -41,7 +41,13 @@ pub const METHOD: &[&str] = &[
     "params",
     "errors",
     "examples",
+    "links",
+    "causes",
 ];
+/// A link of a method (`links.NAME`).
+pub const LINK: &[&str] = &["method", "namespace", "summary", "description", "params"];
+/// A cause of a method (an item of `causes`).
+pub const CAUSE: &[&str] = &["event", "namespace", "description"];
 /// An object field; a param has these and [`PARAM`].
 pub const FIELD: &[&str] =
     &["type", "optional", "inputOptional", "outputOptional", "description", "deprecated"];

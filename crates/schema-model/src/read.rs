@@ -16,10 +16,10 @@ use serde_json::{Number, Value};
 use crate::members;
 use crate::node::{Node, into_map};
 use crate::{
-    ArrayType, Component, Deprecated, DescribeMethod, Document, EnumType, ErrorDecl, ErrorKind,
-    Event, Field, Kind, MapType, Method, MethodExample, Namespace, NumberRules, ObjectType, Param,
-    ParamStructure, Pointer, READABLE_SCHEMAS, RefType, Reserved, Semantics, StringRules,
-    TupleType, TypeKind, TypeNode, UnionType, Unknown, Wire, WireCodes, reads_schema,
+    ArrayType, Cause, Component, Deprecated, DescribeMethod, Document, EnumType, ErrorDecl,
+    ErrorKind, Event, Field, Kind, Link, MapType, Method, MethodExample, Namespace, NumberRules,
+    ObjectType, Param, ParamStructure, Pointer, READABLE_SCHEMAS, RefType, Reserved, Semantics,
+    StringRules, TupleType, TypeKind, TypeNode, UnionType, Unknown, Wire, WireCodes, reads_schema,
 };
 use crate::{EventWire, Pubsub};
 
@@ -461,14 +461,16 @@ fn method(name: &str, value: Node, at: &At<'_>) -> R<Method> {
     let errors = gather.keep(m.optional("errors", |v, at| array(v, at, "`errors`", error_decl)));
     let examples =
         gather.keep(m.optional("examples", |v, at| array(v, at, "`examples`", method_example)));
-    match (result, description, deprecated, params, errors, examples, gather.refused()) {
+    let links = gather.keep(m.optional("links", |v, at| by_name(v, at, "`links`", link)));
+    let causes = gather.keep(m.optional("causes", |v, at| array(v, at, "`causes`", cause)));
+    match (
+        (result, description, deprecated, params),
+        (errors, examples, links, causes),
+        gather.refused(),
+    ) {
         (
-            Some(result),
-            Some(description),
-            Some(deprecated),
-            Some(params),
-            Some(errors),
-            Some(examples),
+            (Some(result), Some(description), Some(deprecated), Some(params)),
+            (Some(errors), Some(examples), Some(links), Some(causes)),
             None,
         ) => Ok(Method {
             semantics: semantics.as_deref().map(Semantics::from_text),
@@ -479,6 +481,8 @@ fn method(name: &str, value: Node, at: &At<'_>) -> R<Method> {
             result,
             errors,
             examples,
+            links,
+            causes,
             unknown: m.unknown(),
         }),
         (.., refused) => Err(refused.unwrap_or_else(|| unexplained(at))),
@@ -579,6 +583,42 @@ fn method_example(value: Node, at: &At<'_>) -> R<MethodExample> {
         result: x.take("result").map(|(v, _)| v.into_value()),
         unknown: x.unknown(),
     })
+}
+
+/// A link: its params are kept as written (any JSON); what an expression means is read by the
+/// tools that follow links (`crate::LinkValue`), so that new expression forms stay additive.
+fn link(name: &str, value: Node, at: &At<'_>) -> R<Link> {
+    let mut l = Record::new(value, at, ("link", name), members::LINK)?;
+    let mut gather = Gather::default();
+    let method = gather.keep(l.require("method").and_then(|(v, at)| string(v, &at, "method")));
+    let namespace = gather.keep(l.string("namespace"));
+    let summary = gather.keep(l.string("summary"));
+    let description = gather.keep(l.string("description"));
+    let params = gather.keep(l.optional("params", |v, at| {
+        by_name(v, at, "`params` of a link", |_, v, _| Ok(v.into_value()))
+    }));
+    match ((method, namespace, summary), (description, params), gather.refused()) {
+        (
+            (Some(method), Some(namespace), Some(summary)),
+            (Some(description), Some(params)),
+            None,
+        ) => Ok(Link { method, namespace, summary, description, params, unknown: l.unknown() }),
+        (.., refused) => Err(refused.unwrap_or_else(|| unexplained(at))),
+    }
+}
+
+fn cause(value: Node, at: &At<'_>) -> R<Cause> {
+    let mut c = Record::new(value, at, "a cause", members::CAUSE)?;
+    let mut gather = Gather::default();
+    let event = gather.keep(c.require("event").and_then(|(v, at)| string(v, &at, "event")));
+    let namespace = gather.keep(c.string("namespace"));
+    let description = gather.keep(c.string("description"));
+    match (event, namespace, description, gather.refused()) {
+        (Some(event), Some(namespace), Some(description), None) => {
+            Ok(Cause { event, namespace, description, unknown: c.unknown() })
+        }
+        (.., refused) => Err(refused.unwrap_or_else(|| unexplained(at))),
+    }
 }
 
 fn reserved(value: Node, at: &At<'_>) -> R<Reserved> {

@@ -5,9 +5,9 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::{
-    Component, Deprecated, DescribeMethod, Document, ErrorDecl, Event, EventWire, Field, Method,
-    MethodExample, Namespace, NumberRules, Param, Pubsub, Reserved, TypeKind, TypeNode, Unknown,
-    Wire, WireCodes,
+    Cause, Component, Deprecated, DescribeMethod, Document, ErrorDecl, Event, EventWire, Field,
+    Link, Method, MethodExample, Namespace, NumberRules, Param, Pubsub, Reserved, TypeKind,
+    TypeNode, Unknown, Wire, WireCodes,
 };
 
 /// Builds one JSON object member by member.
@@ -277,8 +277,28 @@ fn method(m: &Method) -> Value {
         .opt("params", m.params.as_ref().map(|all| list(all, param)))
         .put("result", type_node(&m.result))
         .opt("errors", m.errors.as_ref().map(|all| list(all, error_decl)))
-        .opt("examples", m.examples.as_ref().map(|all| list(all, method_example)));
+        .opt("examples", m.examples.as_ref().map(|all| list(all, method_example)))
+        .opt("links", m.links.as_ref().map(|all| by_name(all, link)))
+        .opt("causes", m.causes.as_ref().map(|all| list(all, cause)));
     out.finish(&m.unknown)
+}
+
+fn link(l: &Link) -> Value {
+    let mut out = Out::new();
+    out.put("method", l.method.clone())
+        .opt("namespace", l.namespace.clone())
+        .opt("summary", l.summary.clone())
+        .opt("description", l.description.clone())
+        .opt("params", l.params.as_ref().map(|all| by_name(all, Value::clone)));
+    out.finish(&l.unknown)
+}
+
+fn cause(c: &Cause) -> Value {
+    let mut out = Out::new();
+    out.put("event", c.event.clone())
+        .opt("namespace", c.namespace.clone())
+        .opt("description", c.description.clone());
+    out.finish(&c.unknown)
 }
 
 fn param(p: &Param) -> Value {

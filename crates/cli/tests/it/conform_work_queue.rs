@@ -1,53 +1,68 @@
 //! The work-queue node end to end: examples/work-queue (a jsonrpsee server behind accord-plant,
-//! its jobs in SQLite) started in-process on 127.0.0.1:0 on a fresh database, and `accord
-//! conform` run against it with the bundled contract and every semantics allowed: zero
-//! failures. The contract's ack and nack examples are promises about jobs under given leases,
-//! so the database is first given those jobs, claimed under the examples' tokens.
+//! its jobs in SQLite) started in-process on 127.0.0.1:0 on an EMPTY database, as its usage
+//! says (`work-queue --port 0 --db fresh.db`), and `accord conform` run against it with the
+//! bundled contract and every semantics allowed: zero failures, every event validated (none
+//! skipped), and the contract's flows walked: enqueue → claim → ack and → nack, each step's
+//! result fed into the next. Nothing is put into the database first: the jobs the ack and nack
+//! calls settle are the ones the flows enqueue and claim.
 
 use crate::common::*;
 
 const WQ: &str = "fixtures/contracts/work-queue.types.json";
 
-/// The jobs the examples settle, under their examples' leases (an hour long).
-fn seed(db: &std::path::Path) {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    let now =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis()
-            as i64;
-    for (id, token, attempts) in [
-        ("9b2f6c1e-4d3a-4e8b-a1f0-5c7d9e2b4a68", "lt_5f0c9a7e31b2", 1),
-        ("0c4e8a2f-6b1d-4f3a-8e57-d9b1c3a5e702", "lt_3c9e0b5d7a14", 1),
-        ("1e8d4a2c-7b6f-4c3e-9d05-b2a4f6e8c013", "lt_77ad01c4e9f0", 2),
-    ] {
-        conn.execute(
-            "INSERT INTO jobs (id, queue, payload, priority, state, attempts, max_attempts, enqueued_at,
-                               visible_at, token, worker, claimed_at, expires_at)
-             VALUES (?1, 'thumbnails', '{}', 4, 'claimed', ?3, 5, ?4, ?4, ?2, 'thumb-worker-3', ?4, ?4 + 3600000)",
-            rusqlite::params![id, token, attempts, now],
-        )
-        .unwrap();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_work_queue_node_conforms_to_the_bundled_contract() {
+async fn the_work_queue_node_on_an_empty_database_conforms_with_its_flows() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("conform-work-queue-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("queue.db");
+    let db = dir.join("fresh.db");
+    assert!(!db.exists(), "the database starts empty: the node makes it");
     let plant = work_queue::plant(work_queue::Config::default()).expect("the bundled contract");
-    // The node makes its tables; then the examples' jobs are put in.
-    let (_, first) =
-        work_queue::serve(([127, 0, 0, 1], 0).into(), &db, plant.clone()).await.unwrap();
-    first.stop().unwrap();
-    first.stopped().await;
-    seed(&db);
     let (addr, handle) =
         work_queue::serve(([127, 0, 0, 1], 0).into(), &db, plant.clone()).await.unwrap();
     let url = format!("http://{addr}/");
-    conform_passes(WQ, &url, &["--jobs", "1"]).await;
+    let report = conform_passes(WQ, &url, &["--jobs", "1"]).await;
     assert_eq!(plant.violations(), 0, "{:#?}", plant.recent_violations());
+
+    let checks = report["checks"].as_array().expect("checks");
+    // The flows ran and passed over HTTP and over a WebSocket, each step returning a result.
+    for flow in
+        ["queue.enqueue → queue.claim → queue.ack", "queue.enqueue → queue.claim → queue.nack"]
+    {
+        let walked: Vec<&serde_json::Value> =
+            checks.iter().filter(|c| c["phase"] == "flows" && c["subject"] == flow).collect();
+        assert_eq!(walked.len(), 2, "over http and ws: {walked:#?}");
+        assert!(walked.iter().all(|c| c["outcome"] == "passed"), "{walked:#?}");
+        let planned = report["plan"]["flows"].as_array().unwrap();
+        assert!(planned.iter().any(|f| f["flow"] == flow && f["action"] == "run"), "{planned:#?}");
+    }
+    let notes: Vec<&str> =
+        report["notes"].as_array().expect("notes").iter().filter_map(|n| n.as_str()).collect();
+    for flow in
+        ["queue.enqueue → queue.claim → queue.ack", "queue.enqueue → queue.claim → queue.nack"]
+    {
+        for over in ["http", "ws"] {
+            let lead = format!("{flow} over {over}: 3 of 3 step(s) returned a result");
+            assert!(notes.iter().any(|n| n.starts_with(&lead)), "{lead}: {notes:#?}");
+        }
+    }
+    // Every event was validated: none skipped.
+    let events: Vec<&serde_json::Value> =
+        checks.iter().filter(|c| c["phase"] == "events").collect();
+    assert_eq!(events.len(), 4, "{events:#?}");
+    assert!(events.iter().all(|c| c["outcome"] == "passed"), "{events:#?}");
+    // The ack and nack examples, whose job ids only the node can make, were checked against the
+    // types and left to the flows.
+    let types_only: Vec<&serde_json::Value> = checks
+        .iter()
+        .filter(|c| c["name"].as_str().is_some_and(|n| n.ends_with("(types only)")))
+        .collect();
+    assert!(
+        types_only.iter().any(|c| c["subject"] == "queue.ack")
+            && types_only.iter().any(|c| c["subject"] == "queue.nack"),
+        "{types_only:#?}"
+    );
     handle.stop().unwrap();
     handle.stopped().await;
 }

@@ -137,6 +137,21 @@ fn the_boiler_plant_s_console_speaks_its_foreign_wire_in_chromium() {
     assert_eq!(figures["event"], "boiler.telemetry");
 }
 
+/// The work-queue contract has links and causes: the method page shows them and leads to their
+/// targets, and an event page names the methods that cause it.
+#[test]
+fn the_work_queue_s_console_shows_links_and_causes_in_chromium() {
+    let dir = browser_kit();
+    let queue = "fixtures/contracts/work-queue.types.json";
+    let plant = serve_console(queue, &["--event-interval", "200"]);
+    let contract = root().join(queue);
+    let figures =
+        run_script(&dir, &["check", "--url", &plant.url, "--contract", contract.to_str().unwrap()]);
+    assert_eq!(figures["methodsListed"], 7);
+    assert_eq!(figures["links"], "queue.enqueue → queue.claim");
+    assert_eq!(figures["causes"], "queue.enqueue → queue.jobEnqueued");
+}
+
 #[test]
 fn accord_console_in_front_of_a_live_plant_learns_its_contract_and_forwards_in_chromium() {
     let dir = browser_kit();

@@ -181,6 +181,57 @@ fn inspect_marks_undeclared_methods() {
     ");
 }
 
+/// Links and causes (format.md §5.11, §5.12): a line per method, a target in another namespace
+/// named with it, the link's name shown when it is not the target's; in JSON, members only
+/// where there are any.
+#[test]
+fn inspect_shows_links_and_causes() {
+    let dir = scratch("inspect-links");
+    let file = dir.join("a.types.json");
+    std::fs::write(
+        &file,
+        r#"{"schema": 1, "namespaces": {
+          "auth": {"version": "1.0.0", "methods": {"login": {"semantics": "write", "result": {"kind": "string"},
+            "links": {"start": {"method": "start", "namespace": "pump", "params": {"token": "$result", "rpm": 1200}}}}}},
+          "pump": {"version": "2.0.0", "methods": {
+            "start": {"semantics": "write", "params": [{"name": "token", "type": {"kind": "string"}},
+              {"name": "rpm", "type": {"kind": "integer"}}], "result": {"kind": "null"},
+              "links": {"check": {"method": "status"}}, "causes": [{"event": "started"}, {"event": "raised", "namespace": "alarms"}]},
+            "status": {"semantics": "read", "result": {"kind": "string"}}},
+            "events": {"started": {"payload": {"kind": "null"}}}}}}"#,
+    )
+    .expect("write");
+    let out = accord(&["inspect", &file.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    schema 1 (this accord reads schema 1)
+    2 namespaces
+
+    auth 1.0.0
+      1 method, 0 events, 0 types
+      write        login
+      links        login → pump.start (token = $result, rpm = 1200)
+
+    pump 2.0.0
+      2 methods, 1 event, 0 types
+      read         status
+      write        start
+      links        start → check: status
+      causes       start: started, alarms.raised
+    ");
+    let out = accord(&["inspect", "--format", "json", &file.to_string_lossy()]);
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        summary["namespaces"][1]["causes"],
+        serde_json::json!([
+            { "method": "start", "event": "pump.started" },
+            { "method": "start", "event": "alarms.raised" }
+        ])
+    );
+    assert_eq!(summary["namespaces"][0]["links"][0]["to"], "pump.start");
+    assert!(summary["namespaces"][0].get("causes").is_none(), "no causes, no member");
+}
+
 #[test]
 fn validate_exits_0_for_valid_and_1_for_invalid_values() {
     let ok = accord_with_stdin(

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use accord_schema_model::{Document, Method, ParamStructure, TypeKind, TypeNode};
+use indexmap::IndexMap;
 
 use super::{
     At, Comparison, PositionKind, WitnessPlan, deprecated, present_optional, resolve,
@@ -85,6 +86,131 @@ impl Comparison<'_> {
                     format!("`{}` declares a new error {} ({})", at.path, ne.code, ne.message),
                 );
             }
+        }
+        self.links(at, o, n);
+        self.causes(at, o, n);
+    }
+
+    /// Links (format.md §5.11): promises the plant writes and chaining callers read, so judged
+    /// as output, as events are.
+    fn links(&mut self, at: &At, o: &Method, n: &Method) {
+        let mut l_at = at.clone();
+        l_at.polarity = Polarity::Output;
+        let empty = IndexMap::new();
+        let (ol, nl) = (o.links.as_ref().unwrap_or(&empty), n.links.as_ref().unwrap_or(&empty));
+        let (ons, nns) = (at.old_ns.as_str(), at.new_ns.as_str());
+        for (name, olink) in ol {
+            let here = l_at.down(&format!(".links.{name}"), &["links", name], &["links", name]);
+            let Some(nlink) = nl.get(name) else {
+                let (ns, m) = olink.target(ons);
+                self.emit(
+                    &here,
+                    &rules::LINK_REMOVED,
+                    true,
+                    format!("`{}` no longer links `{name}` to `{ns}.{m}`", at.path),
+                );
+                continue;
+            };
+            let (old_target, new_target) = (olink.target(ons), nlink.target(nns));
+            if old_target != new_target {
+                let mut there = here.clone();
+                there.new.push_key(if olink.method == nlink.method {
+                    "namespace"
+                } else {
+                    "method"
+                });
+                if olink.method == nlink.method && nlink.namespace.is_none() {
+                    there.new = here.new.clone();
+                }
+                self.emit(
+                    &there,
+                    &rules::LINK_RETARGETED,
+                    false,
+                    format!(
+                        "link `{name}` of `{}` led to `{}.{}` and now leads to `{}.{}`",
+                        at.path, old_target.0, old_target.1, new_target.0, new_target.1
+                    ),
+                );
+                continue;
+            }
+            let empty_p = IndexMap::new();
+            let op = olink.params.as_ref().unwrap_or(&empty_p);
+            let np = nlink.params.as_ref().unwrap_or(&empty_p);
+            let mut changed: Vec<String> = Vec::new();
+            for (param, ov) in op {
+                match np.get(param) {
+                    None => changed.push(format!("`{param}` ({ov}) is no longer given")),
+                    Some(nv) if nv != ov => changed.push(format!("`{param}` was {ov}, is {nv}")),
+                    Some(_) => {}
+                }
+            }
+            for (param, nv) in np.iter().filter(|(p, _)| !op.contains_key(*p)) {
+                changed.push(format!("`{param}` is given as {nv}"));
+            }
+            if !changed.is_empty() {
+                let mut there = here.clone();
+                if nlink.params.is_some() {
+                    there.new.push_key("params");
+                }
+                self.emit(
+                    &there,
+                    &rules::LINK_PARAMS_CHANGED,
+                    false,
+                    format!(
+                        "link `{name}` of `{}` gives `{}.{}` other params: {}",
+                        at.path,
+                        new_target.0,
+                        new_target.1,
+                        changed.join("; ")
+                    ),
+                );
+            }
+        }
+        for (name, nlink) in nl.iter().filter(|(k, _)| !ol.contains_key(*k)) {
+            let here = l_at.down(&format!(".links.{name}"), &[], &["links", name]);
+            let (ns, m) = nlink.target(nns);
+            self.emit(
+                &here,
+                &rules::LINK_ADDED,
+                false,
+                format!("`{}` links `{name}` to `{ns}.{m}`", at.path),
+            );
+        }
+    }
+
+    /// Causes (format.md §5.12): output, as the events they name.
+    fn causes(&mut self, at: &At, o: &Method, n: &Method) {
+        let mut c_at = at.clone();
+        c_at.polarity = Polarity::Output;
+        let (oc, nc) = (o.causes.as_deref().unwrap_or(&[]), n.causes.as_deref().unwrap_or(&[]));
+        let (ons, nns) = (at.old_ns.as_str(), at.new_ns.as_str());
+        for (i, cause) in oc.iter().enumerate() {
+            let target = cause.target(ons);
+            if nc.iter().any(|c| c.target(nns) == target) {
+                continue;
+            }
+            let is = i.to_string();
+            let here = c_at.down(&format!(".causes.{}", target.1), &["causes", &is], &[]);
+            self.emit(
+                &here,
+                &rules::CAUSE_REMOVED,
+                true,
+                format!("`{}` no longer says it causes event `{}.{}`", at.path, target.0, target.1),
+            );
+        }
+        for (j, cause) in nc.iter().enumerate() {
+            let target = cause.target(nns);
+            if oc.iter().any(|c| c.target(ons) == target) {
+                continue;
+            }
+            let js = j.to_string();
+            let here = c_at.down(&format!(".causes.{}", target.1), &[], &["causes", &js]);
+            self.emit(
+                &here,
+                &rules::CAUSE_ADDED,
+                false,
+                format!("`{}` says it causes event `{}.{}`", at.path, target.0, target.1),
+            );
         }
     }
 

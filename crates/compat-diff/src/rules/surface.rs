@@ -1,5 +1,5 @@
-//! Surface rules: namespaces, methods, events, errors and params lists appearing and
-//! disappearing.
+//! Surface rules: namespaces, methods, events, errors, params lists, links and causes appearing
+//! and disappearing.
 
 use super::Level::{Breaking, None, Risky, Safe};
 use super::{Advice, Category, Story};
@@ -314,4 +314,94 @@ rules! {
         purpose: "A param moved to another position (reordered, or inserted before others).",
         doc: "By-position callers put their values at the old positions: each lands on the wrong param.",
     }
+
+    LINK_REMOVED {
+        id: "link-removed",
+        subject: "link",
+        action: "remove",
+        input: Safe,
+        output: Breaking,
+        dual: "link-added",
+        witness: false,
+        story: Story::Fixed(LINK_STORY),
+        advice: Advice::DeployOrder,
+        purpose: "A method's link (format.md §5.11) was deleted.",
+        doc: "Old callers still follow it: they take this call's result to the linked method, and nothing in the contract says that still works. The wire need not change at all, so no other rule sees it (the seed's silent removal): stop following the link in every caller first.",
+    }
+
+    LINK_ADDED {
+        id: "link-added",
+        subject: "link",
+        action: "add",
+        input: Risky,
+        output: Safe,
+        dual: "link-removed",
+        witness: false,
+        story: Story::Fixed(LINK_STORY),
+        advice: Advice::DeployOrder,
+        purpose: "A method gained a link.",
+        doc: "Old callers do not know it; new callers that follow it against an old plant rely on a flow the old plant never promised.",
+    }
+
+    LINK_RETARGETED {
+        id: "link-retargeted",
+        subject: "link",
+        action: "change",
+        input: Breaking,
+        output: Breaking,
+        dual: "link-retargeted",
+        witness: false,
+        story: Story::Fixed(LINK_STORY),
+        advice: Advice::Fixed(super::NEW_NAME_ADVICE),
+        purpose: "A link now leads to another method (its `method` or `namespace` changed).",
+        doc: "The link keeps its name and changes its meaning: callers of either version send this call's values to a method the other version does not mean. The seed: never redefine a name in place.",
+    }
+
+    LINK_PARAMS_CHANGED {
+        id: "link-params-changed",
+        subject: "link",
+        action: "change",
+        input: Risky,
+        output: Risky,
+        dual: "link-params-changed",
+        witness: false,
+        story: Story::Fixed(LINK_STORY),
+        advice: Advice::Fixed(super::NEW_NAME_ADVICE),
+        purpose: "A link gives its method other params: one added, removed, or taken from elsewhere.",
+        doc: "Callers following the link send the linked method other values than before; whether the plant answers them as before cannot be proven from the contract. A change of the result or params the expression reads is reported on its own.",
+    }
+
+    CAUSE_REMOVED {
+        id: "cause-removed",
+        subject: "cause",
+        action: "remove",
+        input: Safe,
+        output: Breaking,
+        dual: "cause-added",
+        witness: false,
+        story: Story::Fixed(CAUSE_STORY),
+        advice: Advice::DeployOrder,
+        purpose: "A method no longer says it causes an event (format.md §5.12).",
+        doc: "Old subscribers wait for the event after the call, as for a removed event; nothing on the wire need change for it, so no other rule sees it.",
+    }
+
+    CAUSE_ADDED {
+        id: "cause-added",
+        subject: "cause",
+        action: "add",
+        input: Risky,
+        output: Safe,
+        dual: "cause-removed",
+        witness: false,
+        story: Story::Fixed(CAUSE_STORY),
+        advice: Advice::DeployOrder,
+        purpose: "A method says it causes an event it did not name before.",
+        doc: "Old subscribers do not wait for it; new subscribers of an old plant may wait for it in vain.",
+    }
 }
+
+/// Who reads a link: callers that chain calls (conform's flows, the console, client code).
+const LINK_STORY: &str = "A link is the plant's promise that this call's params or result are what the linked method takes; callers that chain calls (client code, conform's flows, the console) act on it, so they are its readers and the plant its writer.";
+
+/// Who reads a cause: subscribers that wait for the event after the call.
+const CAUSE_STORY: &str = "A cause is the plant's promise that this call may send the event; subscribers that wait for it after the call (client code, conform's flows) are its readers and the plant its writer.";

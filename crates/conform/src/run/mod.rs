@@ -2,6 +2,8 @@
 //! and asking the [`judge`](crate::judge) for the verdict. Contract methods are reached only
 //! through the plan's called methods, so nothing outside the policy is ever sent.
 
+use std::collections::BTreeMap;
+
 use accord_schema_model::{Document, Method};
 use accord_validate::Target;
 use accord_wire::describe::Answer;
@@ -22,6 +24,7 @@ use crate::{Options, Progress};
 mod credentials;
 mod describe;
 mod events;
+mod flows;
 
 pub(crate) use events::{Opened, missing_events};
 
@@ -34,6 +37,13 @@ pub(crate) struct Run<'a> {
     pub(crate) notes: Vec<String>,
     /// When the run stops sending (`--deadline`); checks not done by then are not run.
     pub(crate) deadline: Option<Instant>,
+    /// The methods that returned a result in a flow, with the first such flow.
+    pub(crate) flow_results: BTreeMap<String, String>,
+    /// The events validated in flows: the first flow, and how many notifications.
+    pub(crate) flow_events: BTreeMap<String, (String, usize)>,
+    /// The events flows have waited for: as caused by a flow's last step (`true`) or by an
+    /// earlier step.
+    pub(crate) flow_waited: std::collections::BTreeSet<(String, bool)>,
     next_id: u64,
 }
 
@@ -42,8 +52,8 @@ pub(crate) struct Called<'d> {
     pub(crate) name: String,
     /// The name the plant answers to (the contract's wire, docs/format.md §15).
     pub(crate) wire: String,
-    namespace: &'d str,
-    method: &'d str,
+    pub(crate) namespace: &'d str,
+    pub(crate) method: &'d str,
     pub(crate) declared: &'d Method,
 }
 
@@ -63,6 +73,9 @@ impl<'a> Run<'a> {
             checks: Vec::new(),
             notes: Vec::new(),
             deadline,
+            flow_results: BTreeMap::new(),
+            flow_events: BTreeMap::new(),
+            flow_waited: std::collections::BTreeSet::new(),
             next_id: 0,
         }
     }
@@ -122,6 +135,32 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Sends `sent` on `socket` with the right credential and judges the answer into
+    /// `problems`; the reply, or `None` when the socket failed (its problem added).
+    pub(crate) async fn ws_judged(
+        &self,
+        socket: &mut Socket,
+        transcript: &mut Transcript,
+        sent: &str,
+        problems: &mut Vec<Problem>,
+    ) -> Option<Reply> {
+        match ws_call(socket, transcript, sent).await {
+            Ok((reply, _)) => {
+                problems.extend(self.judge.exchange(
+                    Transport::Ws,
+                    Credential::Right,
+                    sent,
+                    &reply,
+                ));
+                Some(reply)
+            }
+            Err(e) => {
+                problems.push(e.problem());
+                None
+            }
+        }
+    }
+
     /// One HTTP check, sent now.
     async fn http_check(
         &mut self,
@@ -138,6 +177,7 @@ impl<'a> Run<'a> {
             credential,
             sent: sent.to_owned(),
             positive: None,
+            tolerable: false,
         };
         let check = self.execute(&job).await;
         self.push_check(check);

@@ -168,6 +168,114 @@ async fn a_missing_method_is_one_method_missing_failure_and_its_other_checks_are
 }
 
 #[tokio::test]
+async fn a_missing_method_is_one_method_missing_whatever_order_its_checks_ran_in() {
+    // The method's first call is an invalid example: the plant's method-not-found answer to it
+    // is the method missing all the same, and every other check of it is the same cause.
+    let url = plant::start("pump-plant.types.json", Some(TOKEN), Fault::MissingMethod).await;
+    let mut doc = contract("pump-plant.types.json");
+    let (ns, m) = plant::FAULTY_METHOD.split_once('.').unwrap();
+    let method = doc
+        .namespaces
+        .as_mut()
+        .and_then(|all| all.get_mut(ns))
+        .and_then(|n| n.methods.as_mut())
+        .and_then(|all| all.get_mut(m))
+        .expect("the faulty method");
+    let mut invalid = method.examples.as_ref().expect("examples")[0].clone();
+    invalid.params = serde_json::json!({"pump": 7});
+    invalid.result = None;
+    method.examples.as_mut().unwrap().insert(0, invalid);
+    for jobs in [1, 4] {
+        let mut plant = Plant::new(url.clone());
+        plant.token = Some(TOKEN.to_owned());
+        let mut options = options(&doc, &[], 2);
+        options.jobs = jobs;
+        let report = accord_conform::run(&doc, &plant, &options, &NoProgress).await.expect("run");
+        assert_eq!(
+            problems(&report),
+            vec![(plant::FAULTY_METHOD.to_owned(), FailureKind::MethodMissing)],
+            "--jobs {jobs}: {}",
+            report.to_text()
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_missing_method_that_flows_go_through_is_still_one_method_missing() {
+    let report = conform("work-queue.types.json", None, Fault::AckMissing, EVERYTHING, 2).await;
+    assert_eq!(
+        problems(&report),
+        vec![("queue.ack".to_owned(), FailureKind::MethodMissing)],
+        "{}",
+        report.to_text()
+    );
+    // The flows through it stop there, skipped with the reason, over both transports.
+    let stopped = report
+        .checks
+        .iter()
+        .filter(|c| c.phase == accord_conform::Phase::Flows)
+        .filter(|c| matches!(&c.outcome, Outcome::Skipped(r) if r.contains("the plant lacks queue.ack")))
+        .count();
+    assert_eq!(stopped, 4, "{}", report.to_text());
+}
+
+#[tokio::test]
+async fn a_method_answering_every_call_with_one_undeclared_error_is_one_finding() {
+    let report = broken(Fault::SameUndeclaredError, FailureKind::UndeclaredError).await;
+    // One failed check, the method's honesty check: the error that is the cause, and no result.
+    assert_eq!(report.failures().count(), 1, "{}", report.to_text());
+    assert_eq!(
+        problems(&report),
+        vec![
+            (plant::FAULTY_METHOD.to_owned(), FailureKind::UndeclaredError),
+            (plant::FAULTY_METHOD.to_owned(), FailureKind::NoResult)
+        ],
+        "{}",
+        report.to_text()
+    );
+    insta::assert_snapshot!(report.to_text());
+}
+
+#[tokio::test]
+async fn a_flow_step_answering_a_declared_error_fails_the_flow_naming_the_step() {
+    let report =
+        conform("work-queue.types.json", None, Fault::AckAlwaysRefused, EVERYTHING, 2).await;
+    assert!(!report.passed(), "{}", report.to_text());
+    let flows: Vec<(String, Vec<String>)> = report
+        .failures()
+        .filter(|c| c.phase == accord_conform::Phase::Flows)
+        .map(|c| {
+            let messages = match &c.outcome {
+                Outcome::Failed(p) => {
+                    p.iter().map(|p| format!("[{}] {}", p.kind.as_str(), p.message)).collect()
+                }
+                _ => Vec::new(),
+            };
+            (c.subject.clone(), messages)
+        })
+        .collect();
+    assert_eq!(
+        flows,
+        [
+            "queue.enqueue → queue.claim → queue.ack",
+            "queue.enqueue → queue.claim → queue.ack",
+            "queue.enqueueMany → queue.claim → queue.ack",
+            "queue.enqueueMany → queue.claim → queue.ack"
+        ]
+        .map(|f| (
+                f.to_owned(),
+                vec!["[flow-step] step 3 (queue.ack) answered error -32044 (job not found): a step of a flow must return a result".to_owned()]
+            ))
+            .to_vec(),
+        "{}",
+        report.to_text()
+    );
+    // Over http and over ws; the nack flows, which ack is not in, pass; ack never returned a
+    // result anywhere.
+    assert!(problems(&report).contains(&("queue.ack".to_owned(), FailureKind::NoResult)));
+}
+
+#[tokio::test]
 async fn a_plant_answering_only_declared_errors_fails_every_called_method_with_no_result() {
     let report = broken(Fault::OnlyDeclaredErrors, FailureKind::NoResult).await;
     for m in report.plan.called() {

@@ -65,9 +65,20 @@ pub(crate) enum Fault {
     /// `ERRING_METHOD` answers generated (non-example) valid params with its declared error,
     /// whose `message` is not the contract's.
     WrongErrorMessage,
+    /// `FAULTY_METHOD` answers every call, valid or not, with one undeclared error
+    /// ([`SAME_ERROR`]).
+    SameUndeclaredError,
+    /// `queue.ack` (of the work-queue contract) answers every call with its first declared
+    /// error (`-32044 job not found`), even for a job the flow has just claimed.
+    AckAlwaysRefused,
+    /// `queue.ack` (of the work-queue contract) is not served (-32601).
+    AckMissing,
     /// Every HTTP answer waits this long first.
     Slow(Duration),
 }
+
+/// The undeclared error the same-error fault answers every call of `FAULTY_METHOD` with.
+pub(crate) const SAME_ERROR: i64 = -32099;
 
 /// The message the wrong-message fault answers.
 pub(crate) const WRONG_MESSAGE: &str = "banana";
@@ -340,14 +351,30 @@ impl Plant {
             .and_then(|m| m.get(method))
             .ok_or_else(|| RpcError::method_not_found(&request.method))?;
         let faulty = request.method == FAULTY_METHOD;
+        if self.fault == Fault::AckMissing && request.method == "queue.ack" {
+            return Err(RpcError::method_not_found(&request.method));
+        }
         if faulty && self.fault == Fault::MissingMethod {
             return Err(RpcError::method_not_found(&request.method));
+        }
+        if faulty && self.fault == Fault::SameUndeclaredError {
+            return Err(RpcError::declared(SAME_ERROR, "database unavailable", None));
         }
         let params = request.params.clone().unwrap_or_else(|| match declared.param_structure {
             Some(ParamStructure::ByPosition) => Value::Array(Vec::new()),
             _ => Value::Object(Default::default()),
         });
         let first_declared = declared.errors.iter().flatten().next();
+        if self.fault == Fault::AckAlwaysRefused
+            && request.method == "queue.ack"
+            && let Some(e) = first_declared
+        {
+            return Err(RpcError::declared(
+                e.code,
+                &e.message,
+                self.error_data(namespace, method, e.code),
+            ));
+        }
         if self.fault == Fault::OnlyDeclaredErrors {
             return Err(match first_declared {
                 Some(e) => RpcError::declared(

@@ -117,3 +117,47 @@ fn the_plan_follows_the_contracts_wire_section() {
     assert_eq!(accord.protocol.invalid_params, [-32602]);
     assert_eq!(accord.protocol.depth_limit, Some(128));
 }
+
+fn work_queue() -> Document {
+    let path =
+        format!("{}/../../fixtures/contracts/work-queue.types.json", env!("CARGO_MANIFEST_DIR"));
+    Document::parse(&std::fs::read_to_string(path).expect("contract")).expect("parses")
+}
+
+#[test]
+fn the_plan_shows_the_flows_of_the_links_and_runs_one_only_when_every_step_is_allowed() {
+    let doc = work_queue();
+    let plant = Plant::new("http://127.0.0.1:9/");
+    let mut options = Options::default();
+    options.policy = Policy::with_allowed(&doc, ["write"]).expect("policy");
+    let plan = accord_conform::plan(&doc, &plant, &options).expect("plan");
+    let flows: Vec<(String, bool)> =
+        plan.flows.iter().map(|f| (f.name(), f.decision == Decision::Call)).collect();
+    // ack and nack are idempotent: not allowed by `--allow write`, so their flows are skipped;
+    // enqueue → stats (write, read) runs.
+    assert!(
+        flows.contains(&("queue.enqueue → queue.claim → queue.ack".to_owned(), false)),
+        "{flows:?}"
+    );
+    assert!(
+        flows.contains(&("queue.enqueue → queue.claim → queue.nack".to_owned(), false)),
+        "{flows:?}"
+    );
+    assert!(flows.contains(&("queue.enqueue → queue.stats".to_owned(), true)), "{flows:?}");
+    // With the destructive class alone nothing the flows touch is allowed.
+    options.policy = Policy::with_allowed(&doc, ["destructive"]).expect("policy");
+    let none = accord_conform::plan(&doc, &plant, &options).expect("plan");
+    assert!(none.flows.iter().all(|f| f.decision != Decision::Call), "{:?}", none.flows);
+    // Everything allowed: the dry run's text, line by line.
+    options.policy =
+        Policy::with_allowed(&doc, ["idempotent,write,destructive,undeclared"]).expect("policy");
+    let all = accord_conform::plan(&doc, &plant, &options).expect("plan");
+    insta::assert_snapshot!(all.to_text());
+    let partial = accord_conform::plan(&doc, &plant, &{
+        let mut o = Options::default();
+        o.policy = Policy::with_allowed(&doc, ["write"]).expect("policy");
+        o
+    })
+    .expect("plan");
+    insta::assert_snapshot!("flows_skipped_by_policy", partial.to_text());
+}

@@ -276,6 +276,39 @@ async function check(browser) {
     figures.event = event;
   }
 
+  // Links and causes (format.md §5.11, §5.12): a method shows each link with its params, the
+  // target a link to its page; an event names the methods that cause it.
+  const linked = methods().find((x) => Object.keys(x.m.links || {}).length);
+  if (linked) {
+    await page.goto(`${base}/console#/method/${linked.q}`);
+    await page.waitForSelector('#links tbody tr', { timeout: TIMEOUT });
+    const rows = await page.$$eval('#links tbody tr', (r) => r.length);
+    const links = Object.values(linked.m.links);
+    if (rows !== links.length) fail(`${linked.q}: ${rows} of ${links.length} links shown`);
+    const target = `${links[0].namespace || linked.ns}.${links[0].method}`;
+    const params = await page.textContent('#links tbody tr');
+    for (const [p, v] of Object.entries(links[0].params || {})) {
+      if (!params.includes(`${p} = ${typeof v === 'string' ? v : JSON.stringify(v)}`)) fail(`${linked.q}: link param ${p} not shown: ${params}`);
+    }
+    figures.axeLinks = await axe(page, `the links of ${linked.q}`);
+    await page.click(`#links a[href="#/method/${target}"]`);
+    await page.waitForSelector(`#tree a[data-q="method/${target}"][aria-current]`, { timeout: TIMEOUT });
+    figures.links = `${linked.q} → ${target}`;
+  }
+  const causing = methods().find((x) => (x.m.causes || []).length);
+  if (causing) {
+    await page.goto(`${base}/console#/method/${causing.q}`);
+    await page.waitForSelector('#causes li', { timeout: TIMEOUT });
+    const items = await page.$$eval('#causes li', (l) => l.length);
+    if (items !== causing.m.causes.length) fail(`${causing.q}: ${items} of ${causing.m.causes.length} causes shown`);
+    const cause = causing.m.causes[0];
+    const event = `${cause.namespace || causing.ns}.${cause.event}`;
+    await page.click(`#causes a[href="#/event/${event}"]`);
+    await page.waitForSelector('#caused-by', { timeout: TIMEOUT });
+    if (!(await page.textContent('#caused-by')).includes(causing.q)) fail(`${event} does not name ${causing.q} among the methods that cause it`);
+    figures.causes = `${causing.q} → ${event}`;
+  }
+
   // Search narrows the list.
   const some = methods()[methods().length - 1];
   await page.fill('#search', some.name);

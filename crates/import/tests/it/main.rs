@@ -3,4 +3,5 @@
 mod execution_apis;
 mod export_openrpc;
 mod json_schema;
+mod links;
 mod test_suite;

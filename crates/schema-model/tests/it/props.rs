@@ -137,8 +137,9 @@ fn method() -> impl Strategy<Value = Value> {
         ]),
         unknown_members(),
         prop::option::of(type_node()),
+        prop::option::of((any_json(), unknown_members(), unknown_members())),
     )
-        .prop_map(|(params, result, semantics, unknown, error_data)| {
+        .prop_map(|(params, result, semantics, unknown, error_data, linked)| {
             let params: Vec<Value> = params
                 .into_iter()
                 .map(|(name, ty, unknown)| {
@@ -155,6 +156,14 @@ fn method() -> impl Strategy<Value = Value> {
                     "errors".into(),
                     json!([{"code": -32000, "message": "busy", "data": data}]),
                 );
+            }
+            if let Some((constant, link_unknown, cause_unknown)) = linked {
+                // A link's params are any JSON, expressions and constants alike.
+                let link =
+                    obj(json!({"method": "m", "params": {"a": "$result.0.id", "b": constant}}));
+                m.insert("links".into(), json!({"next": with_unknown(link, link_unknown, false)}));
+                let cause = obj(json!({"event": "e", "namespace": "n"}));
+                m.insert("causes".into(), json!([with_unknown(cause, cause_unknown, false)]));
             }
             with_unknown(m, unknown, true)
         })

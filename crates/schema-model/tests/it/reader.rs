@@ -231,3 +231,66 @@ fn a_short_contract_version_says_how_many_numbers_it_needs() {
         ]
     );
 }
+
+/// A method's `links` and `causes` (docs/format.md §5.11, §5.12): read into the model, written
+/// back in canonical order with their unknown members, expressions kept as written (a form this
+/// build cannot read is the lint's to report, not the reader's to refuse), wrong JSON types
+/// refused at their place.
+#[test]
+fn links_and_causes_are_read_and_written_losslessly() {
+    let text = r#"{"schema": 1, "namespaces": {"q": {"version": "1.0.0", "methods": {"enqueue": {
+      "causes": [{"description": "once", "event": "jobEnqueued", "x-c": 1}, {"event": "tick", "namespace": "clock"}],
+      "links": {"claim": {"params": {"queue": "$params.queue", "note": "$$ cash", "later": "$method", "n": {"a": "$result"}},
+        "x-l": [1], "description": "claim it", "method": "claim", "summary": "s"}},
+      "result": {"kind": "null"}}}}}}"#;
+    let doc = Document::parse(text).unwrap();
+    let m = &doc.namespaces.as_ref().unwrap()["q"].methods.as_ref().unwrap()["enqueue"];
+    let link = &m.links.as_ref().unwrap()["claim"];
+    assert_eq!(link.target("q"), ("q", "claim"));
+    assert_eq!(link.params.as_ref().unwrap()["later"], serde_json::json!("$method"));
+    assert_eq!(link.unknown["x-l"], serde_json::json!([1]));
+    let causes = m.causes.as_ref().unwrap();
+    assert_eq!(causes[1].target("q"), ("clock", "tick"));
+    assert_eq!(causes[0].unknown["x-c"], serde_json::json!(1));
+    assert_eq!(doc.unknown_member_count(), 2);
+    let out = doc.to_canonical_string();
+    let order: Vec<usize> = [
+        "\"result\"",
+        "\"links\"",
+        "\"method\"",
+        "\"summary\"",
+        "\"description\": \"claim it\"",
+        "\"params\"",
+        "\"x-l\"",
+        "\"causes\"",
+    ]
+    .iter()
+    .map(|key| out.find(key).unwrap_or_else(|| panic!("{key} in {out}")))
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{out}");
+    assert_eq!(Document::parse(&out).unwrap(), doc);
+    let value: serde_json::Value = serde_json::from_str(text).unwrap();
+    let written: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value, written);
+
+    for (bad, pointer) in [
+        (r#""links": []"#, "/namespaces/q/methods/m/links"),
+        (r#""links": {"l": {"params": {}}}"#, "/namespaces/q/methods/m/links/l"),
+        (r#""links": {"l": {"method": 1}}"#, "/namespaces/q/methods/m/links/l/method"),
+        (
+            r#""links": {"l": {"method": "m", "params": []}}"#,
+            "/namespaces/q/methods/m/links/l/params",
+        ),
+        (r#""causes": ["jobEnqueued"]"#, "/namespaces/q/methods/m/causes/0"),
+        (
+            r#""causes": [{"event": "e", "namespace": null}]"#,
+            "/namespaces/q/methods/m/causes/0/namespace",
+        ),
+    ] {
+        let text = format!(
+            r#"{{"schema": 1, "namespaces": {{"q": {{"version": "1.0.0", "methods": {{"m": {{"result": {{"kind": "null"}}, {bad}}}}}}}}}}}"#
+        );
+        let e = err(&text);
+        assert_eq!(e.pointer.as_str(), pointer, "{bad}: {e}");
+    }
+}

@@ -3,12 +3,13 @@
 //! never reused; a retired rule keeps its entry out of this list and its id out of new rules.
 
 use crate::lint::rules::{
-    bad_pattern, costly_pattern, dangling_ref, discriminator_invalid, dotted_name,
-    duplicate_enum_value, duplicate_error_code, duplicate_param, duplicate_union_arm, empty_type,
-    error_code_collides_with_protocol, invalid_default, invalid_example, literal_base_kind,
-    min_above_max, misplaced_refinement, misspelt_member, mixed_enum, no_finite_value, ref_cycle,
-    required_after_optional, reserved_name_used, undeclared_semantics, unknown_format,
-    unknown_semantics, value_past_budget, wire_unresolved,
+    bad_pattern, cause_event_unknown, costly_pattern, dangling_ref, discriminator_invalid,
+    dotted_name, duplicate_enum_value, duplicate_error_code, duplicate_param, duplicate_union_arm,
+    empty_type, error_code_collides_with_protocol, invalid_default, invalid_example,
+    link_expression, link_method_unknown, link_param_unknown, link_path_impossible,
+    literal_base_kind, min_above_max, misplaced_refinement, misspelt_member, mixed_enum,
+    no_finite_value, ref_cycle, required_after_optional, reserved_name_used, undeclared_semantics,
+    unknown_format, unknown_semantics, value_past_budget, wire_unresolved,
 };
 use crate::lint::{LintContext, Severity};
 
@@ -62,7 +63,7 @@ impl LintRule {
     }
 }
 
-pub(crate) static RULES: [LintRule; 27] = [
+pub(crate) static RULES: [LintRule; 32] = [
     LintRule {
         id: "dangling-ref",
         severity: Severity::Error,
@@ -198,6 +199,46 @@ pub(crate) static RULES: [LintRule; 27] = [
         label: "does not match its type",
         doc: invalid_example::InvalidExample::DOC,
         check: invalid_example::check,
+    },
+    LintRule {
+        id: "link-method-unknown",
+        severity: Severity::Error,
+        summary: "A link to a method, or a namespace, that the document does not define.",
+        label: "no such method",
+        doc: link_method_unknown::LinkMethodUnknown::DOC,
+        check: link_method_unknown::check,
+    },
+    LintRule {
+        id: "link-param-unknown",
+        severity: Severity::Error,
+        summary: "A link gives a param that the linked method does not have.",
+        label: "no such param",
+        doc: link_param_unknown::LinkParamUnknown::DOC,
+        check: link_param_unknown::check,
+    },
+    LintRule {
+        id: "link-expression",
+        severity: Severity::Error,
+        summary: "A link param value that starts with `$` but is not a runtime expression this build reads.",
+        label: "not an expression",
+        doc: link_expression::LinkExpression::DOC,
+        check: link_expression::check,
+    },
+    LintRule {
+        id: "link-path-impossible",
+        severity: Severity::Error,
+        summary: "A link's runtime expression follows a path no value of the source's params or result has.",
+        label: "finds nothing",
+        doc: link_path_impossible::LinkPathImpossible::DOC,
+        check: link_path_impossible::check,
+    },
+    LintRule {
+        id: "cause-event-unknown",
+        severity: Severity::Error,
+        summary: "A method's `causes` names an event, or a namespace, that the document does not define.",
+        label: "no such event",
+        doc: cause_event_unknown::CauseEventUnknown::DOC,
+        check: cause_event_unknown::check,
     },
     LintRule {
         id: "required-after-optional",

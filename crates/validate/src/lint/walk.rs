@@ -4,7 +4,7 @@
 use std::cell::OnceCell;
 
 use accord_schema_model::inhabited::NamedTypes;
-use accord_schema_model::{Document, Event, Method, Namespace, Pointer, TypeKind, TypeNode};
+use accord_schema_model::{Document, Event, Link, Method, Namespace, Pointer, TypeKind, TypeNode};
 
 use crate::lint::rules::ref_cycle::{self, Cycle};
 use crate::lint::rules::{bad_pattern, dangling_ref, discriminator_invalid};
@@ -179,12 +179,35 @@ impl<'d> Walk<'d> {
         }
     }
 
+    /// The method `namespace.name`, if the document defines it (links name their target so).
+    pub(crate) fn method(&self, namespace: &str, name: &str) -> Option<&'d Method> {
+        self.doc.namespaces.as_ref()?.get(namespace)?.methods.as_ref()?.get(name)
+    }
+
+    /// Whether the document has the namespace `namespace`.
+    pub(crate) fn has_namespace(&self, namespace: &str) -> bool {
+        self.doc.namespaces.as_ref().is_some_and(|all| all.contains_key(namespace))
+    }
+
+    /// Every link of every method: the method, the link's name, the link and its pointer.
+    pub(crate) fn links(
+        &self,
+    ) -> impl Iterator<Item = (&MethodAt<'d>, &'d str, &'d Link, Pointer)> {
+        self.methods.iter().flat_map(|m| {
+            m.method
+                .links
+                .iter()
+                .flatten()
+                .map(move |(name, link)| (m, name.as_str(), link, m.pointer.key("links").key(name)))
+        })
+    }
+
     /// The named type `namespace.name`, if the document defines it.
     pub(crate) fn named(&self, namespace: &str, name: &str) -> Option<&'d TypeNode> {
         self.doc.namespaces.as_ref()?.get(namespace)?.types.as_ref()?.get(name)
     }
 
-    /// The id of the named type `namespace.name` (its place in [`Walk::named_types`]), if the
+    /// The id of the named type `namespace.name` (its place in `named.list`), if the
     /// document defines it. No allocation: the document's own maps give both indexes.
     pub(crate) fn named_id(&self, namespace: &str, name: &str) -> Option<usize> {
         self.named.id(namespace, name)

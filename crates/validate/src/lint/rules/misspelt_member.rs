@@ -85,6 +85,12 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
                 &[members::EXAMPLE],
             );
         }
+        for (name, link) in m.method.links.iter().flatten() {
+            look(&m.pointer.key("links").key(name), &link.unknown, "a link", &[members::LINK]);
+        }
+        for (i, c) in m.method.causes.iter().flatten().enumerate() {
+            look(&m.pointer.key("causes").index(i), &c.unknown, "a cause", &[members::CAUSE]);
+        }
     }
     for e in &cx.walk.events {
         look(&e.pointer, &e.event.unknown, "an event", &[members::EVENT]);

@@ -2,6 +2,7 @@
 //! them.
 
 pub(crate) mod bad_pattern;
+pub(crate) mod cause_event_unknown;
 pub(crate) mod costly_pattern;
 pub(crate) mod dangling_ref;
 pub(crate) mod discriminator_invalid;
@@ -14,6 +15,10 @@ pub(crate) mod empty_type;
 pub(crate) mod error_code_collides_with_protocol;
 pub(crate) mod invalid_default;
 pub(crate) mod invalid_example;
+pub(crate) mod link_expression;
+pub(crate) mod link_method_unknown;
+pub(crate) mod link_param_unknown;
+pub(crate) mod link_path_impossible;
 pub(crate) mod literal_base_kind;
 pub(crate) mod min_above_max;
 pub(crate) mod misplaced_refinement;
