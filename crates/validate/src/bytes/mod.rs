@@ -242,13 +242,13 @@ impl<'b> ByteCheck<'_, 'b> {
                 let start = self.pos;
                 let token = self.number()?;
                 let integer_only = matches!(program.node(id), Node::Integer(_));
-                let plain = !token.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
+                let plain = !token.iter().any(|c| matches!(c, b'.' | b'e' | b'E'));
                 let no_rules = rules.is_unbounded();
                 // Fast: a short plain integer fits i64, so it is an integer without parsing.
-                if no_rules && (!integer_only || (plain && token.len() <= 18 && token != "-0")) {
+                if no_rules && (!integer_only || (plain && token.len() <= 18 && token != b"-0")) {
                     return Ok(true);
                 }
-                let n = Num::parse(token);
+                let n = Num::parse(lex::ascii(token));
                 if integer_only && !n.is_integer() {
                     self.pos = start;
                     return self.mismatch(id);
@@ -315,7 +315,7 @@ impl<'b> ByteCheck<'_, 'b> {
                         (false, found::string(&Self::decode(s)))
                     }
                     b'-' | b'0'..=b'9' => {
-                        let n = Num::parse(self.number()?);
+                        let n = Num::parse(lex::ascii(self.number()?));
                         (checks::enum_has_number(c, n), found::number(n))
                     }
                     _ => (false, self.describe_and_skip()?),
