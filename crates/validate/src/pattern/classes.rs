@@ -135,10 +135,26 @@ impl Classes {
         decided(&pieces, Set::default()).then(|| Classes { pieces: join(pieces), to_end })
     }
 
+    /// The one text the pattern matches, when it is a literal anchored at both ends
+    /// (`^0x2$`: a transaction's `type`).
+    pub(crate) fn literal(&self) -> Option<&[u8]> {
+        match (self.to_end, &self.pieces[..]) {
+            (true, [Piece::Literal(bytes)]) => Some(bytes),
+            (true, []) => Some(&[]),
+            _ => None,
+        }
+    }
+
     /// Whether `text` matches.
     #[inline]
     pub(crate) fn is_match(&self, text: &str) -> bool {
-        let bytes = text.as_bytes();
+        self.is_match_bytes(text.as_bytes())
+    }
+
+    /// Whether the text of `bytes` (UTF-8) matches: every class and literal is ASCII, and no
+    /// byte of a multi-byte character is, so bytes and characters answer alike.
+    #[inline]
+    pub(crate) fn is_match_bytes(&self, bytes: &[u8]) -> bool {
         match run(&self.pieces, bytes, 0) {
             Some(end) => !self.to_end || end == bytes.len(),
             None => false,

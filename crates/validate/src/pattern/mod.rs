@@ -68,6 +68,25 @@ impl Pattern {
         })
     }
 
+    /// The one string this pattern matches, if it matches exactly one (`^0x2$`).
+    pub(crate) fn literal(&self) -> Option<&str> {
+        std::str::from_utf8(self.classes.as_ref()?.literal()?).ok()
+    }
+
+    /// [`Pattern::matches`] on the bytes of a string known to be UTF-8, when the pattern is of
+    /// the shape matched by byte table: `None` when it is not, or when matching would take the
+    /// run past the bound (the caller then goes through [`Pattern::matches`], which says so).
+    pub(crate) fn matches_bytes(&self, bytes: &[u8]) -> Option<bool> {
+        let classes = self.classes.as_ref()?;
+        let cost = self.states().saturating_mul(bytes.len() as u64 + 1);
+        let spent = SPENT.get();
+        if spent.saturating_add(cost) > MAX_PATTERN_COST {
+            return None;
+        }
+        SPENT.set(spent + cost);
+        Some(classes.is_match_bytes(bytes))
+    }
+
     /// The longest string (in bytes) one run can match against this pattern.
     pub(crate) fn longest(&self) -> u64 {
         longest(self.states())
