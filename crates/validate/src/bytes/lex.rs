@@ -364,7 +364,8 @@ impl<'b> ByteCheck<'_, 'b> {
                     seen.set(i);
                     fresh
                 }
-                None => keys.insert(self, key),
+                None if self.track_keys => keys.insert(self, key),
+                None => true,
             };
             if !fresh {
                 self.duplicates += 1;
@@ -679,7 +680,6 @@ fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
 /// Checks the UTF-8 sequences from `i` (a byte past 0x7f) up to the next ASCII byte, and returns
 /// its index. The first byte of the first sequence that is not UTF-8 goes into `not_utf8` (only
 /// the first is reported, as `str::from_utf8` finds it).
-fn utf8_run(bytes: &[u8], mut i: usize, not_utf8: &mut Option<usize>) -> usize {
 /// A number token as text. The lexer took only ASCII into it, so this never falls back; it is
 /// asked only where the number is read (a bound, an enum, an error), never to skip one: on
 /// canada, whose numbers no rule reads, the conversion was a fifth of the bytes path.
@@ -687,6 +687,7 @@ pub(super) fn ascii(token: &[u8]) -> &str {
     std::str::from_utf8(token).unwrap_or_default()
 }
 
+fn utf8_run(bytes: &[u8], mut i: usize, not_utf8: &mut Option<usize>) -> usize {
     while let Some(rest) = bytes.get(i..)
         && rest.first().is_some_and(|&b| b > 0x7f)
     {
