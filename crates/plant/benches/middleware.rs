@@ -109,6 +109,16 @@ fn module() -> RpcModule<()> {
 
 /// One server of `side` on a free loopback port: its URL and handle.
 async fn start(side: Side, plant: &Arc<Plant>) -> (String, ServerHandle) {
+    serve(side, plant, module).await
+}
+
+/// One server of `side` with the handlers `module` makes, on a free loopback port (each group
+/// of this bench has its own handlers).
+async fn serve(
+    side: Side,
+    plant: &Arc<Plant>,
+    module: impl Fn() -> RpcModule<()>,
+) -> (String, ServerHandle) {
     let addr = "127.0.0.1:0";
     let (bound, handle) = match side {
         Side::Plain => {

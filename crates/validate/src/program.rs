@@ -460,7 +460,9 @@ fn implied_tag(program: &Program, variants: &[NodeId]) -> Option<Discriminator> 
         }
         let text = match program.node(program.resolve(member.node)) {
             Node::Literal(Value::String(s)) => s.clone(),
-            Node::Enum(choices) if choices.values.len() == 1 => choices.values[0].as_str()?.to_owned(),
+            Node::Enum(choices) if choices.values.len() == 1 => {
+                choices.values[0].as_str()?.to_owned()
+            }
             Node::String(rules) => {
                 let literal = rules.pattern.as_ref()?.literal()?.to_owned();
                 // Its other rules must take the literal, or the arm takes nothing at all.

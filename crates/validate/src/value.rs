@@ -579,9 +579,9 @@ impl<'p> Quiet<'p> {
                     return members.values().all(|value| plain.test(value));
                 }
                 members.iter().all(|(key, value)| {
-                        dict.keys.is_none_or(|keys| self.key(keys, key))
-                            && self.check(dict.values, value, depth + 1)
-                    })
+                    dict.keys.is_none_or(|keys| self.key(keys, key))
+                        && self.check(dict.values, value, depth + 1)
+                })
             }
             Node::Union(union) => match union.quiet_tag() {
                 Some(d) => {

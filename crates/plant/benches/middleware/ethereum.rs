@@ -25,12 +25,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use accord_plant::http::PlantLayer;
-use accord_plant::jsonrpsee::PlantRpcLayer;
 use accord_plant::{Access, Config, Plant, Route};
 use jsonrpsee::RpcModule;
-use jsonrpsee::server::middleware::rpc::RpcServiceBuilder;
-use jsonrpsee::server::{Server, ServerHandle};
 use jsonrpsee_core::client::ClientT;
 use jsonrpsee_core::params::ArrayParams;
 use jsonrpsee_http_client::HttpClient;
@@ -97,7 +93,11 @@ fn calls() -> Vec<Call> {
     vec![
         Call {
             method: "eth_getBlockReceipts",
-            what: format!("{} receipts, {} B", receipts.as_array().map_or(0, Vec::len), size(&receipts)),
+            what: format!(
+                "{} receipts, {} B",
+                receipts.as_array().map_or(0, Vec::len),
+                size(&receipts)
+            ),
             params: receipt_params,
             result: Arc::new(receipts),
         },
@@ -144,30 +144,6 @@ fn module(calls: &[Call]) -> RpcModule<()> {
     module
 }
 
-async fn start(plant: Option<&Arc<Plant>>, calls: &[Call]) -> (String, ServerHandle) {
-    let addr = "127.0.0.1:0";
-    let (bound, handle) = match plant {
-        None => {
-            let server = Server::builder().build(addr).await.unwrap();
-            (server.local_addr().unwrap(), server.start(module(calls)))
-        }
-        Some(plant) => {
-            let server = Server::builder()
-                .set_http_middleware(
-                    tower::ServiceBuilder::new().layer(PlantLayer::new(plant.clone())),
-                )
-                .set_rpc_middleware(
-                    RpcServiceBuilder::new().layer(PlantRpcLayer::new(plant.clone())),
-                )
-                .build(addr)
-                .await
-                .unwrap();
-            (server.local_addr().unwrap(), server.start(module(calls)))
-        }
-    };
-    (format!("http://{bound}/"), handle)
-}
-
 fn array(params: &[Value]) -> ArrayParams {
     let mut array = ArrayParams::new();
     for p in params {
@@ -193,14 +169,12 @@ async fn round(client: &HttpClient, call: &Call, n: usize) -> f64 {
 pub(crate) async fn run(rounds: usize, n: usize, warmup: usize) {
     let text = std::fs::read_to_string(Path::new(FIXTURES).join("expected.types.json"))
         .expect("the imported execution-apis contract");
-    let plant =
-        Arc::new(Plant::from_contract("execution-apis", &text, Config::default()).unwrap());
+    let plant = Arc::new(Plant::from_contract("execution-apis", &text, Config::default()).unwrap());
     let calls = calls();
-    let plain = start(None, &calls).await;
-    let checked = start(Some(&plant), &calls).await;
-    let clients = [&plain.0, &checked.0].map(|url| {
-        HttpClient::builder().max_response_size(u32::MAX).build(url).unwrap()
-    });
+    let plain = super::serve(super::Side::Plain, &plant, || module(&calls)).await;
+    let checked = super::serve(super::Side::Plant, &plant, || module(&calls)).await;
+    let clients = [&plain.0, &checked.0]
+        .map(|url| HttpClient::builder().max_response_size(u32::MAX).build(url).unwrap());
     // Both sides answer every call the same, and the contract passes every recorded result.
     for call in &calls {
         let answers: Vec<Value> = futures_util::future::join_all(
@@ -233,7 +207,9 @@ pub(crate) async fn run(rounds: usize, n: usize, warmup: usize) {
         }
     }
     println!();
-    println!("| method | result | plain median call (µs), Q1–Q3 | plant median call (µs), Q1–Q3 | plant / plain, median [Q1, Q3] of per-round ratios | added (µs), median | result check on bytes in process (µs) | target |");
+    println!(
+        "| method | result | plain median call (µs), Q1–Q3 | plant median call (µs), Q1–Q3 | plant / plain, median [Q1, Q3] of per-round ratios | added (µs), median | result check on bytes in process (µs) | target |"
+    );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for (m, call) in calls.iter().enumerate() {
         let [plain, plant_side] = &times[m];

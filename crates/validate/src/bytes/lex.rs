@@ -179,8 +179,7 @@ impl<'b> ByteCheck<'_, 'b> {
         let token = &bytes[start..i];
         // Past the range of a double (`1e400`) is not a number serde_json reads; only an
         // exponent or a long mantissa can get there.
-        if (exponent || i - start > 300) && !ascii(token).parse::<f64>().is_ok_and(f64::is_finite)
-        {
+        if (exponent || i - start > 300) && !ascii(token).parse::<f64>().is_ok_and(f64::is_finite) {
             self.pos = start;
             return Err(self.syntax("a number within the range of a double"));
         }

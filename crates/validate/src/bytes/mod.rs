@@ -277,8 +277,12 @@ impl<'b> ByteCheck<'_, 'b> {
                 // Ethereum contract's hashes and quantities: a tenth of a block's check). Past
                 // the cost bound it falls through, to fail as before.
                 if !self.detailed
-                    && let Text { min_length: None, max_length: None, pattern: Some(p), format: None } =
-                        rules
+                    && let Text {
+                        min_length: None,
+                        max_length: None,
+                        pattern: Some(p),
+                        format: None,
+                    } = rules
                     && !s.escaped
                     && let Some(verdict) = p.matches_bytes(s.raw)
                 {
@@ -433,7 +437,8 @@ impl<'b> ByteCheck<'_, 'b> {
             Node::Union(union) => {
                 // A tag the contract implies picks the arm only when errors are not wanted:
                 // the detailed walk reports the nearest arm, as before (`Union::implied`).
-                let tag = if self.detailed { union.discriminator.as_ref() } else { union.quiet_tag() };
+                let tag =
+                    if self.detailed { union.discriminator.as_ref() } else { union.quiet_tag() };
                 if let Some(d) = tag {
                     if b != b'{' {
                         return self.mismatch(id);
