@@ -18,6 +18,9 @@
 //! to `plain`, with its quartiles. divan times one function at a time and cannot interleave, so
 //! this is a `harness = false` main that prints a table.
 //!
+//! Then the group of `middleware/ethereum.rs`: the Ethereum execution API contract on the spec's
+//! recorded blocks, receipts and logs (`-- ethereum` runs that group alone).
+//!
 //! `cargo bench -p accord-plant --bench middleware` (`ACCORD_BENCH_ROUNDS`, default 100, and
 //! `ACCORD_BENCH_CALLS`, default 200, to change the size); figures in docs/benchmarks.md.
 
@@ -36,6 +39,9 @@ use jsonrpsee_core::params::ObjectParams;
 use jsonrpsee_http_client::HttpClient;
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+#[path = "middleware/ethereum.rs"]
+mod ethereum;
 
 const CONTRACT: &str = include_str!("../../../fixtures/bench/plant-bench.types.json");
 
@@ -103,6 +109,16 @@ fn module() -> RpcModule<()> {
 
 /// One server of `side` on a free loopback port: its URL and handle.
 async fn start(side: Side, plant: &Arc<Plant>) -> (String, ServerHandle) {
+    serve(side, plant, module).await
+}
+
+/// One server of `side` with the handlers `module` makes, on a free loopback port (each group
+/// of this bench has its own handlers).
+async fn serve(
+    side: Side,
+    plant: &Arc<Plant>,
+    module: impl Fn() -> RpcModule<()>,
+) -> (String, ServerHandle) {
     let addr = "127.0.0.1:0";
     let (bound, handle) = match side {
         Side::Plain => {
@@ -268,6 +284,11 @@ fn main() {
     let rt =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     rt.block_on(async {
+        // `-- ethereum`: that group alone.
+        if std::env::args().any(|a| a == "ethereum") {
+            ethereum::run(rounds, calls, warmup).await;
+            return;
+        }
         let plant = Arc::new(
             Plant::from_contract("plant-bench.types.json", CONTRACT, Config::default()).unwrap(),
         );
@@ -350,5 +371,6 @@ fn main() {
         for (_, _, handle) in servers {
             handle.stop().unwrap();
         }
+        ethereum::run(rounds, calls, warmup).await;
     });
 }

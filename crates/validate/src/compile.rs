@@ -345,13 +345,14 @@ impl<'d> Compiler<'d> {
                     None => None,
                 },
                 values: self.node(ns, &m.values, &at.key("values"))?,
+                plain: None,
             }),
             TypeKind::Union(u) => {
                 let mut variants = Vec::with_capacity(u.variants.len());
                 for (i, v) in u.variants.iter().enumerate() {
                     variants.push(self.node(ns, v, &at.key("variants").index(i))?);
                 }
-                Node::Union(Union { variants, discriminator: None })
+                Node::Union(Union { variants, discriminator: None, implied: None })
             }
             TypeKind::Ref(r) => {
                 let target_ns = r.namespace.as_deref().unwrap_or(ns);

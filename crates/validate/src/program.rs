@@ -45,6 +45,18 @@ impl Program {
                         list.plain = plain;
                     }
                 }
+                Node::Union(Union { variants, discriminator: None, .. }) => {
+                    let implied = implied_tag(self, variants);
+                    if let Node::Union(union) = &mut self.nodes[i] {
+                        union.implied = implied;
+                    }
+                }
+                Node::Map(dict) => {
+                    let plain = Plain::of(self, dict.values);
+                    if let Node::Map(dict) = &mut self.nodes[i] {
+                        dict.plain = plain;
+                    }
+                }
                 Node::Object(Record { members, .. }) | Node::Params(Params { members, .. }) => {
                     let plain = members.list.iter().map(|m| Plain::of(self, m.node)).collect();
                     if let Node::Object(Record { members, .. })
@@ -199,7 +211,7 @@ impl Plain {
             Node::String(t) if t.is_unbounded() => Some(Plain(Plain::STRING)),
             Node::Boolean => Some(Plain(Plain::BOOLEAN)),
             Node::Null => Some(Plain(Plain::NULL)),
-            Node::Union(Union { variants, discriminator: None }) => variants
+            Node::Union(Union { variants, discriminator: None, .. }) => variants
                 .iter()
                 .try_fold(0, |bits, &arm| Plain::of(program, arm).map(|p| bits | p.0))
                 .map(Plain),
@@ -214,7 +226,8 @@ impl Plain {
             Value::Null => Plain::NULL,
             Value::Bool(_) => Plain::BOOLEAN,
             Value::Number(n) => {
-                if self.0 & Plain::NUMBER != 0 || Num::of(n).is_integer() {
+                // An integer is what serde_json holds as an i64 or a u64 (`Num::is_integer`).
+                if self.0 & Plain::NUMBER != 0 || !n.is_f64() {
                     Plain::NUMBER | Plain::INTEGER
                 } else {
                     0
@@ -272,12 +285,28 @@ struct Key {
 impl Key {
     #[inline]
     fn of(name: &[u8]) -> Key {
-        let head = match name.first_chunk::<8>() {
-            Some(head) => u64::from_le_bytes(*head),
-            // Byte by byte: a copy of a variable length would be a call to `memcpy`.
-            None => name.iter().rev().fold(0, |word, &b| word << 8 | u64::from(b)),
-        };
-        Key { len: name.len(), head }
+        Key { len: name.len(), head: word(&name[..name.len().min(8)]) }
+    }
+}
+
+/// Up to eight bytes as a little-endian word, zero-padded. Shorter ones are read as two
+/// overlapping words (the bytes they share are the same bytes at the same places): a copy of a
+/// variable length would be a call to `memcpy`, and byte by byte is a loop.
+#[inline]
+fn word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    if let Some(all) = bytes.first_chunk::<8>() {
+        u64::from_le_bytes(*all)
+    } else if n >= 4 {
+        let lo = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        let hi = u32::from_le_bytes([bytes[n - 4], bytes[n - 3], bytes[n - 2], bytes[n - 1]]);
+        u64::from(lo) | u64::from(hi) << ((n - 4) * 8)
+    } else if n >= 2 {
+        let lo = u16::from_le_bytes([bytes[0], bytes[1]]);
+        let hi = u16::from_le_bytes([bytes[n - 2], bytes[n - 1]]);
+        u64::from(lo) | u64::from(hi) << ((n - 2) * 8)
+    } else {
+        bytes.first().map_or(0, |&b| u64::from(b))
     }
 }
 
@@ -381,6 +410,9 @@ pub(crate) struct Record {
 pub(crate) struct Dict {
     pub(crate) keys: Option<NodeId>,
     pub(crate) values: NodeId,
+    /// Set by [`Program::finish`]: the values' [`Plain`] type, if they have one (the value
+    /// path tests those in the member loop, without a call; citm's id-to-name tables).
+    pub(crate) plain: Option<Plain>,
 }
 
 /// Members of `union`.
@@ -389,6 +421,74 @@ pub(crate) struct Union {
     pub(crate) variants: Vec<NodeId>,
     /// With a discriminator: the member name and, per tag value, the arm it picks.
     pub(crate) discriminator: Option<Discriminator>,
+    /// Set by [`Program::finish`] for a union without a discriminator whose arms are objects
+    /// that all require one member and each allow exactly one, different, string there (the
+    /// Ethereum contract's transactions: `type` is `^0x2$` in one arm, `^0x1$` in another).
+    /// Only the arm that string picks can pass, so the verdict-only walks (`is_valid`,
+    /// `is_valid_bytes`) read the tag and check that arm alone, where trying the arms in
+    /// turn read each transaction up to five times. The detailed walks still try every arm,
+    /// so their errors (the nearest arm's) are as before.
+    pub(crate) implied: Option<Discriminator>,
+}
+
+impl Union {
+    /// The tag that picks the arm, declared or implied, for a walk that wants the verdict only.
+    #[inline]
+    pub(crate) fn quiet_tag(&self) -> Option<&Discriminator> {
+        self.discriminator.as_ref().or(self.implied.as_ref())
+    }
+}
+
+/// The tag [`Union::implied`] describes, if the union has one.
+fn implied_tag(program: &Program, variants: &[NodeId]) -> Option<Discriminator> {
+    let records: Vec<&Record> = variants
+        .iter()
+        .map(|&arm| match program.node(program.resolve(arm)) {
+            Node::Object(record) => Some(record),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    if records.len() < 2 {
+        return None;
+    }
+    // The one string member `m` of `record` allows, when it is required.
+    let only = |record: &Record, name: &str| -> Option<String> {
+        let i = record.members.find(name)?;
+        let member = &record.members.list[i];
+        if !member.required {
+            return None;
+        }
+        let text = match program.node(program.resolve(member.node)) {
+            Node::Literal(Value::String(s)) => s.clone(),
+            Node::Enum(choices) if choices.values.len() == 1 => {
+                choices.values[0].as_str()?.to_owned()
+            }
+            Node::String(rules) => {
+                let literal = rules.pattern.as_ref()?.literal()?.to_owned();
+                // Its other rules must take the literal, or the arm takes nothing at all.
+                let Text { min_length, max_length, pattern: _, format } = rules;
+                let len = literal.chars().count() as u64;
+                if min_length.is_some_and(|m| len < m)
+                    || max_length.is_some_and(|m| len > m)
+                    || format.is_some_and(|f| !f.check(&literal))
+                {
+                    return None;
+                }
+                literal
+            }
+            _ => return None,
+        };
+        Some(text)
+    };
+    records[0].members.list.iter().find_map(|candidate| {
+        let tags: Vec<String> =
+            records.iter().map(|r| only(r, &candidate.name)).collect::<Option<_>>()?;
+        let distinct = tags.iter().enumerate().all(|(i, t)| !tags[..i].contains(t));
+        distinct.then(|| Discriminator {
+            member: candidate.name.clone(),
+            arms: tags.into_iter().map(Value::String).zip(variants.iter().copied()).collect(),
+        })
+    })
 }
 
 /// A union's tag: the member whose literal value picks the arm.
@@ -415,4 +515,51 @@ pub(crate) struct Params {
     pub(crate) members: Members,
     pub(crate) by_name: bool,
     pub(crate) by_position: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Key, Node};
+
+    /// The Ethereum contract's transaction unions get the tag their arms imply (`type`), and
+    /// so the verdict-only walks read one arm per transaction.
+    #[test]
+    fn the_ethereum_transaction_unions_imply_their_type_tag() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/import/execution-apis/expected.types.json"
+        );
+        let text = std::fs::read_to_string(path).expect("the imported contract");
+        let doc = accord_schema_model::Document::parse(&text).expect("it reads");
+        let contract = crate::Contract::compile(&doc).expect("it compiles");
+        let implied: Vec<(&str, Vec<String>)> = contract
+            .program
+            .nodes
+            .iter()
+            .filter_map(|n| match n {
+                Node::Union(u) => u.implied.as_ref(),
+                _ => None,
+            })
+            .map(|d| (&*d.member, d.arms.iter().map(|(tag, _)| tag.to_string()).collect()))
+            .collect();
+        let five: Vec<String> =
+            ["0x4", "0x3", "0x2", "0x1", "0x0"].iter().map(|t| format!("\"{t}\"")).collect();
+        let by_type = implied.iter().filter(|(member, tags)| *member == "type" && *tags == five);
+        // TransactionInfo, TransactionSigned, TransactionUnsigned (and a receipt's `status`).
+        assert!(by_type.count() >= 3, "{implied:?}");
+    }
+
+    /// A name's head is its first bytes, little-endian and zero-padded, however read.
+    #[test]
+    fn a_key_is_the_length_and_the_first_eight_bytes() {
+        let text = b"abcdefghijklmnopqrst\xc3\xa9";
+        for end in 0..=text.len() {
+            let name = &text[..end];
+            let mut padded = [0u8; 8];
+            let n = name.len().min(8);
+            padded[..n].copy_from_slice(&name[..n]);
+            let want = Key { len: end, head: u64::from_le_bytes(padded) };
+            assert_eq!(Key::of(name), want, "{end}");
+        }
+    }
 }

@@ -544,6 +544,15 @@ impl<'p> Quiet<'p> {
                                     _ => false,
                                 })
                     }
+                    // Arrays of objects (citm's performances, prices, areas): the members'
+                    // loop straight from here, without a call and a dispatch per item.
+                    (None, Node::Object(record)) => items.iter().all(|item| match item {
+                        Value::Object(members) => {
+                            depth + 1 < self.limit
+                                && self.members(&record.members, record.closed, members, depth + 2)
+                        }
+                        _ => false,
+                    }),
                     (None, _) => {
                         items.iter().all(|item| self.check(list.resolved, item, depth + 1))
                     }
@@ -563,13 +572,18 @@ impl<'p> Quiet<'p> {
             }
             Node::Map(dict) => {
                 let Value::Object(members) = v else { return false };
-                depth < self.limit
-                    && members.iter().all(|(key, value)| {
-                        dict.keys.is_none_or(|keys| self.key(keys, key))
-                            && self.check(dict.values, value, depth + 1)
-                    })
+                if depth >= self.limit {
+                    return false;
+                }
+                if let (None, Some(plain)) = (dict.keys, dict.plain) {
+                    return members.values().all(|value| plain.test(value));
+                }
+                members.iter().all(|(key, value)| {
+                    dict.keys.is_none_or(|keys| self.key(keys, key))
+                        && self.check(dict.values, value, depth + 1)
+                })
             }
-            Node::Union(union) => match &union.discriminator {
+            Node::Union(union) => match union.quiet_tag() {
                 Some(d) => {
                     let Value::Object(members) = v else { return false };
                     members

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::checks;
 use crate::number::{Num, json_equal};
-use crate::program::{Members, Node, NodeId, Params, Program, Record, Seen};
+use crate::program::{Members, Node, NodeId, Params, Program, Record, Seen, Text};
 use crate::report::{
     Path, Seg, ValidationError, ValidationRule, expected, found, map_key_error, member,
 };
@@ -72,6 +72,9 @@ pub(crate) struct ByteCheck<'p, 'b> {
     /// Keys named twice in one object, anywhere (however the object was read: checked, skipped
     /// or captured); any makes the input invalid.
     duplicates: usize,
+    /// Whether objects read now record their keys to find one named twice: off only while a
+    /// quiet union scans for its tag (the arm then reads the object again, recording them).
+    track_keys: bool,
     /// Inside a value being skipped (with errors wanted): the path below `path`, kept apart
     /// because the value path reports what a skip finds (depth) at the skipped value itself, and
     /// only a key named twice is reported deeper, at its own place.
@@ -107,6 +110,7 @@ impl<'p, 'b> ByteCheck<'p, 'b> {
             depth: 0,
             path: Path::default(),
             duplicates: 0,
+            track_keys: true,
             inner: Vec::new(),
             errors: Vec::new(),
             scratch: Scratch::default(),
@@ -242,13 +246,13 @@ impl<'b> ByteCheck<'_, 'b> {
                 let start = self.pos;
                 let token = self.number()?;
                 let integer_only = matches!(program.node(id), Node::Integer(_));
-                let plain = !token.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
+                let plain = !token.iter().any(|c| matches!(c, b'.' | b'e' | b'E'));
                 let no_rules = rules.is_unbounded();
                 // Fast: a short plain integer fits i64, so it is an integer without parsing.
-                if no_rules && (!integer_only || (plain && token.len() <= 18 && token != "-0")) {
+                if no_rules && (!integer_only || (plain && token.len() <= 18 && token != b"-0")) {
                     return Ok(true);
                 }
-                let n = Num::parse(token);
+                let n = Num::parse(lex::ascii(token));
                 if integer_only && !n.is_integer() {
                     self.pos = start;
                     return self.mismatch(id);
@@ -267,6 +271,22 @@ impl<'b> ByteCheck<'_, 'b> {
                 let s = self.string()?;
                 if rules.is_unbounded() {
                     return Ok(true);
+                }
+                // Quiet, a pattern alone, of the shape matched by byte table, on text without
+                // escapes: matched on the raw bytes, without making them a `&str` first (the
+                // Ethereum contract's hashes and quantities: a tenth of a block's check). Past
+                // the cost bound it falls through, to fail as before.
+                if !self.detailed
+                    && let Text {
+                        min_length: None,
+                        max_length: None,
+                        pattern: Some(p),
+                        format: None,
+                    } = rules
+                    && !s.escaped
+                    && let Some(verdict) = p.matches_bytes(s.raw)
+                {
+                    return Ok(verdict);
                 }
                 Ok(self.with_text(s, |this, text| {
                     let mut errs = Vec::new();
@@ -315,7 +335,7 @@ impl<'b> ByteCheck<'_, 'b> {
                         (false, found::string(&Self::decode(s)))
                     }
                     b'-' | b'0'..=b'9' => {
-                        let n = Num::parse(self.number()?);
+                        let n = Num::parse(lex::ascii(self.number()?));
                         (checks::enum_has_number(c, n), found::number(n))
                     }
                     _ => (false, self.describe_and_skip()?),
@@ -415,13 +435,20 @@ impl<'b> ByteCheck<'_, 'b> {
                 Ok(ok)
             }
             Node::Union(union) => {
-                if let Some(d) = &union.discriminator {
+                // A tag the contract implies picks the arm only when errors are not wanted:
+                // the detailed walk reports the nearest arm, as before (`Union::implied`).
+                let tag =
+                    if self.detailed { union.discriminator.as_ref() } else { union.quiet_tag() };
+                if let Some(d) = tag {
                     if b != b'{' {
                         return self.mismatch(id);
                     }
                     let start = self.pos;
                     let path_len = self.path.len();
                     let detailed = std::mem::replace(&mut self.detailed, false);
+                    // Quiet, the scan need not look for keys named twice: the arm reads the
+                    // whole object again and finds them, and without an arm it fails anyway.
+                    self.track_keys = detailed;
                     let mut tag = None;
                     let scanned = self.members(None, |this, key, _| {
                         if tag.is_none() && Self::decode(key) == *d.member {
@@ -441,6 +468,7 @@ impl<'b> ByteCheck<'_, 'b> {
                         }
                     });
                     self.detailed = detailed;
+                    self.track_keys = true;
                     self.path.truncate(path_len);
                     if scanned.is_err() {
                         // Re-read with errors wanted, to report the syntax error.

@@ -350,3 +350,71 @@ fn a_string_past_its_length_never_runs_the_pattern() {
         [(String::new(), ValidationRule::Pattern)]
     );
 }
+
+/// A union without a discriminator whose arms each require `type` to be one string (a pattern
+/// of one literal, a one-value enum, a literal): the verdict-only walks pick the arm by that
+/// member (`Union::implied`), the detailed ones try every arm. Both say the same on every
+/// value, including the tag missing, unknown, not a string, or right with another member wrong.
+#[test]
+fn a_union_picked_by_a_member_every_arm_fixes_agrees_on_every_path() {
+    let c = contract(json!({
+        "Tx": {"kind": "union", "variants": [
+            {"kind": "ref", "name": "Blob"},
+            {"kind": "object", "fields": {
+                "type": {"type": {"kind": "string", "pattern": "^0x2$"}},
+                "gas": {"type": {"kind": "string", "pattern": "^0x[0-9a-f]+$"}},
+                "tip": {"type": {"kind": "string"}, "optional": true}
+            }},
+            {"kind": "object", "fields": {
+                "type": {"type": {"kind": "enum", "values": ["0x1"]}},
+                "gas": {"type": {"kind": "string"}}
+            }},
+            {"kind": "object", "fields": {
+                "type": {"type": {"kind": "literal", "value": "0x0"}},
+                "gas": {"type": {"kind": "integer"}}
+            }}
+        ]},
+        "Blob": {"kind": "object", "fields": {
+            "type": {"type": {"kind": "string", "pattern": "^0x3$", "maxLength": 3}},
+            "blobs": {"type": {"kind": "array", "items": {"kind": "string"}}}
+        }},
+        // The same arms but for one whose `type` is optional: no tag is implied.
+        "Loose": {"kind": "union", "variants": [
+            {"kind": "object", "fields": {
+                "type": {"type": {"kind": "string", "pattern": "^0x2$"}, "optional": true},
+                "gas": {"type": {"kind": "integer"}}
+            }},
+            {"kind": "object", "fields": {
+                "type": {"type": {"kind": "string", "pattern": "^0x1$"}},
+                "gas": {"type": {"kind": "string"}}
+            }}
+        ]},
+        "Txs": {"kind": "array", "items": {"kind": "ref", "name": "Tx"}}
+    }));
+    let cases = [
+        json!({"type": "0x2", "gas": "0x5"}),
+        json!({"gas": "0x5", "type": "0x2", "tip": "x"}),
+        json!({"type": "0x2", "gas": "5"}),
+        json!({"type": "0x1", "gas": "anything"}),
+        json!({"type": "0x1", "gas": 5}),
+        json!({"type": "0x0", "gas": 5}),
+        json!({"type": "0x0", "gas": "0x5"}),
+        json!({"type": "0x3", "blobs": ["a"]}),
+        json!({"type": "0x3", "blobs": [1]}),
+        json!({"type": "0x3"}),
+        json!({"type": "0x4", "gas": "0x5"}),
+        json!({"type": 2, "gas": "0x5"}),
+        json!({"type": null, "gas": 5}),
+        json!({"gas": "0x5"}),
+        json!({}),
+        json!([]),
+        json!("0x2"),
+    ];
+    for case in &cases {
+        both(&c, &ty("Tx"), case);
+        both(&c, &ty("Loose"), case);
+    }
+    both(&c, &ty("Txs"), &Value::Array(cases[..8].to_vec()));
+    assert!(both(&c, &ty("Txs"), &json!([cases[0], cases[3], cases[5], cases[7]])).is_empty());
+    assert!(both(&c, &ty("Loose"), &json!({"gas": 5})).is_empty());
+}

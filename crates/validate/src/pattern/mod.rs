@@ -19,6 +19,10 @@ use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
 
+mod classes;
+
+use classes::Classes;
+
 /// The most state-bytes one validation run may spend matching patterns (see the module doc):
 /// a 10 MB string against a 10-state pattern, or 9,800 bytes against `(a{100}){100}x`.
 pub const MAX_PATTERN_COST: u64 = 100_000_000;
@@ -27,6 +31,9 @@ pub const MAX_PATTERN_COST: u64 = 100_000_000;
 #[derive(Debug, Clone)]
 pub(crate) struct Pattern {
     regex: Regex,
+    /// The same pattern decided by a table lookup per byte, when it has the common shape
+    /// (`classes.rs`); the regex answers the rest.
+    classes: Option<Arc<Classes>>,
     /// The states of its Thompson NFA (at least 1), counted when first needed (building the
     /// NFA again costs about what compiling the regex did, and a contract of many patterns
     /// must not pay it at start-up), shared by every node of the same pattern.
@@ -37,7 +44,8 @@ impl Pattern {
     /// Compiles `pattern`; the error is the `regex` crate's message.
     pub(crate) fn new(pattern: &str) -> Result<Pattern, String> {
         let regex = Regex::new(pattern).map_err(|e| e.to_string())?;
-        Ok(Pattern { regex, states: Arc::new(OnceLock::new()) })
+        let classes = Classes::new(pattern).map(Arc::new);
+        Ok(Pattern { regex, classes, states: Arc::new(OnceLock::new()) })
     }
 
     /// The pattern's text.
@@ -54,7 +62,29 @@ impl Pattern {
             return None;
         }
         SPENT.set(spent + cost);
-        Some(self.regex.is_match(s))
+        Some(match &self.classes {
+            Some(classes) => classes.is_match(s),
+            None => self.regex.is_match(s),
+        })
+    }
+
+    /// The one string this pattern matches, if it matches exactly one (`^0x2$`).
+    pub(crate) fn literal(&self) -> Option<&str> {
+        std::str::from_utf8(self.classes.as_ref()?.literal()?).ok()
+    }
+
+    /// [`Pattern::matches`] on the bytes of a string known to be UTF-8, when the pattern is of
+    /// the shape matched by byte table: `None` when it is not, or when matching would take the
+    /// run past the bound (the caller then goes through [`Pattern::matches`], which says so).
+    pub(crate) fn matches_bytes(&self, bytes: &[u8]) -> Option<bool> {
+        let classes = self.classes.as_ref()?;
+        let cost = self.states().saturating_mul(bytes.len() as u64 + 1);
+        let spent = SPENT.get();
+        if spent.saturating_add(cost) > MAX_PATTERN_COST {
+            return None;
+        }
+        SPENT.set(spent + cost);
+        Some(classes.is_match_bytes(bytes))
     }
 
     /// The longest string (in bytes) one run can match against this pattern.
