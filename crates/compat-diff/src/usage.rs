@@ -18,6 +18,9 @@ use crate::rules::Level;
 /// The `member` of a method's own use (its calls) in [`Use`].
 pub const METHOD: &str = "method";
 
+/// The version of callers that declared none, in [`Use::versions`].
+pub const UNDECLARED: &str = "undeclared";
+
 /// How much of the window a usage source covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -196,6 +199,12 @@ impl Report {
             if let Some(evidence) = evidence_for(finding, usage, gate) {
                 if evidence.gated_from.is_some() {
                     finding.level = Level::Safe;
+                    finding.story = format!(
+                        "{} The usage evidence shows no old caller used it through the window, on every plant of the source, so the removal is reported safe (--usage-gate).",
+                        finding.story
+                    );
+                    "remove it and reserve its name; keep the alert on its use (docs/usage.md) until every plant runs this version."
+                        .clone_into(&mut finding.advice);
                 }
                 finding.evidence = Some(evidence);
             }
@@ -269,8 +278,22 @@ fn evidence_for(finding: &Finding, usage: &Usage, gate: bool) -> Option<Evidence
             if counted.count == 1 { "" } else { "s" },
             usage.window
         );
-        if !counted.versions.is_empty() {
-            let _ = write!(text, ", by callers declaring {}", counted.versions.join(", "));
+        let declared: Vec<&str> =
+            counted.versions.iter().map(String::as_str).filter(|v| *v != UNDECLARED).collect();
+        let undeclared = counted.versions.iter().any(|v| v == UNDECLARED);
+        match (declared.is_empty(), undeclared) {
+            (false, false) => {
+                let _ = write!(text, ", by callers declaring {}", declared.join(", "));
+            }
+            (false, true) => {
+                let _ = write!(
+                    text,
+                    ", by callers declaring {} and callers declaring no version",
+                    declared.join(", ")
+                );
+            }
+            (true, true) => text.push_str(", by callers declaring no version"),
+            (true, false) => {}
         }
         text
     };
@@ -345,7 +368,10 @@ mod tests {
         gated.add_usage(&usage(Coverage::Whole), true);
         let (level, text) = level_of(&gated, "meter.readRaw");
         assert_eq!(level, Level::Breaking);
-        assert_eq!(text, "called 1,234 times in 30d, by callers declaring 2.0.0, undeclared");
+        assert_eq!(
+            text,
+            "called 1,234 times in 30d, by callers declaring 2.0.0 and callers declaring no version"
+        );
         let (level, text) = level_of(&gated, "meter.legacyTotal");
         assert_eq!(level, Level::Safe);
         assert_eq!(

@@ -31,3 +31,4 @@ mod serve_cli;
 mod serve_vs_work_queue;
 mod tags_cli;
 mod tutorial;
+mod usage_prometheus;
