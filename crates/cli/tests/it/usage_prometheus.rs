@@ -254,3 +254,28 @@ async fn a_real_prometheus_proves_one_deprecated_method_unused_and_the_other_use
     );
     drop(serve);
 }
+
+/// The alert rule file docs/usage.md ships is valid Prometheus rules, and its unit test (the
+/// alert fires while a deprecated method is called, and only then) passes, both by Debian's
+/// `promtool` (in the `prometheus` package).
+#[test]
+fn the_shipped_alert_rules_pass_promtool() {
+    let dir = common::root().join("docs/prometheus");
+    for args in [
+        ["check", "rules", "accord-usage.rules.yml"],
+        ["test", "rules", "accord-usage.rules.test.yml"],
+    ] {
+        let out = Command::new("promtool").args(args).current_dir(&dir).output().unwrap_or_else(|e| {
+            panic!(
+                "this test needs `promtool` on PATH ({e}): `cargo xtask test` installs Debian's prometheus package, which ships it, when it is missing"
+            )
+        });
+        assert!(
+            out.status.success(),
+            "promtool {}: {}{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
