@@ -219,7 +219,8 @@ impl Summary {
             }
             let _ = write!(out, "{what}{mark}: {}", output::plural(l.count as usize, uses));
             if !l.versions.is_empty() {
-                let by: Vec<String> = l.versions.iter().map(|(v, n)| format!("{v} {n}")).collect();
+                let by: Vec<String> =
+                    l.versions.iter().map(|(v, n)| format!("{} {n}", shown(v))).collect();
                 let _ = write!(out, " (by declared version: {})", by.join(", "));
             }
             out.push('\n');
@@ -231,7 +232,8 @@ impl Summary {
             for (ns, version, describe, calls) in &self.seen {
                 let _ = writeln!(
                     out,
-                    "  {ns} {version}: {} describe, {}",
+                    "  {ns} {}: {} describe, {}",
+                    shown(version),
                     describe,
                     output::plural(*calls as usize, "call")
                 );
@@ -296,6 +298,11 @@ impl Summary {
             "reducedDescribe": self.reduced,
         })
     }
+}
+
+/// A declared version as the text report says it.
+fn shown(version: &str) -> &str {
+    if version == names::UNDECLARED { "no version declared" } else { version }
 }
 
 /// How much of the window a source covers, in words.
