@@ -33,8 +33,11 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Sample>, String> {
 fn sample(line: &str) -> Result<Sample, String> {
     let name_end = line.find(|c: char| c == '{' || c.is_whitespace()).unwrap_or(line.len());
     let name = &line[..name_end];
-    if name.is_empty()
-        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+    if name.is_empty() {
+        let start: String = line.chars().take(24).collect();
+        return Err(format!("`{start}` does not start with a metric name"));
+    }
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
         || name.starts_with(|c: char| c.is_ascii_digit())
     {
         return Err(format!("`{name}` is not a metric name"));

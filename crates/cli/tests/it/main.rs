@@ -31,4 +31,5 @@ mod serve_cli;
 mod serve_vs_work_queue;
 mod tags_cli;
 mod tutorial;
+mod usage_cli;
 mod usage_prometheus;
