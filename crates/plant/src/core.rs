@@ -532,10 +532,10 @@ impl Plant {
         outcome: &Result<Value, RpcError>,
     ) -> Option<Violation> {
         let info = call.method;
-        if let (Some(usage), Err(error)) = (&self.usage, outcome) {
-            if info.errors.iter().any(|d| d.code == error.code && d.message == error.message) {
-                usage.declared_error(&info.qualified, error.code);
-            }
+        if let (Some(usage), Err(error)) = (&self.usage, outcome)
+            && info.errors.iter().any(|d| d.code == error.code && d.message == error.message)
+        {
+            usage.declared_error(&info.qualified, error.code);
         }
         let reason = match outcome {
             Ok(result) => match self.contract.validator(&info.result) {
