@@ -213,7 +213,7 @@ impl Usage {
                 }
                 for param in method.params.iter().flatten() {
                     let at = format!("params.{}", param.name);
-                    deprecated_members(doc, ns, &param.field, &at, 0, &mut |member| {
+                    deprecated_members(doc, ns, &param.field, None, &at, 0, &mut |member| {
                         deprecated.get_or_create(&labels(member)).set(1);
                     });
                 }
@@ -256,7 +256,7 @@ impl Usage {
             .collect();
         let mut has_deprecated = false;
         for param in method.into_iter().flat_map(|m| m.params.iter().flatten()) {
-            deprecated_members(doc, ns, &param.field, "", 0, &mut |_| has_deprecated = true);
+            deprecated_members(doc, ns, &param.field, None, "", 0, &mut |_| has_deprecated = true);
         }
         MethodUsage {
             namespace: ns.to_owned(),
@@ -329,11 +329,11 @@ impl Usage {
                 let mut unknown = false;
                 for (name, value) in members {
                     match declared.iter().find(|p| &p.name == name) {
-                        Some(param) => used_deprecated(
+                        Some(param) => deprecated_members(
                             doc,
                             &method.namespace,
                             &param.field,
-                            value,
+                            Some(value),
                             &format!("params.{name}"),
                             0,
                             &mut hit,
@@ -353,7 +353,15 @@ impl Usage {
             Value::Array(items) => {
                 for (param, value) in declared.iter().zip(items) {
                     let at = format!("params.{}", param.name);
-                    used_deprecated(doc, &method.namespace, &param.field, value, &at, 0, &mut hit);
+                    deprecated_members(
+                        doc,
+                        &method.namespace,
+                        &param.field,
+                        Some(value),
+                        &at,
+                        0,
+                        &mut hit,
+                    );
                 }
             }
             _ => {}
@@ -503,55 +511,13 @@ fn resolve<'d>(doc: &'d Document, ns: &str, node: &TypeNode) -> Option<(&'d Type
     Some((ty, ns))
 }
 
-/// Calls `found` with the path of each deprecated param or field at or below `field`
-/// (`at` is its own path; the field itself when it is deprecated).
+/// Calls `hit` with the path of each deprecated param or field at or below `field` (`at` is its
+/// own path): those `value` carries, or, with no value, every one its type has.
 fn deprecated_members(
     doc: &Document,
     ns: &str,
     field: &Field,
-    at: &str,
-    depth: usize,
-    found: &mut dyn FnMut(String),
-) {
-    if field.deprecated.is_some() {
-        found(at.to_owned());
-    }
-    deprecated_in_type(doc, ns, &field.ty, at, depth, found);
-}
-
-fn deprecated_in_type(
-    doc: &Document,
-    ns: &str,
-    ty: &TypeNode,
-    at: &str,
-    depth: usize,
-    found: &mut dyn FnMut(String),
-) {
-    if depth >= MAX_MEMBER_DEPTH {
-        return;
-    }
-    match &ty.kind {
-        TypeKind::Object(object) => {
-            for (name, field) in object.fields.iter().flatten() {
-                deprecated_members(doc, ns, field, &format!("{at}.{name}"), depth + 1, found);
-            }
-        }
-        TypeKind::Array(array) => deprecated_in_type(doc, ns, &array.items, at, depth + 1, found),
-        TypeKind::Ref(_) => {
-            if let Some((target, ns)) = resolve(doc, ns, ty) {
-                deprecated_in_type(doc, &ns, target, at, depth + 1, found);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Calls `hit` with the path of each deprecated param or field `value` carries.
-fn used_deprecated(
-    doc: &Document,
-    ns: &str,
-    field: &Field,
-    value: &Value,
+    value: Option<&Value>,
     at: &str,
     depth: usize,
     hit: &mut dyn FnMut(String),
@@ -559,14 +525,14 @@ fn used_deprecated(
     if field.deprecated.is_some() {
         hit(at.to_owned());
     }
-    used_in_type(doc, ns, &field.ty, value, at, depth, hit);
+    deprecated_in_type(doc, ns, &field.ty, value, at, depth, hit);
 }
 
-fn used_in_type(
+fn deprecated_in_type(
     doc: &Document,
     ns: &str,
     ty: &TypeNode,
-    value: &Value,
+    value: Option<&Value>,
     at: &str,
     depth: usize,
     hit: &mut dyn FnMut(String),
@@ -575,19 +541,27 @@ fn used_in_type(
         return;
     }
     match (&ty.kind, value) {
-        (TypeKind::Object(object), Value::Object(members)) => {
+        (TypeKind::Object(object), None | Some(Value::Object(_))) => {
             for (name, field) in object.fields.iter().flatten() {
-                if let Some(value) = members.get(name) {
-                    let at = format!("{at}.{name}");
-                    used_deprecated(doc, ns, field, value, &at, depth + 1, hit);
-                }
+                let member = match value {
+                    None => None,
+                    Some(v) => match v.get(name) {
+                        Some(member) => Some(member),
+                        None => continue,
+                    },
+                };
+                let at = format!("{at}.{name}");
+                deprecated_members(doc, ns, field, member, &at, depth + 1, hit);
             }
         }
-        (TypeKind::Array(array), Value::Array(items)) => {
+        (TypeKind::Array(array), None) => {
+            deprecated_in_type(doc, ns, &array.items, None, at, depth + 1, hit);
+        }
+        (TypeKind::Array(array), Some(Value::Array(items))) => {
             // One count per call, not per item: the first item that carries it says so.
             let mut seen = HashSet::new();
             for item in items {
-                used_in_type(doc, ns, &array.items, item, at, depth + 1, &mut |m| {
+                deprecated_in_type(doc, ns, &array.items, Some(item), at, depth + 1, &mut |m| {
                     seen.insert(m);
                 });
             }
@@ -595,7 +569,7 @@ fn used_in_type(
         }
         (TypeKind::Ref(_), _) => {
             if let Some((target, ns)) = resolve(doc, ns, ty) {
-                used_in_type(doc, &ns, target, value, at, depth + 1, hit);
+                deprecated_in_type(doc, &ns, target, value, at, depth + 1, hit);
             }
         }
         _ => {}

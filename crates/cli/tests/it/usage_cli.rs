@@ -75,18 +75,11 @@ fn a_short_or_unreachable_source_is_said_plainly_and_changes_no_level() {
 
 #[test]
 fn sarif_and_text_carry_the_evidence() {
-    let out = accord(&[
-        "check",
-        "fixtures/usage/new.types.json",
-        "--against",
-        "fixtures/usage/old.types.json",
-        "--usage",
-        "fixtures/usage/metrics.txt",
-        "--window",
-        "1s",
-        "--format",
-        "sarif",
-    ]);
+    let saved = ["--usage", "fixtures/usage/metrics.txt", "--window", "1s"];
+    let args = |format: &'static str| -> Vec<&str> {
+        CHECK.iter().chain(&saved).copied().chain(["--format", format]).collect()
+    };
+    let out = accord(&args("sarif"));
     let log: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let results = log["runs"][0]["results"].as_array().unwrap();
     let raw = results
@@ -95,16 +88,7 @@ fn sarif_and_text_carry_the_evidence() {
         .unwrap();
     assert_eq!(raw["properties"]["accordUsage"]["count"], 3, "{raw}");
     assert!(raw["message"]["text"].as_str().unwrap().contains("(usage: called 3 times in 1s"));
-    let text = stdout(&accord(&[
-        "check",
-        "fixtures/usage/new.types.json",
-        "--against",
-        "fixtures/usage/old.types.json",
-        "--usage",
-        "fixtures/usage/metrics.txt",
-        "--window",
-        "1s",
-    ]));
+    let text = stdout(&accord(&args("text")));
     assert!(
         text.contains("    usage: no use in 1s on 1 plant (fixtures/usage/metrics.txt)\n"),
         "{text}"
