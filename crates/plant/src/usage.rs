@@ -575,3 +575,75 @@ fn deprecated_in_type(
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A deprecated field inside a named type reached through an array, and a deprecated param.
+    const CONTRACT: &str = r#"{"schema": 1, "namespaces": {"tank": {"version": "1.0.0",
+      "types": {"Reading": {"kind": "object", "fields": {
+        "value": {"type": {"kind": "number"}},
+        "raw": {"type": {"kind": "integer"}, "optional": true, "deprecated": "use value"}}}},
+      "methods": {"ingest": {"semantics": "write", "paramStructure": "by-name", "params": [
+        {"name": "readings", "type": {"kind": "array", "items": {"kind": "ref", "name": "Reading"}}},
+        {"name": "site", "type": {"kind": "string"}, "optional": true, "deprecated": true}],
+        "result": {"kind": "null"}}}}}}"#;
+
+    #[test]
+    fn deprecated_members_are_found_through_refs_and_arrays_and_counted_once_per_call() {
+        let doc = Document::parse(CONTRACT).unwrap();
+        let usage = Usage::new(&doc);
+        let method = usage.method(&doc, "tank", "ingest");
+        assert!(method.has_deprecated);
+        let params =
+            json!({"readings": [{"value": 1, "raw": 7}, {"value": 2, "raw": 8}, {"value": 3}]});
+        usage.params(&doc, &method, Some(&params));
+        usage.params(&doc, &method, Some(&json!({"readings": [], "site": "north", "sitee": 1})));
+        // By position: the second param is `site`.
+        usage.params(&doc, &method, Some(&json!([[], "south"])));
+        let text = usage.encode();
+        let line = |series: &str| {
+            text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
+        };
+        let uses = r#"accord_deprecated_uses_total{namespace="tank",method="ingest",member="#;
+        assert_eq!(
+            line(&format!(r#"{uses}"params.readings.raw"}}"#)).as_deref(),
+            Some("1"),
+            "{text}"
+        );
+        assert_eq!(line(&format!(r#"{uses}"params.site"}}"#)).as_deref(), Some("2"), "{text}");
+        assert_eq!(
+            line(r#"accord_unknown_params_total{namespace="tank",method="ingest"}"#).as_deref(),
+            Some("1")
+        );
+        for member in ["params.readings.raw", "params.site"] {
+            let gauge = format!(
+                r#"accord_deprecated{{namespace="tank",method="ingest",member="{member}"}}"#
+            );
+            assert_eq!(line(&gauge).as_deref(), Some("1"), "{text}");
+        }
+    }
+
+    #[test]
+    fn declared_versions_past_the_bound_are_other() {
+        let doc = Document::parse(CONTRACT).unwrap();
+        let usage = Usage::new(&doc);
+        let mut declared = Declared::default();
+        for minor in 0..=MAX_VERSIONS {
+            let params = json!({"builtAgainst": {"tank": format!("1.{minor}.0")}});
+            let built = accord_wire::describe::read_params(Some(&params)).unwrap();
+            usage.describe(&doc, &built, false, Some(&mut declared));
+        }
+        assert_eq!(declared.of("tank"), names::OTHER);
+        let text = usage.encode();
+        let versions = text.lines().filter(|l| l.starts_with("accord_describe_total{")).count();
+        assert_eq!(versions, MAX_VERSIONS + 1, "{text}");
+        // A namespace the plant does not serve is not a label.
+        let params = json!({"builtAgainst": {"elsewhere": "1.0.0"}});
+        let built = accord_wire::describe::read_params(Some(&params)).unwrap();
+        usage.describe(&doc, &built, true, None);
+        assert!(!usage.encode().contains("elsewhere"));
+    }
+}
