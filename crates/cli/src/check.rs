@@ -275,7 +275,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
     let usage = match &args.usage {
         Some(source) => match crate::usage::read_source(source, &args.window) {
             Ok(counts) => {
-                let usage = crate::usage::evidence(&counts);
+                let usage = counts.to_usage();
                 if usage.coverage != accord_compat_diff::usage::Coverage::Whole {
                     eprintln!(
                         "note: usage source {source}: {}; no level changes for it",

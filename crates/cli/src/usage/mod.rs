@@ -8,7 +8,7 @@ pub(crate) mod window;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use accord_compat_diff::usage::{Coverage, Usage};
+use accord_compat_diff::usage::Coverage;
 use accord_plant::usage::names;
 use accord_schema_model::Document;
 use serde_json::{Value, json};
@@ -53,11 +53,6 @@ pub(crate) fn read_source(source: &str, window: &Window) -> Result<Counts, Strin
     let text = std::fs::read_to_string(source)
         .map_err(|e| format!("the usage source {source} cannot be read: {e}"))?;
     source::from_text(source, &text, window)
-}
-
-/// The usage of a source as compat-diff's evidence, and a sentence on its coverage.
-pub(crate) fn evidence(counts: &Counts) -> Usage {
-    counts.to_usage()
 }
 
 pub(crate) fn run(args: &Args) -> Outcome {
