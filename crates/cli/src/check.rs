@@ -67,6 +67,22 @@ pub(crate) struct Args {
     /// the `[lint]` table.
     #[arg(long, value_enum, value_name = "WHAT")]
     deny: Vec<Deny>,
+    /// A usage source (docs/usage.md): a Prometheus-compatible query API's URL (`http://…`)
+    /// or a plant's saved metrics text. Each finding against the baseline that removes or
+    /// narrows what old callers send carries what the callers did over --window: "called 1,234
+    /// times in 30d, by callers declaring 2.1.0" or "no use in 30d on 3 plants". Levels do not
+    /// change without --usage-gate.
+    #[arg(long, value_name = "URL|FILE")]
+    usage: Option<String>,
+    /// The window of --usage: a whole number and s, m, h, d or w.
+    #[arg(long, default_value = "30d", value_parser = crate::usage::window::parse, requires = "usage")]
+    window: crate::usage::window::Window,
+    /// With --usage: report a removal as safe (with its evidence) when the method, param or
+    /// field was deprecated through the whole window and not used once in it, on a source
+    /// that covers the window. A source that cannot be reached, or covers less, changes no
+    /// level.
+    #[arg(long, requires = "usage")]
+    usage_gate: bool,
 }
 
 /// What `--deny` can make fail a run.
@@ -199,6 +215,8 @@ pub(crate) struct Item {
     pub(crate) location: Option<(String, usize, usize)>,
     /// For an accepted finding: the accept entry's place and reason.
     pub(crate) accepted: Option<AcceptedBy>,
+    /// Usage evidence (`--usage`), as the JSON report writes it.
+    pub(crate) evidence: Option<Value>,
 }
 
 /// The accept entry that accepted a finding, as the machine formats name it.
@@ -254,6 +272,25 @@ pub(crate) fn run(args: &Args) -> Outcome {
         },
         None => None,
     };
+    let usage = match &args.usage {
+        Some(source) => match crate::usage::read_source(source, &args.window) {
+            Ok(counts) => {
+                let usage = counts.to_usage();
+                if usage.coverage != accord_compat_diff::usage::Coverage::Whole {
+                    eprintln!(
+                        "note: usage source {source}: {}; no level changes for it",
+                        crate::usage::coverage_text(&usage.coverage, &args.window)
+                    );
+                }
+                Some(usage)
+            }
+            Err(why) => {
+                eprintln!("error: {why}");
+                return Outcome::InputError;
+            }
+        },
+        None => None,
+    };
     let mut all = Vec::with_capacity(paths.len());
     for path in &paths {
         let loaded = match input::read(path) {
@@ -279,7 +316,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
                 continue;
             }
         };
-        match check_one(args, path, loaded, baselines, lint_config.as_ref()) {
+        match check_one(args, path, loaded, baselines, lint_config.as_ref(), usage.as_ref()) {
             Ok(checked) => all.push(Contract::Checked(checked)),
             Err(outcome) => return outcome,
         }
@@ -440,6 +477,7 @@ fn check_one(
     loaded: input::Loaded,
     baselines: Vec<Baseline>,
     config: Option<&lint_config::LintConfig>,
+    usage: Option<&accord_compat_diff::usage::Usage>,
 ) -> Result<Checked, Outcome> {
     // `--config` alone re-extracts when the configuration names an `extract.source`, as its help
     // says (it used to be read only with `--source`, so `check --config` never found a stale
@@ -481,7 +519,10 @@ fn check_one(
     let compared: Vec<Compared> = baselines
         .into_iter()
         .map(|baseline| {
-            let report = diff(&baseline.source, &current);
+            let mut report = diff(&baseline.source, &current);
+            if let Some(usage) = usage {
+                report.add_usage(usage, args.usage_gate);
+            }
             let accepted = vec![None; report.findings.len()];
             Compared { baseline, report, accepted }
         })
@@ -502,6 +543,7 @@ fn unreadable_item(file: &str, why: &Unreadable) -> Item {
         },
         location: Some((file.to_owned(), line, column)),
         accepted: None,
+        evidence: None,
     }
 }
 
@@ -545,14 +587,18 @@ fn items(
             message: l.diagnostic.message.clone(),
             location: Some((file.to_owned(), l.position.line, l.position.column)),
             accepted: None,
+            evidence: None,
         })
         .collect();
     for c in compared {
         for (f, accepted) in c.report.findings.iter().zip(&c.accepted) {
             let entry = accepted.and_then(|n| accepting.map(|a| &a.entries[n]));
-            let note = entry.map_or(String::new(), |e| {
+            let mut note = entry.map_or(String::new(), |e| {
                 format!(" (accepted by {}:{}: {})", e.file, e.line, e.reason)
             });
+            if let Some(e) = &f.evidence {
+                let _ = write!(note, " (usage: {})", e.text);
+            }
             out.push(Item {
                 rule: f.rule,
                 level: f.level.as_str(),
@@ -569,6 +615,7 @@ fn items(
                     location: (e.file.clone(), e.line, e.column),
                     reason: e.reason.clone(),
                 }),
+                evidence: f.evidence.as_ref().map(|e| e.to_json()),
             });
         }
     }
@@ -589,6 +636,7 @@ fn problem_items(accepting: Option<&Accepting>) -> Vec<Item> {
                 message: p.message.clone(),
                 location: Some((e.file.clone(), e.line, e.column)),
                 accepted: None,
+                evidence: None,
             }
         })
         .collect()

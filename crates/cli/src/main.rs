@@ -53,6 +53,7 @@ mod sarif;
 mod serve;
 mod target;
 mod token;
+mod usage;
 mod validate;
 
 use std::process::ExitCode;
@@ -109,6 +110,9 @@ enum Command {
     /// Serve a contract's methods as MCP tools (stdio, or Streamable HTTP with --http), their
     /// annotations and exposure from the declared semantics (docs/mcp.md).
     Mcp(mcp::Args),
+    /// What a contract's callers use, per method and deprecated member, over a window, from a
+    /// Prometheus-compatible query API or a plant's saved metrics text (docs/usage.md).
+    Usage(usage::Args),
 }
 
 /// How a command reports.
@@ -163,6 +167,7 @@ fn main() -> ExitCode {
         Command::Conform(args) => conform::run(&args),
         Command::Console(args) => console::run(&args),
         Command::Mcp(args) => mcp::run(&args),
+        Command::Usage(args) => usage::run(&args),
     };
     outcome.into()
 }

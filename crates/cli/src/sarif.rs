@@ -60,6 +60,9 @@ pub(crate) fn log(contracts: &[&str], items: &[&Item]) -> Value {
             if i.level == "policy" {
                 result["properties"]["tags"] = json!(["policy"]);
             }
+            if let Some(evidence) = &i.evidence {
+                result["properties"]["accordUsage"] = evidence.clone();
+            }
             if let Some(n) = index(i.rule) {
                 result["ruleIndex"] = json!(n);
             }

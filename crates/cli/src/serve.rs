@@ -1,5 +1,6 @@
 //! `accord serve`: a fake plant from a contract (accord-serve), until SIGINT or SIGTERM.
 
+use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -106,6 +107,10 @@ pub(crate) struct Args {
     /// the port and the listen address are served (any other Host gets 403).
     #[arg(long, value_name = "NAME", requires = "console")]
     allow_host: Vec<String>,
+    /// Count what callers use (docs/usage.md) and answer the counts as OpenMetrics text on
+    /// GET of PATH (e.g. `/metrics`; never `/`), for Prometheus to scrape.
+    #[arg(long, value_name = "PATH")]
+    metrics_path: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -207,6 +212,10 @@ fn limits(args: &Args) -> Limits {
 
 async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
     let mut banner = banner(&doc, args.token_file.as_deref());
+    config.metrics_path.clone_from(&args.metrics_path);
+    if let Some(path) = &args.metrics_path {
+        let _ = write!(banner, "\nmetrics: {{URL}}{}", path.trim_start_matches('/'));
+    }
     // The console speaks to this fake over loopback like to any plant: its URL is known once
     // the fake listens.
     let console = if args.console {

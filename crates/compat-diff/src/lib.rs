@@ -3,6 +3,7 @@
 mod compare;
 mod report;
 mod rules;
+pub mod usage;
 mod version;
 mod wire;
 mod witness;

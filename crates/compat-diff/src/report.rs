@@ -65,6 +65,8 @@ pub struct Finding {
     pub witness: Option<Value>,
     /// Where it stands: in the new document, or the old one for removals.
     pub location: Option<Location>,
+    /// What a usage source says about its use ([`Report::add_usage`]), when one was given.
+    pub evidence: Option<crate::usage::Evidence>,
 }
 
 /// A difference of the format version (`schema`): reported apart, never a contract change.
@@ -231,6 +233,7 @@ pub(crate) fn build(old: &Source, new: &Source, changes: Vec<Change>) -> Report 
                 advice: advice.clone(),
                 witness,
                 location: location.clone(),
+                evidence: None,
             };
             if !findings.contains(&finding) {
                 findings.push(finding);
@@ -316,6 +319,9 @@ impl Report {
             if let Some(w) = &f.witness {
                 let _ = writeln!(out, "    witness: {w}");
             }
+            if let Some(e) = &f.evidence {
+                let _ = writeln!(out, "    usage: {}", e.text);
+            }
         }
         let line = |p: Pairing| self.tally(p);
         let _ = writeln!(
@@ -390,6 +396,9 @@ impl Report {
                 if let Some(w) = &f.witness {
                     let _ = writeln!(out, "Witness:\n\n```json\n{w}\n```\n");
                 }
+                if let Some(e) = &f.evidence {
+                    let _ = writeln!(out, "**Usage:** {}\n", e.text);
+                }
                 out.push_str("</details>\n\n");
             }
         }
@@ -402,7 +411,7 @@ impl Report {
             .findings
             .iter()
             .map(|f| {
-                json!({
+                let mut finding = json!({
                     "rule": f.rule,
                     "level": f.level.as_str(),
                     "path": f.path,
@@ -413,7 +422,12 @@ impl Report {
                     "witness": f.witness,
                     "location": f.location.as_ref().map(|l| json!({"file": l.file, "line": l.line, "column": l.column})),
                     "pairing": f.pairing.as_str(),
-                })
+                });
+                // Present only with a usage source (`check --usage`).
+                if let Some(e) = &f.evidence {
+                    finding["evidence"] = e.to_json();
+                }
+                finding
             })
             .collect();
         json!({

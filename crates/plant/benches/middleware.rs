@@ -23,6 +23,10 @@
 //!
 //! `cargo bench -p accord-plant --bench middleware` (`ACCORD_BENCH_ROUNDS`, default 100, and
 //! `ACCORD_BENCH_CALLS`, default 200, to change the size); figures in docs/benchmarks.md.
+//!
+//! A second group, `counting` (`ACCORD_BENCH_GROUP=counting` runs it alone), times the `plant`
+//! side with and without usage counting (docs/usage.md: `Config::metrics_path`) on the small
+//! call, interleaved the same way: what counting adds to a call.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -274,6 +278,65 @@ fn loadavg() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
+/// The `counting` group: the `plant` side without and with usage counting, on the small call,
+/// interleaved round by round (the order reversed every other round).
+async fn counting(rounds: usize, calls: usize, warmup: usize) {
+    let plant = |metrics: Option<&str>| {
+        let mut config = Config::default();
+        config.metrics_path = metrics.map(str::to_owned);
+        Arc::new(Plant::from_contract("plant-bench.types.json", CONTRACT, config).unwrap())
+    };
+    let counted = plant(Some("/metrics"));
+    let plants = [("without counting", plant(None)), ("with counting", counted.clone())];
+    let mut servers = Vec::new();
+    for (_, plant) in &plants {
+        let (url, handle) = start(Side::Plant, plant).await;
+        servers.push((HttpClient::builder().build(&url).unwrap(), handle));
+    }
+    let small = json!({"pump": "P-101"});
+    let mut medians = vec![Vec::new(); plants.len()];
+    for r in 0..warmup + rounds {
+        let order: Vec<usize> = if r % 2 == 0 { vec![0, 1] } else { vec![1, 0] };
+        for s in order {
+            let median = round(&servers[s].0, "bench.status", &small, calls).await;
+            if r >= warmup {
+                medians[s].push(median.as_secs_f64() * 1e6);
+            }
+        }
+    }
+    println!();
+    println!(
+        "Usage counting, `plant` side, `bench.status` ({rounds} rounds x {calls} calls; load {}):",
+        loadavg()
+    );
+    println!();
+    println!(
+        "| side | median call (µs), Q1–Q3 over rounds | ratio to without counting, median [Q1, Q3] of per-round ratios | added (µs), median of per-round differences |"
+    );
+    println!("| --- | --- | --- | --- |");
+    for (s, (name, _)) in plants.iter().enumerate() {
+        let [q1, median, q3] = quartiles(medians[s].clone());
+        let ratios: Vec<f64> = medians[s].iter().zip(&medians[0]).map(|(x, p)| x / p).collect();
+        let [r1, ratio, r3] = quartiles(ratios);
+        let added: Vec<f64> = medians[s].iter().zip(&medians[0]).map(|(x, p)| x - p).collect();
+        let [_, added, _] = quartiles(added);
+        println!(
+            "| {name} | {median:.1} ({q1:.1}–{q3:.1}) | {ratio:.3} [{r1:.3}, {r3:.3}] | {added:+.1} |"
+        );
+    }
+    // The counter that counted them: every call of every round reached it.
+    let text = counted.metrics().unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("accord_calls_total{namespace=\"bench\",method=\"status\""))
+        .unwrap();
+    println!();
+    println!("counted: {line}");
+    for (_, handle) in servers {
+        handle.stop().unwrap();
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` runs this with no flag: one quick
     // round there, so the bench is checked without being timed.
@@ -283,6 +346,13 @@ fn main() {
     let warmup = if quick { 0 } else { 3 };
     let rt =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let group = std::env::var("ACCORD_BENCH_GROUP").unwrap_or_default();
+    if group.is_empty() || group == "counting" {
+        rt.block_on(counting(rounds, calls, warmup));
+    }
+    if group == "counting" {
+        return;
+    }
     rt.block_on(async {
         // `-- ethereum`: that group alone.
         if std::env::args().any(|a| a == "ethereum") {

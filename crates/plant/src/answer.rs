@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::core::{ContractCall, Plant, Route};
 use crate::events::Subscriptions;
+use crate::usage::Declared;
 
 /// The future a [`Dispatch`] answers with.
 pub type DispatchFuture<'a> = Pin<Box<dyn Future<Output = Result<Value, RpcError>> + Send + 'a>>;
@@ -122,6 +123,10 @@ pub struct Session<'a> {
     pub access: Access,
     /// The connection's subscriptions (a WebSocket's), for `rpc.subscribe`.
     pub subscriptions: Option<&'a mut Subscriptions>,
+    /// The versions the caller declared with `rpc.describe` on this connection (a
+    /// WebSocket's) or in this message (an HTTP body), which its calls are counted under
+    /// when the plant counts usage; `None`: not kept.
+    pub declared: Option<&'a mut Declared>,
 }
 
 impl Plant {
@@ -231,7 +236,13 @@ impl Plant {
         };
         let started = Instant::now();
         let params = request.params.as_ref();
-        let (answer, called) = match self.route(&request.method, params, session.access) {
+        let route = self.route_declared(
+            &request.method,
+            params,
+            session.access,
+            session.declared.as_deref_mut(),
+        );
+        let (answer, called) = match route {
             Route::Answer(answer) => (answer, None),
             Route::Contract(call) => (handler.contract(self, call, &request).await, Some(call)),
             Route::Fake => {

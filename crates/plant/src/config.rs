@@ -79,6 +79,10 @@ pub struct Config {
     pub credential: Credential,
     /// What an answer that breaks the contract becomes.
     pub on_violation: OnViolation,
+    /// Usage counting (docs/usage.md): `None`, off (the default); a path such as `/metrics`,
+    /// on, with the counters answered as OpenMetrics text on `GET` of that path of the plant's
+    /// HTTP server. Never `/`, the JSON-RPC path.
+    pub metrics_path: Option<String>,
 }
 
 impl std::fmt::Debug for Config {
@@ -87,6 +91,7 @@ impl std::fmt::Debug for Config {
             .field("limits", &self.limits)
             .field("credential", &self.credential)
             .field("on_violation", &self.on_violation)
+            .field("metrics_path", &self.metrics_path)
             .finish()
     }
 }

@@ -17,6 +17,7 @@ use tokio::sync::broadcast;
 use crate::config::{Config, Limits, OnViolation};
 use crate::credential::Credential;
 use crate::error::Error;
+use crate::usage::{Declared, MethodUsage, Usage};
 
 /// The deepest nesting serde_json parses (its recursion limit): a deeper limit is never reached.
 const MAX_DEPTH: usize = 128;
@@ -36,6 +37,8 @@ pub struct ContractMethod {
     /// Whether the contract declares what calling it does.
     declares_semantics: bool,
     errors: Vec<DeclaredError>,
+    /// Its counters, when the plant counts usage.
+    usage: Option<MethodUsage>,
 }
 
 impl ContractMethod {
@@ -158,6 +161,10 @@ pub struct Plant {
     recent: Mutex<Vec<Violation>>,
     /// Checked event payloads, to every subscribed WebSocket of [`crate::router()`].
     emitted: broadcast::Sender<Arc<(String, Value)>>,
+    /// The usage counters, when counting is on (docs/usage.md).
+    usage: Option<Usage>,
+    /// Where the HTTP server answers with the counters.
+    metrics_path: Option<String>,
 }
 
 impl std::fmt::Debug for Plant {
@@ -197,7 +204,21 @@ impl Plant {
         let dialect = Dialect::of(&doc).map_err(|error| Error::Wire { name: named(), error })?;
         let contract =
             Contract::compile(&doc).map_err(|error| Error::Compile { name: named(), error })?;
-        let (methods, events) = table(&doc, &dialect);
+        let metrics_path = match config.metrics_path {
+            Some(path) if !path.starts_with('/') || path == "/" => {
+                return Err(Error::MetricsPath { path });
+            }
+            path => path,
+        };
+        let (mut methods, events) = table(&doc, &dialect);
+        let usage = metrics_path.is_some().then(|| Usage::new(&doc));
+        if let Some(usage) = &usage {
+            for method in methods.values_mut() {
+                let (ns, name) =
+                    method.qualified.split_once('.').unwrap_or((&method.qualified, ""));
+                method.usage = Some(usage.method(&doc, ns, name));
+            }
+        }
         let accord_events =
             dialect.is_accord() || dialect.events().any(|(_, r)| matches!(r, EventRoute::Accord));
         let described = describe::Described::new();
@@ -218,6 +239,8 @@ impl Plant {
             violations: AtomicU64::new(0),
             recent: Mutex::new(Vec::new()),
             emitted,
+            usage,
+            metrics_path,
         })
     }
 
@@ -249,10 +272,25 @@ impl Plant {
     /// What the `Authorization` header (`None`: absent) gets a caller. On a wire without
     /// credential codes a missing credential is refused like a wrong one (docs/wire.md §11.2).
     pub fn access(&self, authorization: Option<&str>) -> Access {
-        match self.credential.access(authorization) {
+        let access = match self.credential.access(authorization) {
             Access::Reduced if !self.protocol.has_credential_codes() => Access::Refused,
             access => access,
+        };
+        if let Some(usage) = &self.usage {
+            usage.request(access, !matches!(self.credential, Credential::None));
         }
+        access
+    }
+
+    /// The path the HTTP server answers with the usage counters on (docs/usage.md), when the
+    /// plant counts usage.
+    pub fn metrics_path(&self) -> Option<&str> {
+        self.metrics_path.as_deref()
+    }
+
+    /// The usage counters as OpenMetrics text, when the plant counts usage.
+    pub fn metrics(&self) -> Option<String> {
+        self.usage.as_ref().map(Usage::encode)
     }
 
     /// How many answers broke the contract since start.
@@ -271,12 +309,31 @@ impl Plant {
     /// The protocol methods are routed by one exhaustive `match` on [`ProtocolMethod`]: a
     /// protocol method added to accord-wire does not compile here until it is routed.
     pub fn route(&self, method: &str, params: Option<&Value>, access: Access) -> Route<'_> {
+        self.route_declared(method, params, access, None)
+    }
+
+    /// [`Plant::route`] for a caller whose declared versions ([`Declared`]) are kept across
+    /// its calls: a describe call with `builtAgainst` records them, later calls are counted
+    /// under them.
+    pub fn route_declared(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        access: Access,
+        declared: Option<&mut Declared>,
+    ) -> Route<'_> {
         let protocol = self.protocol_method(method);
         if protocol != Some(ProtocolMethod::Describe) {
             if access != Access::Full {
                 return Route::Answer(self.protocol.credential_required().into());
             }
             if let Some(info) = self.methods.get(method) {
+                if let (Some(usage), Some(counters)) = (&self.usage, &info.usage) {
+                    usage.call(counters, declared.as_deref());
+                    if Usage::inspects(counters) {
+                        usage.params(&self.doc, counters, params);
+                    }
+                }
                 let call = ContractCall { method: info };
                 return match self.check_params(call, params) {
                     Ok(()) => Route::Contract(call),
@@ -285,7 +342,15 @@ impl Plant {
             }
         }
         match protocol {
-            Some(ProtocolMethod::Describe) => Route::Answer(self.describe(params, access)),
+            Some(ProtocolMethod::Describe) => {
+                if let Some(usage) = &self.usage {
+                    // A `builtAgainst` that is not versions is refused below, and not counted.
+                    if let Ok(built) = describe::read_params(params) {
+                        usage.describe(&self.doc, &built, access != Access::Full, declared);
+                    }
+                }
+                Route::Answer(self.describe(params, access))
+            }
             Some(ProtocolMethod::Fake) => Route::Fake,
             Some(ProtocolMethod::Subscribe) => Route::Subscribe,
             Some(ProtocolMethod::Unsubscribe) => Route::Unsubscribe,
@@ -380,7 +445,16 @@ impl Plant {
         // they nest no deeper than one level less (the other members are not containers).
         let depth = self.limits.depth.saturating_sub(1);
         let check = self.contract.validator(&info.params).ok()?.with_depth_limit(depth);
-        check.is_valid_bytes(params).then_some((ContractCall { method: info }, id))
+        if !check.is_valid_bytes(params) {
+            return None;
+        }
+        if let (Some(usage), Some(counters)) = (&self.usage, &info.usage) {
+            usage.call(counters, None);
+            if Usage::inspects(counters) {
+                usage.params_bytes(&self.doc, counters, params);
+            }
+        }
+        Some((ContractCall { method: info }, id))
     }
 
     /// The contract call of `method` (a wire name), when the contract has it; its params are
@@ -458,6 +532,11 @@ impl Plant {
         outcome: &Result<Value, RpcError>,
     ) -> Option<Violation> {
         let info = call.method;
+        if let (Some(usage), Err(error)) = (&self.usage, outcome)
+            && info.errors.iter().any(|d| d.code == error.code && d.message == error.message)
+        {
+            usage.declared_error(&info.qualified, error.code);
+        }
         let reason = match outcome {
             Ok(result) => match self.contract.validator(&info.result) {
                 Ok(check) => match check.validate(result) {
@@ -611,6 +690,7 @@ fn table(
                     declares_semantics: method.declared_semantics().is_some(),
                     errors,
                     qualified,
+                    usage: None,
                 },
             );
         }

@@ -42,4 +42,10 @@ pub enum Error {
         /// accord-wire's reason.
         reason: String,
     },
+    /// A metrics path that is not a path, or is the JSON-RPC path `/` itself.
+    #[error("the metrics path `{path}` must start with `/` and must not be `/`, the JSON-RPC path")]
+    MetricsPath {
+        /// The path configured.
+        path: String,
+    },
 }

@@ -29,6 +29,7 @@ use serde_json::{Value, json};
 
 use crate::answer::{Dispatch, DispatchFuture, Session, Transport};
 use crate::core::{ContractCall, Plant};
+use crate::usage::Declared;
 
 /// The mark on a call the layer has already checked, so that jsonrpsee's RPC middleware behind
 /// it does not check its params twice.
@@ -136,7 +137,13 @@ async fn answer_post<R: From<Vec<u8>>>(
     access: Access,
     dispatch: &dyn Dispatch,
 ) -> Response<R> {
-    let mut session = Session { transport: Transport::Http, access, subscriptions: None };
+    let mut declared = Declared::default();
+    let mut session = Session {
+        transport: Transport::Http,
+        access,
+        subscriptions: None,
+        declared: Some(&mut declared),
+    };
     match plant.answer(bytes, &mut session, dispatch).await {
         Some(answer) => json_response(StatusCode::OK, answer),
         None => {
@@ -215,6 +222,9 @@ where
                 let forward = Forward { inner: inner.clone(), bodies: std::marker::PhantomData };
                 return Ok(answer_post(&plant, &bytes, access, &forward).await);
             }
+            if let Some(response) = metrics(&plant, &request) {
+                return Ok(response);
+            }
             match access_of(&plant, request.headers()) {
                 Access::Refused => Ok(refused(&plant)),
                 access => {
@@ -224,6 +234,22 @@ where
             }
         })
     }
+}
+
+/// The answer to `GET` of the plant's metrics path, when it counts usage and this is one: the
+/// counters as OpenMetrics text (docs/usage.md).
+pub fn metrics<B, R: From<Vec<u8>>>(plant: &Plant, request: &Request<B>) -> Option<Response<R>> {
+    let path = plant.metrics_path()?;
+    if request.method() != Method::GET || request.uri().path() != path {
+        return None;
+    }
+    let text = plant.metrics()?;
+    let mut response = Response::new(R::from(text.into_bytes()));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/openmetrics-text; version=1.0.0; charset=utf-8"),
+    );
+    Some(response)
 }
 
 /// The inner service as a [`Dispatch`]: each call one `POST /` of a single request.

@@ -10,6 +10,7 @@ pub mod http;
 #[cfg(feature = "jsonrpsee")]
 pub mod jsonrpsee;
 pub mod router;
+pub mod usage;
 
 pub use accord_wire::encode::Answer;
 pub use accord_wire::{Access, Dialect, RpcError};
@@ -20,3 +21,4 @@ pub use credential::Credential;
 pub use error::Error;
 pub use events::{Subscription, Subscriptions};
 pub use router::router;
+pub use usage::Declared;

@@ -17,11 +17,29 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::answer::{Dispatch, Session, Transport};
 use crate::core::Plant;
 use crate::events::Subscriptions;
-use crate::http::{access_of, post, refused};
+use crate::http::{access_of, metrics, post, refused};
+use crate::usage::Declared;
 
-/// The router serving `plant` with `dispatch` as its handlers on `/`.
+/// The router serving `plant` with `dispatch` as its handlers on `/`, and its usage counters on
+/// its metrics path when it counts usage.
 pub fn router(plant: Arc<Plant>, dispatch: Arc<dyn Dispatch>) -> Router {
-    Router::new().route(
+    let router = match plant.metrics_path() {
+        Some(path) => {
+            let counted = plant.clone();
+            Router::new().route(
+                path,
+                axum::routing::get(move |request: Request| {
+                    let plant = counted.clone();
+                    async move {
+                        metrics::<_, Body>(&plant, &request)
+                            .unwrap_or_else(|| StatusCode::NOT_FOUND.into_response())
+                    }
+                }),
+            )
+        }
+        None => Router::new(),
+    };
+    router.route(
         "/",
         axum::routing::any(move |request: Request| {
             let plant = plant.clone();
@@ -76,6 +94,7 @@ async fn session(
     access: Access,
 ) {
     let mut subs = Subscriptions::new();
+    let mut declared = Declared::default();
     let mut emitted = plant.emitted();
     loop {
         tokio::select! {
@@ -90,6 +109,7 @@ async fn session(
                     transport: Transport::WebSocket,
                     access,
                     subscriptions: Some(&mut subs),
+                    declared: Some(&mut declared),
                 };
                 if let Some(answer) = plant.answer(&bytes, &mut session, &*dispatch).await {
                     let text = String::from_utf8(answer).unwrap_or_default();

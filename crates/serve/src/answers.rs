@@ -64,6 +64,7 @@ impl FakePlant {
         let mut engine = accord_plant::Config::default();
         engine.limits = config.limits.engine;
         engine.credential = credential;
+        engine.metrics_path = config.metrics_path.clone();
         let core = Engine::from_document("", doc.clone(), engine).map_err(Error::from_engine)?;
         if let Some(route) = core.dialect().method(fake::METHOD) {
             return Err(Error::FakeName { method: route.qualified() });

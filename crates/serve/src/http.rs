@@ -117,7 +117,13 @@ pub(crate) async fn post(
             return response;
         }
     };
-    let mut session = Session { transport: Transport::Http, access, subscriptions: None };
+    let mut declared = accord_plant::Declared::default();
+    let mut session = Session {
+        transport: Transport::Http,
+        access,
+        subscriptions: None,
+        declared: Some(&mut declared),
+    };
     // Not closed to make room while it is answered (slots.rs).
     let _answering = conn.answering();
     match shared.plant.answer(&reading.bytes, &mut session, None).await {

@@ -125,6 +125,9 @@ pub struct Config {
     /// mounts the console here); `None` answers them 404. The plant's limits on connections,
     /// heads and writes apply to them; body and WebSocket limits are the router's own.
     pub extra: Option<axum::Router>,
+    /// Usage counting (docs/usage.md): `None`, off; a path such as `/metrics`, on, with the
+    /// counters answered as OpenMetrics text on `GET` of that path (never `/`).
+    pub metrics_path: Option<String>,
 }
 
 /// Which answers a fake prefers among the valid ones (`--prefer`, docs/serve.md): union arms
@@ -212,6 +215,7 @@ impl Default for Config {
             write_timeout: Duration::from_secs(30),
             prefer: Prefer::default(),
             extra: None,
+            metrics_path: None,
         }
     }
 }

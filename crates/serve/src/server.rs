@@ -134,6 +134,9 @@ async fn route(
     conn: Arc<Conn>,
     request: Request<Incoming>,
 ) -> Result<Response<Body>, std::convert::Infallible> {
+    if let Some(response) = accord_plant::http::metrics(&shared.plant.core, &request) {
+        return Ok(response);
+    }
     if request.uri().path() != "/" {
         return Ok(match &shared.extra {
             Some(router) => {

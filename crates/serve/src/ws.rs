@@ -124,6 +124,7 @@ async fn run(socket: Socket, shared: Arc<Shared>, access: Access, _permit: Owned
     let (sink, mut stream) = socket.split();
     let mut outbox = Outbox::new(sink);
     let mut subscriptions = Subscriptions::default();
+    let mut declared = accord_plant::Declared::default();
     let mut ticker = plant.event_interval.map(|every| {
         let mut ticker = tokio::time::interval_at(Instant::now() + every, every);
         // A connection held up (a delayed answer) skips the ticks it missed, not bursts them.
@@ -158,6 +159,7 @@ async fn run(socket: Socket, shared: Arc<Shared>, access: Access, _permit: Owned
                     transport: Transport::WebSocket,
                     access,
                     subscriptions: Some(&mut subscriptions),
+                    declared: Some(&mut declared),
                 };
                 if let Some(reply) = plant.answer(&bytes, &mut session, Some(&mut outbox)).await {
                     outbox.send(reply).await;

@@ -46,6 +46,11 @@ pub(crate) const DEBIAN: &[DebianCommand] = &[
         package: "postgresql",
         why: "the work-queue node's PostgreSQL store tests (a throwaway server, .ci/postgres)",
     },
+    DebianCommand {
+        command: "prometheus",
+        package: "prometheus",
+        why: "the usage test against a real Prometheus server, and promtool for the shipped alert rules (crates/cli/tests/it/usage_prometheus.rs)",
+    },
 ];
 
 /// Folders whose `package.json` pins npm packages: `npm ci` there when one is missing or at

@@ -35,3 +35,5 @@ mod serve_eth_clients;
 mod serve_vs_work_queue;
 mod tags_cli;
 mod tutorial;
+mod usage_cli;
+mod usage_prometheus;

@@ -37,6 +37,19 @@ pub fn rules_markdown() -> String {
          additive one a patch bump. `version-not-bumped` states the least next version. The wire's\n\
          plant-wide members (`describe`, `codes`) belong to no namespace and ask for no bump. A `schema`\n\
          (format version) difference is reported apart and is never a contract change.\n\n\
+         Usage evidence (`accord check --usage SOURCE --window D`, docs/usage.md): each old-callers\n\
+         finding at risky or above about a method or its params carries what the plants counted\n\
+         over the window (\"called 1,234 times in 30d, by callers declaring 2.1.0\", \"no use in 30d\n\
+         on 3 plants\"). Evidence alone changes no level. With `--usage-gate`, one case changes, one\n\
+         way: a removal (`method-removed`, `param-removed`, `optional-param-removed`, and the\n\
+         removal of a field inside params) of a method, param or field that every plant served\n\
+         deprecated through the whole window and that no call used in it becomes **safe**, its\n\
+         evidence saying so and naming the level it had (`gatedFrom`). Nothing else moves: not a\n\
+         narrowing (a used value may still be refused), not a result field (the plant cannot count\n\
+         what callers read), not a member deprecated for less than the window, not a used one,\n\
+         and nothing at all when the source cannot be reached or covers less than the window: the\n\
+         report says so plainly and the rule's level stands. The new callers × old plant pairing\n\
+         and the policy findings (`removed-without-reserving`, `version-not-bumped`) never change.\n\n\
          | rule | category | subject | action | input | output | purpose |\n\
          | --- | --- | --- | --- | --- | --- | --- |\n",
     );

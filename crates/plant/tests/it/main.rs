@@ -3,3 +3,4 @@
 mod core;
 mod pass_through;
 mod transports;
+mod usage;
