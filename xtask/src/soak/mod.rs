@@ -90,13 +90,36 @@ pub(crate) fn run(root: &Path, options: &Options) -> Result<()> {
     eprintln!("soaking {} for {} s...", plant.addr, options.secs);
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let surface_pids = surfaces.as_ref().map(surfaces::Surfaces::pids).unwrap_or_default();
+    // The surfaces' peaks, sampled while they run: the stdio server exits as soon as its host
+    // closes its input at the end.
+    let sampled = std::sync::Arc::new(std::sync::Mutex::new(vec![None; surface_pids.len()]));
+    let sampler = {
+        let (pids, sampled) = (surface_pids.clone(), sampled.clone());
+        let deadline = Instant::now() + Duration::from_secs(options.secs);
+        std::thread::spawn(move || {
+            while Instant::now() < deadline {
+                for (i, (_, pid)) in pids.iter().enumerate() {
+                    if let Some(kb) = status_kb(*pid, "VmHWM")
+                        && let Ok(mut all) = sampled.lock()
+                    {
+                        all[i] = Some(all[i].unwrap_or(0).max(kb));
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        })
+    };
     let (tally, hostile, rss, surface_tallies) =
         runtime.block_on(soak(plant.addr, pid, surfaces.as_mut(), duration));
+    let _ = sampler.join();
     let peak = pid.and_then(|pid| status_kb(pid, "VmHWM"));
-    let surface_peaks: Vec<(&str, Option<u64>)> = surfaces
-        .as_ref()
-        .map(|s| s.pids().into_iter().map(|(name, pid)| (name, status_kb(pid, "VmHWM"))).collect())
-        .unwrap_or_default();
+    let sampled = sampled.lock().map(|s| s.clone()).unwrap_or_default();
+    let surface_peaks: Vec<(&str, Option<u64>)> = surface_pids
+        .iter()
+        .zip(sampled)
+        .map(|((name, pid), kb)| (*name, status_kb(*pid, "VmHWM").or(kb)))
+        .collect();
     drop(surfaces);
     let stop = plant.child.as_mut().map(stop);
     drop(runtime);
@@ -134,7 +157,9 @@ fn report_surfaces(tallies: &[(String, Tally)], peaks: &[(&str, Option<u64>)]) {
     println!("| process | peak RSS (VmHWM) |");
     println!("| --- | ---: |");
     for (name, kb) in peaks {
-        println!("| accord {name} | {} |", mb(*kb));
+        let shown =
+            kb.map_or("n/a (not sampled)".to_owned(), |kb| format!("{:.1} MB", kb as f64 / 1024.0));
+        println!("| accord {name} | {shown} |");
     }
 }
 
