@@ -28,6 +28,7 @@ macro_rules! declare_rule {
     };
 }
 
+mod found;
 mod graph;
 mod registry;
 mod repair;
@@ -36,6 +37,7 @@ mod walk;
 
 pub use registry::{LintRule, rules_markdown};
 
+use crate::lint::found::Found;
 use crate::lint::repair::Repaired;
 use crate::lint::walk::Walk;
 
@@ -118,8 +120,9 @@ fn plural(n: usize, noun: &str) -> String {
 /// order (ties in registry order).
 pub fn lint(doc: &Document) -> Vec<Diagnostic> {
     let walk = Walk::new(doc);
-    let repaired = repair::repair(&walk);
-    let mut cx = LintContext { walk, repaired, rule: &registry::RULES[0], out: Vec::new() };
+    let found = Found::of(&walk);
+    let repaired = repair::repair(&walk, &found);
+    let mut cx = LintContext { walk, found, repaired, rule: &registry::RULES[0], out: Vec::new() };
     for rule in LintRule::all() {
         cx.rule = rule;
         (rule.check)(&mut cx);
@@ -152,6 +155,8 @@ pub fn lint(doc: &Document) -> Vec<Diagnostic> {
 pub(crate) struct LintContext<'d> {
     /// The document and every type node in it.
     pub(crate) walk: Walk<'d>,
+    /// What compiling would refuse, found once for the repair and the rules that report it.
+    pub(crate) found: Found,
     /// The compiled (and, where it had to be, repaired) contract.
     pub(crate) repaired: Repaired,
     rule: &'static LintRule,

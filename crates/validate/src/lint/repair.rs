@@ -24,7 +24,8 @@ use accord_schema_model::{Document, Pointer};
 use serde_json::{Value, json};
 
 use crate::compile::Extra;
-use crate::lint::walk::{Found, NodeAt, Place, Walk};
+use crate::lint::found::Found;
+use crate::lint::walk::{NodeAt, Place, Walk};
 use crate::{Contract, Error, Target, Validator};
 
 /// The compiled contract and what it took to get it.
@@ -85,8 +86,8 @@ fn named_target(at: &Pointer) -> Option<Target> {
 /// bounds pathological documents).
 const MAX_ROUNDS: usize = 10_000;
 
-pub(crate) fn repair(walk: &Walk<'_>) -> Repaired {
-    let Found { dangling, patterns, cycles, discriminators } = walk.found();
+pub(crate) fn repair(walk: &Walk<'_>, found: &Found) -> Repaired {
+    let Found { dangling, patterns, cycles, discriminators } = found;
     let nothing_found = dangling.is_empty()
         && patterns.is_empty()
         && cycles.is_empty()

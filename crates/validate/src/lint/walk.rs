@@ -1,13 +1,8 @@
 //! The document as the rules see it: every namespace, method, event and type node, each with
 //! its JSON Pointer, in document order.
 
-use std::cell::OnceCell;
-
 use accord_schema_model::inhabited::NamedTypes;
 use accord_schema_model::{Document, Event, Link, Method, Namespace, Pointer, TypeKind, TypeNode};
-
-use crate::lint::rules::ref_cycle::{self, Cycle};
-use crate::lint::rules::{bad_pattern, dangling_ref, discriminator_invalid};
 
 /// Where a type node stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,19 +73,6 @@ pub(crate) struct Walk<'d> {
     /// Every named type as `(namespace, name, node)`, in document order: a type's place in
     /// `named.list` is its id ([`Walk::named_id`]), which the graph rules index by.
     pub(crate) named: NamedTypes<'d>,
-    /// What the repair sets aside, found once for it and the rules that report it.
-    found: OnceCell<Found>,
-}
-
-/// What lint's own rules find that compiling would refuse: the repair sets it aside, and
-/// their rules report it (and `no-finite-value` leaves the cycles to `ref-cycle`). Each is
-/// found once per lint.
-#[derive(Debug)]
-pub(crate) struct Found {
-    pub(crate) dangling: Vec<dangling_ref::Dangling>,
-    pub(crate) patterns: Vec<bad_pattern::Bad>,
-    pub(crate) cycles: Vec<Cycle>,
-    pub(crate) discriminators: Vec<discriminator_invalid::Bad>,
 }
 
 impl<'d> Walk<'d> {
@@ -101,7 +83,6 @@ impl<'d> Walk<'d> {
             methods: Vec::new(),
             events: Vec::new(),
             named: NamedTypes::of(doc),
-            found: OnceCell::new(),
         };
         for (ns_name, ns, ns_at) in walk.namespaces() {
             for (name, method) in ns.methods.iter().flatten() {
@@ -211,21 +192,6 @@ impl<'d> Walk<'d> {
     /// document defines it. No allocation: the document's own maps give both indexes.
     pub(crate) fn named_id(&self, namespace: &str, name: &str) -> Option<usize> {
         self.named.id(namespace, name)
-    }
-
-    /// What the repair sets aside, found on first use.
-    pub(crate) fn found(&self) -> &Found {
-        self.found.get_or_init(|| Found {
-            dangling: dangling_ref::find(self),
-            patterns: bad_pattern::find(self),
-            cycles: ref_cycle::find(self),
-            discriminators: discriminator_invalid::find(self),
-        })
-    }
-
-    /// The ref cycles of the document (`ref-cycle`'s).
-    pub(crate) fn cycles(&self) -> &[Cycle] {
-        &self.found().cycles
     }
 
     /// The pointer of the named type `namespace.name`.

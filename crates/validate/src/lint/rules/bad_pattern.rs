@@ -63,7 +63,7 @@ pub(crate) fn find(walk: &Walk<'_>) -> Vec<Bad> {
 }
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
-    let mut found = cx.walk.found().patterns.clone();
+    let mut found = cx.found.patterns.clone();
     for e in &cx.repaired.errors {
         if let Error::BadPattern { at, pattern, reason } = e
             && !found.iter().any(|b| b.pointer == *at)

@@ -65,7 +65,7 @@ pub(crate) fn find(walk: &Walk<'_>) -> Vec<Dangling> {
 }
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
-    let found = cx.walk.found().dangling.clone();
+    let found = cx.found.dangling.clone();
     for d in &found {
         let all = cx.walk.doc.namespaces.iter().flatten();
         if !d.namespace_exists {

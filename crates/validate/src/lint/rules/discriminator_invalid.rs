@@ -115,7 +115,7 @@ fn help(reason: &str) -> &'static str {
 }
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
-    let mut found = cx.walk.found().discriminators.clone();
+    let mut found = cx.found.discriminators.clone();
     // What compiling refused that the rules above did not see.
     for e in &cx.repaired.errors {
         let Error::BadDiscriminator { at, member, reason } = e else { continue };

@@ -41,7 +41,7 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
     let named = &walk.named.list;
     // Types in a ref cycle are `ref-cycle`'s to report: taken to have a value.
     let mut assumed = vec![false; named.len()];
-    for cycle in walk.cycles() {
+    for cycle in &cx.found.cycles {
         for &member in &cycle.ids {
             assumed[member] = true;
         }

@@ -81,7 +81,7 @@ pub(crate) fn find(walk: &Walk<'_>) -> Vec<Cycle> {
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
     const HELP: &str = "replace a ref of the cycle by the type it stands for, or move the recursion into an object field, array or map";
-    let cycles = cx.walk.cycles();
+    let cycles = &cx.found.cycles;
     let mut found: Vec<(Pointer, String)> = Vec::new();
     for cycle in cycles {
         let (ns, name) = &cycle.members[0];
