@@ -241,6 +241,17 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         graph.packages.len(),
         graph.edges.len()
     );
+    // The same file's Code Map names key files: each must exist.
+    let text = std::fs::read_to_string(root.join(crate::code_map::MAP_FILE))?;
+    let missing = crate::code_map::missing(root, &text);
+    if !missing.is_empty() {
+        anyhow::bail!(
+            "{} names files that are not in the tree:\n  {}",
+            crate::code_map::MAP_FILE,
+            missing.join("\n  ")
+        );
+    }
+    println!("layering: every file the Code Map names exists");
     Ok(())
 }
 

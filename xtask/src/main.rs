@@ -5,6 +5,7 @@ mod bench_giant;
 mod bench_serve;
 mod bench_startup;
 mod bless;
+mod code_map;
 mod console_shots;
 mod crates;
 #[cfg(test)]

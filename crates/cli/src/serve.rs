@@ -419,8 +419,7 @@ fn banner(doc: &Document, token_file: Option<&Path>) -> String {
     let example = doc.namespaces.iter().flatten().find_map(|(ns, namespace)| {
         namespace.methods.iter().flatten().find_map(|(m, method)| {
             let example = method.examples.as_ref()?.iter().find(|e| e.result.is_some())?;
-            let wire_name = dialect.as_ref().and_then(|d| d.wire_name(ns, m));
-            let name = wire_name.map_or_else(|| format!("{ns}.{m}"), str::to_owned);
+            let name = dialect.as_ref()?.wire_name(ns, m)?.to_owned();
             Some((name, example.params.clone()))
         })
     });

@@ -29,14 +29,19 @@ declare_rule! {
 }
 
 pub(crate) fn check(cx: &mut LintContext<'_>) {
-    let mut wire: HashMap<String, Vec<(String, String)>> = HashMap::new();
+    // The contract's own names, `namespace.method` (what reports, `--allow` and links name a
+    // method by; `MethodRoute::qualified`), which accord's own wire also calls them by. A
+    // `wire` section may give other wire names, but the contract's own names stay ambiguous,
+    // so the rule judges these and never derives a wire name itself (that is `Dialect`'s).
+    let mut qualified: HashMap<String, Vec<(String, String)>> = HashMap::new();
     for m in &cx.walk.methods {
-        wire.entry(format!("{}.{}", m.namespace, m.name))
+        qualified
+            .entry(format!("{}.{}", m.namespace, m.name))
             .or_default()
             .push((m.namespace.to_owned(), m.name.to_owned()));
     }
     let collision = |ns: &str, method: &str| -> String {
-        let others: Vec<String> = wire
+        let others: Vec<String> = qualified
             .get(&format!("{ns}.{method}"))
             .into_iter()
             .flatten()
