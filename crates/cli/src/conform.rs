@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use accord_conform::{
-    Error, Options, Outcome as CheckOutcome, Phase, Plant, Policy, Progress, Report, Transcript,
+    Endpoint, Error, Options, Outcome as CheckOutcome, Phase, Policy, Progress, Report, Transcript,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -110,7 +110,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
     options.invalid_params_code = args.invalid_params_code;
     options.jobs = usize::from(args.jobs);
     options.deadline = args.deadline;
-    let mut plant = Plant::new(args.url.clone());
+    let mut plant = Endpoint::new(args.url.clone());
     plant.token = token;
     let plan = match accord_conform::plan(&doc, &plant, &options) {
         Ok(plan) => plan,

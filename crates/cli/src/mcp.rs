@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use accord_mcp::{Backend, Mcp, Options, Policy};
+use accord_mcp::{Backend, ExposurePolicy, Mcp, Options};
 use accord_wire::Dialect;
 
 use crate::{Outcome, input, output, token};
@@ -67,7 +67,7 @@ pub(crate) fn run(args: &Args) -> Outcome {
             return Outcome::InputError;
         }
     };
-    let mut policy = Policy::default();
+    let mut policy = ExposurePolicy::default();
     policy.read_only = args.read_only;
     for list in &args.allow {
         if let Err(err) = policy.allow(list, &dialect) {

@@ -11,7 +11,7 @@ mod plant;
 
 use std::sync::OnceLock;
 
-use accord_conform::{NoProgress, Options, Plant, Policy};
+use accord_conform::{Endpoint, NoProgress, Options, Policy};
 use accord_schema_model::Document;
 use divan::Bencher;
 
@@ -54,7 +54,7 @@ fn conform(bencher: Bencher, allow: &[&str]) {
     let s = setup();
     let mut options = Options::default();
     options.policy = Policy::with_allowed(&s.doc, allow.iter().copied()).expect("policy");
-    let mut plant = Plant::new(s.url.clone());
+    let mut plant = Endpoint::new(s.url.clone());
     plant.token = Some(TOKEN.to_owned());
     bencher.bench(|| {
         let report = s

@@ -5,7 +5,7 @@
 
 use accord_schema_model::{Dialect, Document, Method, ParamStructure};
 use accord_validate::{Contract, Target};
-use accord_wire::describe::{self, Answer};
+use accord_wire::describe::{self, DescribeAnswer};
 use accord_wire::envelope::Rejected;
 use accord_wire::event::{SUBSCRIBE, UNSUBSCRIBE};
 use accord_wire::{Call, Id, Request, Response, codes};
@@ -104,7 +104,7 @@ impl Judge<'_> {
             // or -32001 for a method).
             let reduced = match read_single(reply) {
                 Some(Response::Success { result, .. }) => {
-                    Answer::from_value(&result).is_ok_and(|a| a.reduced)
+                    DescribeAnswer::from_value(&result).is_ok_and(|a| a.reduced)
                 }
                 Some(Response::Failure { error, .. }) => {
                     Some(error.code) == self.dialect.codes.credential_required
@@ -602,7 +602,7 @@ impl Judge<'_> {
                 )];
             }
         };
-        let answer = match Answer::from_value(result) {
+        let answer = match DescribeAnswer::from_value(result) {
             Ok(answer) => answer,
             Err(e) => {
                 return vec![Problem::new(

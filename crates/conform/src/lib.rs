@@ -37,21 +37,21 @@ use crate::client::{Client, TransportError};
 use crate::judge::Judge;
 use crate::run::Run;
 
-/// A plant: where it listens, and the token it wants (`None`: it has no credentials).
+/// A plant's endpoint: where it listens, and the token it wants (`None`: it has no credentials).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Plant {
+pub struct Endpoint {
     /// `http://host:port/` (or `ws://…`; the other transport's URL is derived).
     pub url: String,
     /// The Bearer token.
     pub token: Option<String>,
 }
 
-impl Plant {
-    /// The plant at `url`, without credentials (set [`Plant::token`] for a plant that has
+impl Endpoint {
+    /// The plant at `url`, without credentials (set [`Endpoint::token`] for a plant that has
     /// them).
-    pub fn new(url: impl Into<String>) -> Plant {
-        Plant { url: url.into(), token: None }
+    pub fn new(url: impl Into<String>) -> Endpoint {
+        Endpoint { url: url.into(), token: None }
     }
 }
 
@@ -115,7 +115,7 @@ impl Progress for NoProgress {}
 /// [`Error::Url`] for a URL that names no plant (not `http://` or `ws://`, no host), so that
 /// it is refused before a plan is shown; [`Error::Wire`] when the contract's `wire` section
 /// cannot be resolved.
-pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Result<Plan, Error> {
+pub fn plan(doc: &Document, plant: &Endpoint, options: &Options) -> Result<Plan, Error> {
     client::urls(&plant.url)?;
     let dialect = Dialect::of(doc).map_err(Error::Wire)?;
     Ok(Plan::new(doc, &dialect, options, plant.token.is_some()))
@@ -131,7 +131,7 @@ pub fn plan(doc: &Document, plant: &Plant, options: &Options) -> Result<Plan, Er
 /// A plant that answers wrongly is a failed check, not an error.
 pub async fn run(
     doc: &Document,
-    plant: &Plant,
+    plant: &Endpoint,
     options: &Options,
     progress: &dyn Progress,
 ) -> Result<Report, Error> {
@@ -180,7 +180,7 @@ fn wants_credential(checks: &[Check]) -> bool {
 /// As [`run`].
 pub async fn replay(
     doc: &Document,
-    plant: &Plant,
+    plant: &Endpoint,
     options: &Options,
     transcript: &Transcript,
     progress: &dyn Progress,
@@ -197,7 +197,7 @@ pub async fn replay(
 async fn start<'a>(
     doc: &'a Document,
     plan: &Plan,
-    plant: &Plant,
+    plant: &Endpoint,
     options: &'a Options,
     progress: &'a dyn Progress,
 ) -> Result<Run<'a>, Error> {

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::Error;
 use crate::annotations::annotations;
 use crate::names::Names;
-use crate::policy::{Class, Policy};
+use crate::policy::{Class, ExposurePolicy};
 use crate::schema::{input_schema, output_schema};
 
 /// The name of the events tool.
@@ -69,7 +69,7 @@ impl Catalog {
     pub fn build(
         doc: &Document,
         dialect: &Dialect,
-        policy: &Policy,
+        policy: &ExposurePolicy,
         open_world: bool,
     ) -> Result<Catalog, Error> {
         let mut names = Names::default();

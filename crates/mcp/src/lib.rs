@@ -24,7 +24,7 @@ use rmcp::ServiceExt;
 
 pub use crate::catalog::Catalog;
 pub use crate::error::Error;
-pub use crate::policy::{Class, Policy};
+pub use crate::policy::{Class, ExposurePolicy};
 use crate::resources::Resources;
 pub use crate::sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE};
 
@@ -50,7 +50,7 @@ pub enum Backend {
 #[non_exhaustive]
 pub struct Options {
     /// What is exposed.
-    pub policy: Policy,
+    pub policy: ExposurePolicy,
     /// Where calls go.
     pub backend: Backend,
     /// How long one call to the plant may take.
@@ -70,7 +70,7 @@ impl Options {
     /// 30 s; set the other fields after.
     pub fn new(backend: Backend) -> Options {
         Options {
-            policy: Policy::default(),
+            policy: ExposurePolicy::default(),
             backend,
             timeout: Duration::from_secs(30),
             allow_hosts: Vec::new(),

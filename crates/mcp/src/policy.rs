@@ -13,7 +13,7 @@ pub use accord_schema_model::SemanticsClass as Class;
 /// What `--allow` and `--read-only` say.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Policy {
+pub struct ExposurePolicy {
     /// Expose destructive methods.
     pub destructive: bool,
     /// Expose methods without declared semantics.
@@ -24,7 +24,7 @@ pub struct Policy {
     pub read_only: bool,
 }
 
-impl Policy {
+impl ExposurePolicy {
     /// Reads `--allow`'s comma-separated list: `destructive`, `undeclared`, or a method by its
     /// contract name or wire name (resolved through `dialect`).
     ///

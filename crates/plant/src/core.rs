@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use accord_schema_model::{Document, ParamStructure};
 use accord_validate::{Contract, Target};
 use accord_wire::encode::Answer;
-use accord_wire::protocol::Protocol;
+use accord_wire::protocol::ProtocolErrors;
 use accord_wire::{Access, Dialect, EventRoute, Id, ProtocolMethod, RpcError, describe};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -147,7 +147,7 @@ pub struct Plant {
     doc: Document,
     contract: Contract,
     dialect: Dialect,
-    protocol: Protocol,
+    protocol: ProtocolErrors,
     methods: HashMap<String, ContractMethod>,
     events: HashMap<String, Target>,
     /// Whether `rpc.subscribe`/`rpc.unsubscribe` are part of the wire: on accord's own wire
@@ -225,7 +225,7 @@ impl Plant {
         let (emitted, _) = broadcast::channel(1024);
         Ok(Plant {
             name: name.to_owned(),
-            protocol: Protocol::new(dialect.codes.clone(), dialect.describe.clone()),
+            protocol: ProtocolErrors::new(dialect.codes.clone(), dialect.describe.clone()),
             doc,
             contract,
             dialect,
@@ -260,7 +260,7 @@ impl Plant {
     }
 
     /// The protocol errors in the codes of the contract's wire.
-    pub fn protocol(&self) -> &Protocol {
+    pub fn protocol(&self) -> &ProtocolErrors {
         &self.protocol
     }
 

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use std::sync::{Arc, OnceLock};
 
 use crate::encode;
-use crate::protocol::Protocol;
+use crate::protocol::ProtocolErrors;
 use crate::{Error, RpcError};
 
 /// The method's name on the wire.
@@ -142,7 +142,7 @@ fn insert_verdict(entry: &mut Map<String, Value>, verdict: Result<(), String>) {
 /// A describe answer as a caller reads it.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub struct Answer {
+pub struct DescribeAnswer {
     /// The served format number.
     pub schema: u64,
     /// Whether this is the reduced answer.
@@ -170,10 +170,10 @@ pub struct NamespaceEntry {
     pub verdict: Option<Result<(), String>>,
 }
 
-impl Answer {
+impl DescribeAnswer {
     /// Reads a describe result; unknown members are kept, not refused (a newer plant's answer
     /// must still be readable).
-    pub fn from_value(value: &Value) -> Result<Answer, Error> {
+    pub fn from_value(value: &Value) -> Result<DescribeAnswer, Error> {
         let object = value
             .as_object()
             .ok_or_else(|| Error::shape("", "a describe answer must be an object"))?;
@@ -230,7 +230,7 @@ impl Answer {
             .filter(|(k, _)| !known.contains(&k.as_str()))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        Ok(Answer {
+        Ok(DescribeAnswer {
             schema,
             reduced,
             namespaces,
@@ -290,7 +290,7 @@ impl Described {
         doc: &Document,
         params: Option<&Value>,
         reduced: bool,
-        protocol: &Protocol,
+        protocol: &ProtocolErrors,
     ) -> encode::Answer {
         match read_params(params) {
             Ok(built) if built.is_empty() && reduced => {

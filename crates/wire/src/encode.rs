@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::protocol::Protocol;
+use crate::protocol::ProtocolErrors;
 use crate::{Id, RpcError, limits};
 use serde_json::Value;
 
@@ -71,7 +71,7 @@ pub fn response_within(
     answer: &Answer,
     out: &mut Vec<u8>,
     max: usize,
-    protocol: &Protocol,
+    protocol: &ProtocolErrors,
 ) -> Option<usize> {
     let mark = out.len();
     response(id, answer, out);

@@ -12,16 +12,16 @@ use serde_json::json;
 
 /// The protocol errors of one contract's wire.
 #[derive(Debug, Clone)]
-pub struct Protocol {
+pub struct ProtocolErrors {
     codes: ProtocolCodes,
     /// The describe method, named by `-32001`'s data on accord's wire.
     describe: Option<String>,
 }
 
-impl Protocol {
+impl ProtocolErrors {
     /// The protocol errors of a wire with these codes and this describe method.
-    pub fn new(codes: ProtocolCodes, describe: Option<String>) -> Protocol {
-        Protocol { codes, describe }
+    pub fn new(codes: ProtocolCodes, describe: Option<String>) -> ProtocolErrors {
+        ProtocolErrors { codes, describe }
     }
 
     /// Whether the wire has codes for a missing and a wrong credential (accord's `-32001` and

@@ -1,7 +1,7 @@
 //! The wire's shapes, read and written as docs/wire.md says.
 
 use accord_schema_model::Document;
-use accord_wire::describe::{self, Answer};
+use accord_wire::describe::{self, DescribeAnswer};
 use accord_wire::envelope::Rejected;
 use accord_wire::event::Notification;
 use accord_wire::{Access, Call, Id, Incoming, Presented, Request, Response, RpcError, codes};
@@ -148,7 +148,7 @@ fn describe_answers_full_and_reduced() {
     assert!(reduced.get("contract").is_none());
     insta::assert_json_snapshot!(reduced);
 
-    let read = Answer::from_value(&reduced).unwrap();
+    let read = DescribeAnswer::from_value(&reduced).unwrap();
     assert!(read.reduced && read.contract.is_none() && read.update.is_some());
     let gone = read.namespaces.iter().find(|n| n.name == "gone").unwrap();
     assert_eq!(

@@ -3,7 +3,7 @@
 
 use accord_compat_diff::{Level, Pairing, Source, diff};
 use accord_schema_model::Document;
-use accord_wire::describe::Answer;
+use accord_wire::describe::DescribeAnswer;
 
 use super::*;
 use crate::failure::{FailureKind, Problem};
@@ -63,7 +63,7 @@ impl Run<'_> {
     }
 
     /// The described contract against the given one: versions and verdicts, then compat-diff.
-    fn compare_described(&self, answer: &Answer) -> Vec<Problem> {
+    fn compare_described(&self, answer: &DescribeAnswer) -> Vec<Problem> {
         let doc = self.judge.doc;
         let mut problems = Vec::new();
         if answer.schema != doc.schema {

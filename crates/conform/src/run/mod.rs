@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use accord_schema_model::{Document, Method};
 use accord_validate::Target;
-use accord_wire::describe::Answer;
+use accord_wire::describe::DescribeAnswer;
 use accord_wire::event::NOTIFICATION;
 use accord_wire::{Id, Request, Response};
 use serde_json::Value;
@@ -292,9 +292,9 @@ pub(crate) fn read_response(reply: &Reply) -> Option<Response> {
     Response::from_value(&value, "").ok()
 }
 
-fn describe_answer(reply: &Reply) -> Option<Answer> {
+fn describe_answer(reply: &Reply) -> Option<DescribeAnswer> {
     match read_response(reply)? {
-        Response::Success { result, .. } => Answer::from_value(&result).ok(),
+        Response::Success { result, .. } => DescribeAnswer::from_value(&result).ok(),
         Response::Failure { .. } => None,
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::plant::Fault;
 use accord_conform::{
-    FailureKind, MethodSummary, NoProgress, Options, Outcome, Plant, Policy, Report, Transcript,
+    Endpoint, FailureKind, MethodSummary, NoProgress, Options, Outcome, Policy, Report, Transcript,
 };
 use accord_schema_model::Document;
 
@@ -36,7 +36,7 @@ async fn conform(
 ) -> Report {
     let url = plant::start(contract_file, token, fault).await;
     let doc = contract(contract_file);
-    let mut plant = Plant::new(url);
+    let mut plant = Endpoint::new(url);
     plant.token = token.map(str::to_owned);
     accord_conform::run(&doc, &plant, &options(&doc, allow, calls), &NoProgress).await.expect("run")
 }
@@ -186,7 +186,7 @@ async fn a_missing_method_is_one_method_missing_whatever_order_its_checks_ran_in
     invalid.result = None;
     method.examples.as_mut().unwrap().insert(0, invalid);
     for jobs in [1, 4] {
-        let mut plant = Plant::new(url.clone());
+        let mut plant = Endpoint::new(url.clone());
         plant.token = Some(TOKEN.to_owned());
         let mut options = options(&doc, &[], 2);
         options.jobs = jobs;
@@ -331,7 +331,7 @@ async fn a_slow_plant_is_failed_checks_with_the_time_waited_and_the_deadline_end
     let mut options = options(&doc, &[], 2);
     options.timeout = Duration::from_millis(200);
     options.deadline = Some(Duration::from_millis(1500));
-    let mut plant = Plant::new(url);
+    let mut plant = Endpoint::new(url);
     plant.token = Some(TOKEN.to_owned());
     let started = std::time::Instant::now();
     let report = accord_conform::run(&doc, &plant, &options, &NoProgress)
@@ -362,7 +362,7 @@ async fn calls_go_out_in_parallel_up_to_jobs_and_the_report_does_not_depend_on_i
             plant::start_with_stats("pump-plant.types.json", Some(TOKEN), slow).await;
         let mut options = options(&doc, &[], 2);
         options.jobs = jobs;
-        let mut plant = Plant::new(url);
+        let mut plant = Endpoint::new(url);
         plant.token = Some(TOKEN.to_owned());
         let report = accord_conform::run(&doc, &plant, &options, &NoProgress).await.expect("run");
         assert!(report.passed(), "{}", report.to_text());
@@ -410,7 +410,7 @@ async fn a_failure_transcript_replays_to_the_same_failure_and_passes_on_the_heal
     let opts = options(&doc, &[], 2);
     for (fault, fails) in [(Fault::WrongResultType, true), (Fault::None, false)] {
         let url = plant::start("pump-plant.types.json", Some(TOKEN), fault).await;
-        let mut plant = Plant::new(url);
+        let mut plant = Endpoint::new(url);
         plant.token = Some(TOKEN.to_owned());
         let replayed = accord_conform::replay(&doc, &plant, &opts, &transcript, &NoProgress)
             .await
@@ -427,7 +427,7 @@ async fn a_refused_connection_is_an_error_naming_the_url() {
     let url = format!("http://{}/", listener.local_addr().expect("addr"));
     drop(listener);
     let doc = contract("pump-plant.types.json");
-    let plant = Plant::new(url.clone());
+    let plant = Endpoint::new(url.clone());
     let err =
         accord_conform::run(&doc, &plant, &Options::default(), &NoProgress).await.unwrap_err();
     assert!(matches!(err, accord_conform::Error::Connect { .. }));
@@ -453,7 +453,7 @@ async fn a_websocket_transcript_with_a_wrong_credential_replays() {
     let opts = options(&doc, &[], 2);
     for (fault, fails) in [(Fault::WrongCredentialDowngraded, true), (Fault::None, false)] {
         let url = plant::start("pump-plant.types.json", Some(TOKEN), fault).await;
-        let mut plant = Plant::new(url);
+        let mut plant = Endpoint::new(url);
         plant.token = Some(TOKEN.to_owned());
         let replayed = accord_conform::replay(&doc, &plant, &opts, &transcript, &NoProgress)
             .await

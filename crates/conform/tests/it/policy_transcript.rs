@@ -1,7 +1,7 @@
 //! The safety policy and the transcript format on their own: no plant needed.
 
 use accord_conform::{
-    Class, Decision, Error, Line, NoProgress, Options, Plant, Policy, Transcript,
+    Class, Decision, Endpoint, Error, Line, NoProgress, Options, Policy, Transcript,
 };
 use accord_schema_model::Document;
 
@@ -57,7 +57,7 @@ fn an_allow_entry_that_is_neither_class_nor_method_is_refused() {
 fn the_plan_lists_every_method_with_its_decision_and_sends_nothing() {
     let doc = pump();
     // Nothing listens on port 9 of loopback; the plan does not need it.
-    let plant = Plant::new("http://127.0.0.1:9/");
+    let plant = Endpoint::new("http://127.0.0.1:9/");
     let plan =
         accord_conform::plan(&doc, &plant, &Options::default()).expect("a wire that resolves");
     assert_eq!(plan.methods.len(), 13);
@@ -92,7 +92,7 @@ fn the_plan_follows_the_contracts_wire_section() {
     let path =
         format!("{}/../../fixtures/future/foreign-wire.types.json", env!("CARGO_MANIFEST_DIR"));
     let doc = Document::parse(&std::fs::read_to_string(path).expect("contract")).expect("parses");
-    let plant = Plant::new("http://127.0.0.1:9/");
+    let plant = Endpoint::new("http://127.0.0.1:9/");
     let plan = accord_conform::plan(&doc, &plant, &Options::default()).expect("plan");
     let dialect = accord_schema_model::Dialect::of(&doc).expect("dialect");
     assert_eq!(plan.protocol.describe, None, "`describe: false`: no describe phase");
@@ -127,7 +127,7 @@ fn work_queue() -> Document {
 #[test]
 fn the_plan_shows_the_flows_of_the_links_and_runs_one_only_when_every_step_is_allowed() {
     let doc = work_queue();
-    let plant = Plant::new("http://127.0.0.1:9/");
+    let plant = Endpoint::new("http://127.0.0.1:9/");
     let mut options = Options::default();
     options.policy = Policy::with_allowed(&doc, ["write"]).expect("policy");
     let plan = accord_conform::plan(&doc, &plant, &options).expect("plan");

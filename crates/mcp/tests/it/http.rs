@@ -6,7 +6,7 @@ use crate::common;
 use std::time::Duration;
 
 use accord_mcp::http::HttpServer;
-use accord_mcp::{Backend, Mcp, Options, Policy};
+use accord_mcp::{Backend, ExposurePolicy, Mcp, Options};
 use rmcp::RoleClient;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
@@ -14,7 +14,7 @@ use rmcp::service::RunningService;
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 
-async fn start(name: &str, policy: Policy) -> (HttpServer, RunningService<RoleClient, ()>) {
+async fn start(name: &str, policy: ExposurePolicy) -> (HttpServer, RunningService<RoleClient, ()>) {
     let mut options = Options::new(Backend::Fake { seed: 0 });
     options.policy = policy;
     options.timeout = Duration::from_secs(10);
@@ -31,7 +31,7 @@ fn args(value: Value) -> serde_json::Map<String, Value> {
 
 #[tokio::test]
 async fn tools_are_listed_and_a_read_tool_answers_from_the_fake() {
-    let (server, client) = start("pump-plant", Policy::default()).await;
+    let (server, client) = start("pump-plant", ExposurePolicy::default()).await;
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert!(names.contains(&"pump_status"), "{names:?}");
@@ -62,7 +62,7 @@ async fn tools_are_listed_and_a_read_tool_answers_from_the_fake() {
 
 #[tokio::test]
 async fn an_invalid_argument_is_a_tool_error_with_its_pointer_and_an_unknown_tool_an_mcp_error() {
-    let (server, client) = start("pump-plant", Policy::default()).await;
+    let (server, client) = start("pump-plant", ExposurePolicy::default()).await;
     let call = CallToolRequestParams::new("pump_status").with_arguments(args(json!({"pump": 7})));
     let result = client.call_tool(call).await.unwrap();
     assert_eq!(result.is_error, Some(true));
@@ -76,7 +76,7 @@ async fn an_invalid_argument_is_a_tool_error_with_its_pointer_and_an_unknown_too
 
 #[tokio::test]
 async fn the_contract_and_each_namespaces_types_are_resources() {
-    let (server, client) = start("pump-plant", Policy::default()).await;
+    let (server, client) = start("pump-plant", ExposurePolicy::default()).await;
     let resources = client.list_all_resources().await.unwrap();
     let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
     assert_eq!(
@@ -105,7 +105,7 @@ async fn the_contract_and_each_namespaces_types_are_resources() {
 async fn collect_events_gathers_payloads_from_the_fake_on_both_subscription_styles() {
     for (name, event) in [("pump-plant", "pump.stateChanged"), ("boiler-plant", "boiler.telemetry")]
     {
-        let (server, client) = start(name, Policy::default()).await;
+        let (server, client) = start(name, ExposurePolicy::default()).await;
         let call = CallToolRequestParams::new("collect_events")
             .with_arguments(args(json!({"event": event, "count": 2, "timeoutMs": 5000})));
         let result = client.call_tool(call).await.unwrap();

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use accord_mcp::{Catalog, Policy};
+use accord_mcp::{Catalog, ExposurePolicy};
 use accord_schema_model::Semantics;
 use accord_wire::Dialect;
 use serde_json::{Value, json};
@@ -45,7 +45,7 @@ fn check_annotations(name: &str, catalog: &Catalog, open_world: bool) {
     }
 }
 
-fn tools_list(name: &str, policy: &Policy, open_world: bool) -> (Catalog, Value) {
+fn tools_list(name: &str, policy: &ExposurePolicy, open_world: bool) -> (Catalog, Value) {
     let doc = common::contract(name);
     let dialect = Dialect::of(&doc).unwrap();
     let catalog = Catalog::build(&doc, &dialect, policy, open_world).unwrap();
@@ -55,7 +55,7 @@ fn tools_list(name: &str, policy: &Policy, open_world: bool) -> (Catalog, Value)
 
 #[test]
 fn pump_plant_tools_list() {
-    let (catalog, list) = tools_list("pump-plant", &Policy::default(), false);
+    let (catalog, list) = tools_list("pump-plant", &ExposurePolicy::default(), false);
     check_annotations("pump-plant", &catalog, false);
     insta::assert_json_snapshot!("pump-plant.tools-list", list);
     insta::assert_snapshot!("pump-plant.exposure", catalog.exposure());
@@ -63,7 +63,7 @@ fn pump_plant_tools_list() {
 
 #[test]
 fn boiler_plant_tools_list() {
-    let (catalog, list) = tools_list("boiler-plant", &Policy::default(), false);
+    let (catalog, list) = tools_list("boiler-plant", &ExposurePolicy::default(), false);
     check_annotations("boiler-plant", &catalog, false);
     insta::assert_json_snapshot!("boiler-plant.tools-list", list);
     insta::assert_snapshot!("boiler-plant.exposure", catalog.exposure());
@@ -72,7 +72,7 @@ fn boiler_plant_tools_list() {
 #[test]
 fn allowed_and_upstream_tools_keep_the_table_with_open_world_true() {
     let dialect = Dialect::of(&common::contract("pump-plant")).unwrap();
-    let mut policy = Policy::default();
+    let mut policy = ExposurePolicy::default();
     policy.allow("destructive,undeclared", &dialect).unwrap();
     let (catalog, _) = tools_list("pump-plant", &policy, true);
     assert!(catalog.hidden.is_empty(), "{:?}", catalog.hidden);
@@ -83,19 +83,19 @@ fn allowed_and_upstream_tools_keep_the_table_with_open_world_true() {
 
 #[test]
 fn the_policy_hides_destructive_and_undeclared_and_read_only_keeps_reads() {
-    let (catalog, _) = tools_list("pump-plant", &Policy::default(), false);
+    let (catalog, _) = tools_list("pump-plant", &ExposurePolicy::default(), false);
     let hidden: Vec<&str> = catalog.hidden.iter().map(|h| h.method.as_str()).collect();
     assert_eq!(hidden, ["pump.resetRuntimeCounters", "pump.runSelfTest", "tank.drain"]);
 
     let dialect = Dialect::of(&common::contract("pump-plant")).unwrap();
-    let mut by_name = Policy::default();
+    let mut by_name = ExposurePolicy::default();
     by_name.allow("pump.resetRuntimeCounters", &dialect).unwrap();
     let (catalog, _) = tools_list("pump-plant", &by_name, false);
     assert!(catalog.method("pump_resetRuntimeCounters").is_some());
     assert!(catalog.method("tank_drain").is_none());
     assert!(by_name.clone().allow("pump.explode", &dialect).is_err());
 
-    let mut read_only = Policy::default();
+    let mut read_only = ExposurePolicy::default();
     read_only.read_only = true;
     let (catalog, _) = tools_list("pump-plant", &read_only, false);
     assert!(catalog.methods.iter().all(|t| t.class == accord_mcp::Class::Read));
@@ -114,7 +114,7 @@ fn names_that_collide_after_sanitising_still_start_with_suffixes() {
     )
     .unwrap();
     let dialect = Dialect::of(&doc).unwrap();
-    let catalog = Catalog::build(&doc, &dialect, &Policy::default(), false).unwrap();
+    let catalog = Catalog::build(&doc, &dialect, &ExposurePolicy::default(), false).unwrap();
     let names: Vec<(String, String)> =
         catalog.methods.iter().map(|t| (t.tool.name.to_string(), t.route.qualified())).collect();
     assert_eq!(
