@@ -7,9 +7,11 @@
 //! (each has a `dummy-refinement-handled` feature: its own handling of the dummy, under `cfg`)
 //! is checked on its own, with its dependencies' handling enabled and its own not: the errors
 //! it shows are its sites. Then the whole workspace is checked with every crate's handling
-//! enabled, which must compile: no site outside those crates, and the handling itself is sound.
-//! The checks share the workspace's target directory (check artifacts, one set per feature
-//! combination), so a second run costs seconds.
+//! enabled, with their tests, benches and examples, which must compile: no site outside those
+//! crates' libraries and binaries (test code that names every field handles the dummy itself),
+//! and the handling itself is sound. The checks share the workspace's target directory (check
+//! artifacts, one set per feature combination); a crate that fails is checked again on every
+//! run, so the per-crate checks take only libraries and binaries.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -65,9 +67,15 @@ fn enclosing_fn(source: &str, line: usize) -> String {
         .unwrap_or_else(|| "(outside any fn)".to_owned())
 }
 
-/// Workspace packages with the `dummy-refinement-handled` feature, each with the ones of them
-/// it depends on (normal, dev or build).
-fn handling_packages(root: &Path) -> BTreeMap<String, Vec<String>> {
+/// A package with sites: the ones of them it depends on (normal, dev or build), and the cargo
+/// arguments that select its library and binaries.
+struct Handling {
+    dependencies: Vec<String>,
+    targets: Vec<&'static str>,
+}
+
+/// Workspace packages with the `dummy-refinement-handled` feature, by name.
+fn handling_packages(root: &Path) -> BTreeMap<String, Handling> {
     let mut cmd = workspace::cargo();
     cmd.current_dir(root).args(["metadata", "--no-deps", "--format-version", "1", "--offline"]);
     let out = cmd.output().expect("cargo metadata runs");
@@ -92,16 +100,35 @@ fn handling_packages(root: &Path) -> BTreeMap<String, Vec<String>> {
                 .collect();
             on.sort();
             on.dedup();
-            Some((name, on))
+            let kinds: Vec<&str> = p["targets"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|t| t["kind"].as_array().into_iter().flatten())
+                .filter_map(Value::as_str)
+                .collect();
+            let mut targets = Vec::new();
+            if kinds.contains(&"lib") {
+                targets.push("--lib");
+            }
+            if kinds.contains(&"bin") {
+                targets.push("--bins");
+            }
+            Some((name, Handling { dependencies: on, targets }))
         })
         .collect()
 }
 
-/// `cargo check --all-targets --keep-going` of `packages` (the workspace when empty) with
-/// `features`: the sites of its errors, and the errors as text.
-fn check(root: &Path, packages: &[&str], features: &[String]) -> (BTreeSet<Site>, Vec<String>) {
+/// `cargo check --keep-going` of `targets` (`--lib`, `--bins`, `--all-targets`) of `packages`
+/// (the workspace when empty) with `features`: the sites of its errors, and the errors as text.
+fn check(
+    root: &Path,
+    packages: &[&str],
+    targets: &[&str],
+    features: &[String],
+) -> (BTreeSet<Site>, Vec<String>) {
     let mut cmd = workspace::cargo();
-    cmd.current_dir(root).args(["check", "--all-targets", "--keep-going", "--offline"]);
+    cmd.current_dir(root).args(["check", "--keep-going", "--offline"]).args(targets);
     cmd.args(["--message-format", "json", "--features", &features.join(",")]);
     if packages.is_empty() {
         cmd.arg("--workspace");
@@ -154,10 +181,10 @@ fn a_dummy_refinement_fails_to_compile_at_exactly_the_sites_contributing_names()
 
     let mut found = BTreeSet::new();
     let mut report = Vec::new();
-    for (package, dependencies) in &handling {
+    for (package, Handling { dependencies, targets }) in &handling {
         let mut features = vec![ROW.to_owned()];
         features.extend(dependencies.iter().map(|d| format!("{d}/{HANDLED}")));
-        let (sites, errors) = check(&root, &[package], &features);
+        let (sites, errors) = check(&root, &[package], targets, &features);
         assert!(
             !errors.is_empty(),
             "{package} has a `{HANDLED}` feature but no site: the dummy compiles without its handling"
@@ -170,7 +197,7 @@ fn a_dummy_refinement_fails_to_compile_at_exactly_the_sites_contributing_names()
         found.extend(sites);
     }
     let all: Vec<String> = handling.keys().map(|p| format!("{p}/{HANDLED}")).collect();
-    let (_, errors) = check(&root, &[], &all);
+    let (_, errors) = check(&root, &[], &["--all-targets"], &all);
     assert!(
         errors.is_empty(),
         "with every crate's handling, the workspace must compile; it does not:\n  {}",
