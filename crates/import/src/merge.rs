@@ -4,7 +4,7 @@
 //! Where it cannot (two different patterns, a closed object meeting members it does not
 //! name), the first part is kept and the loss reported.
 
-use accord_schema_model::{NumberRules, Refinement, StringRules, TypeKind};
+use accord_schema_model::{Kind, NumberRules, Refinement, StringRules, TypeKind};
 use serde_json::{Map, Number, Value, json};
 
 use crate::node::{self, add_annotations, is_any, is_never, kind_of, never, union};
@@ -107,7 +107,10 @@ fn merge_inner(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
                 .into_iter()
                 .map(|e| merge(c, e, items.clone(), at))
                 .collect();
-            if ["minItems", "maxItems", "uniqueItems"].iter().any(|k| arr.get(*k).is_some()) {
+            // The array's refinements besides its items (from the model's declaration).
+            let mut counts =
+                Refinement::of(Kind::Array).iter().filter(|r| **r != Refinement::Items);
+            if counts.any(|r| arr.get(r.name()).is_some()) {
                 let detail = "item counts beside fixed positions are not merged; the tuple's own count is kept".into();
                 c.loss(at, "all-of-merge", Accepts::Wider, detail);
             }
