@@ -17,7 +17,7 @@
 //! depth, integers past 64 bits) and `1.0` where an integer stands, which JSON Schema counts as
 //! an integer.
 
-use accord_schema_model::{Kind, members};
+use accord_schema_model::{Kind, Refinement, members};
 use anyhow::{Result, bail};
 use serde_json::{Map, Value, json};
 
@@ -477,99 +477,103 @@ fn kind_about(kind: Kind) -> &'static str {
     }
 }
 
-/// The members of type nodes of `kind` alone.
+/// The members of type nodes of `kind` alone, in the order of the model's declaration.
 fn refinements(kind: Kind) -> Vec<Member> {
-    match kind {
-        Kind::Any | Kind::Null | Kind::Boolean => vec![],
-        Kind::Integer | Kind::Number => vec![
-            opt("min", number(), "Inclusive lower bound."),
-            opt("max", number(), "Inclusive upper bound."),
-            opt("exclusiveMin", number(), "Exclusive lower bound."),
-            opt("exclusiveMax", number(), "Exclusive upper bound."),
-            opt(
-                "multipleOf",
-                json!({ "type": "number", "exclusiveMinimum": 0 }),
-                "Admits the values v for which v / multipleOf is a whole number; greater than 0.",
-            ),
-            opt(
-                "unit",
-                json!({ "type": "string", "examples": ["s", "ms", "rpm", "bar"] }),
-                "The unit of the quantity: part of the meaning, not checked.",
-            ),
-        ],
-        Kind::String => vec![
-            opt("minLength", count(), "Least length, in Unicode scalar values, inclusive."),
-            opt("maxLength", count(), "Greatest length, in Unicode scalar values, inclusive."),
-            opt(
-                "pattern",
-                string(),
-                "A regular expression (Rust regex), unanchored: write ^…$ to match the whole string.",
-            ),
-            opt(
-                "format",
-                json!({
-                    "type": "string",
-                    "examples": ["date-time", "date", "time", "uuid", "uri", "ipv4", "ipv6", "hex"],
-                }),
-                "A designation such as date-time or uuid; checked when known.",
-            ),
-        ],
-        Kind::Literal => vec![req("value", any(), "The one value admitted (null is a value).")],
-        Kind::Enum => vec![
-            req(
-                "values",
-                array_of(json!({ "type": ["string", "integer"] })),
-                "The values admitted: strings or integers.",
-            ),
-            opt(
-                "open",
-                boolean(),
-                "A promise that every reader copes with values not listed; absent: closed.",
-            ),
-            opt(
-                "reserved",
-                array_of(def("reserved")),
-                "Values that were removed and may never be reused.",
-            ),
-        ],
-        Kind::Array => vec![
-            req("items", type_node(), "The type of every item."),
-            opt("minItems", count(), "Least number of items, inclusive."),
-            opt("maxItems", count(), "Greatest number of items, inclusive."),
-            opt("uniqueItems", boolean(), "No two items are equal; absent: false."),
-        ],
-        Kind::Tuple => {
-            vec![req("elements", array_of(type_node()), "The type of each position, in order.")]
+    Refinement::of(kind).iter().map(|&r| refinement(r)).collect()
+}
+
+/// One kind-specific member. Every row of the model's declaration is named, so a new one does
+/// not compile until the format's JSON Schema says what it holds.
+fn refinement(r: Refinement) -> Member {
+    let name = r.name();
+    match r {
+        Refinement::Min => opt(name, number(), "Inclusive lower bound."),
+        Refinement::Max => opt(name, number(), "Inclusive upper bound."),
+        Refinement::ExclusiveMin => opt(name, number(), "Exclusive lower bound."),
+        Refinement::ExclusiveMax => opt(name, number(), "Exclusive upper bound."),
+        Refinement::MultipleOf => opt(
+            name,
+            json!({ "type": "number", "exclusiveMinimum": 0 }),
+            "Admits the values v for which v / multipleOf is a whole number; greater than 0.",
+        ),
+        Refinement::Unit => opt(
+            name,
+            json!({ "type": "string", "examples": ["s", "ms", "rpm", "bar"] }),
+            "The unit of the quantity: part of the meaning, not checked.",
+        ),
+        #[cfg(feature = "dummy-refinement-handled")]
+        Refinement::Dummy => opt(name, count(), "A dummy (never enabled)."),
+        Refinement::MinLength => {
+            opt(name, count(), "Least length, in Unicode scalar values, inclusive.")
         }
-        Kind::Object => vec![
-            opt("fields", object_of(def("field")), "The declared fields, by member name."),
-            opt(
-                "closed",
-                boolean(),
-                "Members not in `fields` are refused; absent: false, the object is open.",
-            ),
-            opt(
-                "reserved",
-                array_of(def("reserved")),
-                "Field names that were removed and may never be reused.",
-            ),
-        ],
-        Kind::Map => vec![
-            opt("keys", type_node(), "The type of the member names; absent: any string."),
-            req("values", type_node(), "The type of every member value."),
-        ],
-        Kind::Union => vec![
-            req("variants", array_of(type_node()), "The types a value may match."),
-            opt(
-                "discriminator",
-                string(),
-                "The member of the object variants whose literal value picks the variant.",
-            ),
-        ],
-        Kind::Ref => vec![
-            req("name", string(), "The named type, an entry of a namespace's `types`."),
-            opt("namespace", string(), "The namespace of the named type; absent: the ref's own."),
-        ],
+        Refinement::MaxLength => {
+            opt(name, count(), "Greatest length, in Unicode scalar values, inclusive.")
+        }
+        Refinement::Pattern => opt(
+            name,
+            string(),
+            "A regular expression (Rust regex), unanchored: write ^…$ to match the whole string.",
+        ),
+        Refinement::Format => opt(
+            name,
+            json!({
+                "type": "string",
+                "examples": ["date-time", "date", "time", "uuid", "uri", "ipv4", "ipv6", "hex"],
+            }),
+            "A designation such as date-time or uuid; checked when known.",
+        ),
+        Refinement::Value => req(name, any(), "The one value admitted (null is a value)."),
+        Refinement::EnumValues => req(
+            name,
+            array_of(json!({ "type": ["string", "integer"] })),
+            "The values admitted: strings or integers.",
+        ),
+        Refinement::Open => opt(
+            name,
+            boolean(),
+            "A promise that every reader copes with values not listed; absent: closed.",
+        ),
+        Refinement::EnumReserved => opt(
+            name,
+            array_of(def("reserved")),
+            "Values that were removed and may never be reused.",
+        ),
+        Refinement::Items => req(name, type_node(), "The type of every item."),
+        Refinement::MinItems => opt(name, count(), "Least number of items, inclusive."),
+        Refinement::MaxItems => opt(name, count(), "Greatest number of items, inclusive."),
+        Refinement::UniqueItems => opt(name, boolean(), "No two items are equal; absent: false."),
+        Refinement::Elements => {
+            req(name, array_of(type_node()), "The type of each position, in order.")
+        }
+        Refinement::Fields => {
+            opt(name, object_of(def("field")), "The declared fields, by member name.")
+        }
+        Refinement::Closed => opt(
+            name,
+            boolean(),
+            "Members not in `fields` are refused; absent: false, the object is open.",
+        ),
+        Refinement::ObjectReserved => opt(
+            name,
+            array_of(def("reserved")),
+            "Field names that were removed and may never be reused.",
+        ),
+        Refinement::Keys => {
+            opt(name, type_node(), "The type of the member names; absent: any string.")
+        }
+        Refinement::MapValues => req(name, type_node(), "The type of every member value."),
+        Refinement::Variants => req(name, array_of(type_node()), "The types a value may match."),
+        Refinement::Discriminator => opt(
+            name,
+            string(),
+            "The member of the object variants whose literal value picks the variant.",
+        ),
+        Refinement::Name => {
+            req(name, string(), "The named type, an entry of a namespace's `types`.")
+        }
+        Refinement::Namespace => {
+            opt(name, string(), "The namespace of the named type; absent: the ref's own.")
+        }
     }
 }
 

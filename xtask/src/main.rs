@@ -17,6 +17,8 @@ mod format_schema;
 mod freeze;
 mod layering;
 mod load;
+#[cfg(test)]
+mod refinement_sites;
 mod release;
 mod roundtrip;
 mod soak;

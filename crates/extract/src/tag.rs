@@ -9,7 +9,7 @@
 //! | a struct or enum | `inline` (no named type), `name = "…"` (the contract's name) |
 //! | a type, field or param | `unit`, `min`, `max`, `exclusiveMin`, `exclusiveMax`, `multipleOf`, `minLength`, `maxLength`, `pattern`, `format`, `open` |
 
-use accord_schema_model::{NumberRules, StringRules, TypeKind, TypeNode};
+use accord_schema_model::{Kind, NumberRules, Refinement, StringRules, TypeKind, TypeNode};
 use serde_json::Number;
 
 use crate::{
@@ -17,19 +17,12 @@ use crate::{
     diagnostic::{Diagnostics, locate},
 };
 
-const REFINEMENTS: &[&str] = &[
-    "unit",
-    "min",
-    "max",
-    "exclusiveMin",
-    "exclusiveMax",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "open",
-];
+/// Whether `key` is a refinement the tag sets: a member of `integer`, `number` or `string`
+/// (from the one declaration, [`Refinement`]), or an enum's `open`.
+fn is_refinement(key: &str) -> bool {
+    let scalar = |kind: &Kind| matches!(kind, Kind::Integer | Kind::Number | Kind::String);
+    key == Refinement::Open.name() || Refinement::named(key).any(|r| r.kinds().iter().any(scalar))
+}
 
 /// Every key the tag knows; others are reported.
 pub(crate) const KNOWN: &[&str] =
@@ -49,7 +42,7 @@ fn number(text: &str) -> Option<Number> {
 pub(crate) fn refine(node: &mut TypeNode, docs: &Docs, file: &str, diags: &mut Diagnostics) {
     let at = || docs.tag_span.map(|s| locate(file, s)).unwrap_or_default();
     for (key, value) in &docs.tag {
-        if !REFINEMENTS.contains(&key.as_str()) {
+        if !is_refinement(key) {
             if !KNOWN.contains(&key.as_str()) {
                 diags.warn(
                     "unknown-tag",
@@ -70,8 +63,17 @@ pub(crate) fn refine(node: &mut TypeNode, docs: &Docs, file: &str, diags: &mut D
         let ok = match (&mut target.kind, key.as_str()) {
             (TypeKind::Integer(r) | TypeKind::Number(r), k) => {
                 // Every refinement is named, so a new one does not compile until the tag can
-                // set it (and `REFINEMENTS` lists its key).
-                let NumberRules { min, max, exclusive_min, exclusive_max, multiple_of, unit } = r;
+                // set it.
+                let NumberRules {
+                    min,
+                    max,
+                    exclusive_min,
+                    exclusive_max,
+                    multiple_of,
+                    unit,
+                    #[cfg(feature = "dummy-refinement-handled")]
+                        dummy: _,
+                } = r;
                 let n = number(&value);
                 match k {
                     "unit" => {

@@ -4,7 +4,8 @@
 //! Where it cannot (two different patterns, a closed object meeting members it does not
 //! name), the first part is kept and the loss reported.
 
-use serde_json::{Map, Value, json};
+use accord_schema_model::{Kind, NumberRules, Refinement, StringRules, TypeKind};
+use serde_json::{Map, Number, Value, json};
 
 use crate::node::{self, add_annotations, is_any, is_never, kind_of, never, union};
 use crate::report::Accepts;
@@ -15,7 +16,7 @@ use crate::schema::Converter;
 pub(crate) fn merge(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
     // A part without assertions (`any`) gives no type either.
     let untyped =
-        |x: &Value| x.get(node::UNTYPED).is_some() || (is_any(x) && node::assertions(x).is_empty());
+        |x: &Value| x.get(node::UNTYPED).is_some() || (is_any(x) && !node::has_assertions(x));
     let keep = untyped(&a) && untyped(&b);
     let mark = a.get(node::UNTYPED).or_else(|| b.get(node::UNTYPED)).cloned();
     let mut out = merge_inner(c, a, b, at);
@@ -36,12 +37,12 @@ fn merge_inner(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
     if is_never(&a) || is_never(&b) {
         return never();
     }
-    if node::assertions(&b).is_empty() && is_any(&b) {
+    if !node::has_assertions(&b) && is_any(&b) {
         let mut a = a;
         add_annotations(&mut a, &b);
         return a;
     }
-    if node::assertions(&a).is_empty() && is_any(&a) {
+    if !node::has_assertions(&a) && is_any(&a) {
         let mut b = b;
         add_annotations(&mut b, &a);
         return b;
@@ -106,7 +107,10 @@ fn merge_inner(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
                 .into_iter()
                 .map(|e| merge(c, e, items.clone(), at))
                 .collect();
-            if ["minItems", "maxItems", "uniqueItems"].iter().any(|k| arr.get(*k).is_some()) {
+            // The array's refinements besides its items (from the model's declaration).
+            let mut counts =
+                Refinement::of(Kind::Array).iter().filter(|r| **r != Refinement::Items);
+            if counts.any(|r| arr.get(r.name()).is_some()) {
                 let detail = "item counts beside fixed positions are not merged; the tuple's own count is kept".into();
                 c.loss(at, "all-of-merge", Accepts::Wider, detail);
             }
@@ -204,31 +208,84 @@ fn tighten(out: &mut Value, other: &Value, key: &str, lower: bool) {
 }
 
 fn numbers(c: &mut Converter<'_>, a: &Value, b: &Value, at: &str) -> Value {
-    let mut out = a.clone();
-    tighten(&mut out, b, "min", true);
-    tighten(&mut out, b, "exclusiveMin", true);
-    tighten(&mut out, b, "max", false);
-    tighten(&mut out, b, "exclusiveMax", false);
-    same_or_loss(c, &mut out, b, "multipleOf", at);
-    same_or_loss(c, &mut out, b, "unit", at);
-    out
+    let mut out = node::number_rules(a);
+    // Every refinement is named, so a new one does not compile until it is merged.
+    let NumberRules {
+        min,
+        max,
+        exclusive_min,
+        exclusive_max,
+        multiple_of,
+        unit,
+        #[cfg(feature = "dummy-refinement-handled")]
+            dummy: _,
+    } = node::number_rules(b);
+    tighter(&mut out.min, min, true);
+    tighter(&mut out.exclusive_min, exclusive_min, true);
+    tighter(&mut out.max, max, false);
+    tighter(&mut out.exclusive_max, exclusive_max, false);
+    same_or_loss(c, &mut out.multiple_of, multiple_of, Refinement::MultipleOf, at);
+    same_or_loss(c, &mut out.unit, unit, Refinement::Unit, at);
+    let kind = if kind_of(a) == "integer" { TypeKind::Integer(out) } else { TypeKind::Number(out) };
+    node::with_rules(a.clone(), kind)
 }
 
 fn strings(c: &mut Converter<'_>, a: &Value, b: &Value, at: &str) -> Value {
-    let mut out = a.clone();
-    tighten(&mut out, b, "minLength", true);
-    tighten(&mut out, b, "maxLength", false);
-    same_or_loss(c, &mut out, b, "pattern", at);
-    same_or_loss(c, &mut out, b, "format", at);
-    out
+    let mut out = node::string_rules(a);
+    // Every refinement is named, so a new one does not compile until it is merged.
+    let StringRules { min_length, max_length, pattern, format } = node::string_rules(b);
+    tighter(&mut out.min_length, min_length, true);
+    tighter(&mut out.max_length, max_length, false);
+    same_or_loss(c, &mut out.pattern, pattern, Refinement::Pattern, at);
+    same_or_loss(c, &mut out.format, format, Refinement::Format, at);
+    node::with_rules(a.clone(), TypeKind::String(out))
 }
 
-/// Takes `b`'s `key` where `out` has none; two different values are a loss (the first kept).
-fn same_or_loss(c: &mut Converter<'_>, out: &mut Value, b: &Value, key: &str, at: &str) {
-    match (out.get(key).cloned(), b.get(key)) {
-        (None, Some(theirs)) => out[key] = theirs.clone(),
-        (Some(ours), Some(theirs)) if &ours != theirs => {
-            let detail = format!("two different `{key}`s cannot be one; only {ours} is checked");
+/// A bound as a float, for comparing bounds.
+trait Bound: Clone {
+    fn value(&self) -> Option<f64>;
+}
+
+impl Bound for Number {
+    fn value(&self) -> Option<f64> {
+        self.as_f64()
+    }
+}
+
+impl Bound for u64 {
+    fn value(&self) -> Option<f64> {
+        Some(*self as f64)
+    }
+}
+
+/// Keeps the tighter of two bounds: the larger lower bound or the smaller upper one.
+fn tighter<T: Bound>(ours: &mut Option<T>, theirs: Option<T>, lower: bool) {
+    let Some(theirs) = theirs else { return };
+    let keep_theirs = match ours.as_ref().and_then(Bound::value) {
+        None => true,
+        Some(o) => {
+            let t = theirs.value().unwrap_or(o);
+            if lower { t > o } else { t < o }
+        }
+    };
+    if keep_theirs {
+        *ours = Some(theirs);
+    }
+}
+
+/// Takes `theirs` where `ours` is absent; two different values are a loss (the first kept).
+fn same_or_loss<T: PartialEq + Clone + Into<Value>>(
+    c: &mut Converter<'_>,
+    ours: &mut Option<T>,
+    theirs: Option<T>,
+    r: Refinement,
+    at: &str,
+) {
+    match (ours.clone(), theirs) {
+        (None, Some(theirs)) => *ours = Some(theirs),
+        (Some(o), Some(theirs)) if o != theirs => {
+            let (key, o) = (r.name(), o.into());
+            let detail = format!("two different `{key}`s cannot be one; only {o} is checked");
             c.loss(at, "all-of-merge", Accepts::Wider, detail);
         }
         _ => {}
@@ -306,7 +363,7 @@ fn listed(c: &mut Converter<'_>, a: &Value, b: &Value, at: &str) -> Value {
                         && (kind_of(other) != "integer" || v.is_i64() || v.is_u64())
                 })
                 .collect();
-            if !node::assertions(other).is_empty() && !is_any(other) {
+            if node::has_assertions(other) && !is_any(other) {
                 let detail = "listed values meet a type with refinements; the values are kept without checking them against it".into();
                 c.loss(at, "all-of-merge", Accepts::Wider, detail);
             }

@@ -4,7 +4,8 @@
 //! reader (`Document::from_value`), so every node it makes is checked by the same rules as a
 //! contract read from a file.
 
-use serde_json::{Map, Value, json};
+use accord_schema_model::{Kind, NumberRules, Refinement, StringRules, TypeKind, TypeNode};
+use serde_json::{Map, Number, Value, json};
 
 /// The member that marks a node made from a schema without `type` (its kind implied by its
 /// keywords): a loss unless a merge with a typed part settles it. Never written out.
@@ -48,22 +49,98 @@ pub(crate) fn union(mut arms: Vec<Value>) -> Value {
 /// Members every kind takes (format.md §7.1), which say nothing about what is admitted.
 pub(crate) const ANNOTATIONS: [&str; 4] = ["description", "deprecated", "default", "examples"];
 
-/// The members of a node that restrict values: its kind's own members.
-pub(crate) fn assertions(node: &Value) -> Vec<&str> {
-    let own: &[&str] = match kind_of(node) {
-        "integer" | "number" => &["min", "max", "exclusiveMin", "exclusiveMax", "multipleOf"],
-        "string" => &["minLength", "maxLength", "pattern", "format"],
-        "literal" => &["value"],
-        "enum" => &["values"],
-        "array" => &["items", "minItems", "maxItems", "uniqueItems"],
-        "tuple" => &["elements"],
-        "object" => &["fields", "closed"],
-        "map" => &["keys", "values"],
-        "union" => &["variants"],
-        "ref" => &["name"],
-        _ => &[],
-    };
-    own.iter().copied().filter(|k| node.get(*k).is_some()).collect()
+/// Whether `node` has a member of its kind that restricts values (a bound, its items, its
+/// fields; not a unit, a discriminator or reserved names).
+pub(crate) fn has_assertions(node: &Value) -> bool {
+    let Some(kind) = Kind::from_name(kind_of(node)) else { return false };
+    Refinement::of(kind).iter().any(|&r| restricts(r) && node.get(r.name()).is_some())
+}
+
+/// Whether a kind-specific member restricts the values a node admits (what a merge must
+/// keep). Every row of the model's declaration is named, so a new one does not compile until
+/// the import says.
+fn restricts(r: Refinement) -> bool {
+    match r {
+        Refinement::Min
+        | Refinement::Max
+        | Refinement::ExclusiveMin
+        | Refinement::ExclusiveMax
+        | Refinement::MultipleOf
+        | Refinement::MinLength
+        | Refinement::MaxLength
+        | Refinement::Pattern
+        | Refinement::Format
+        | Refinement::Value
+        | Refinement::EnumValues
+        | Refinement::Items
+        | Refinement::MinItems
+        | Refinement::MaxItems
+        | Refinement::UniqueItems
+        | Refinement::Elements
+        | Refinement::Fields
+        | Refinement::Closed
+        | Refinement::Keys
+        | Refinement::MapValues
+        | Refinement::Variants
+        | Refinement::Name => true,
+        #[cfg(feature = "dummy-refinement-handled")]
+        Refinement::Dummy => true,
+        Refinement::Unit
+        | Refinement::Open
+        | Refinement::EnumReserved
+        | Refinement::ObjectReserved
+        | Refinement::Discriminator
+        | Refinement::Namespace => false,
+    }
+}
+
+/// The numeric refinements of a node, read from its members (a member of another JSON type
+/// than the refinement's is none: the import writes none such).
+pub(crate) fn number_rules(node: &Value) -> NumberRules {
+    NumberRules {
+        min: number(node, Refinement::Min),
+        max: number(node, Refinement::Max),
+        exclusive_min: number(node, Refinement::ExclusiveMin),
+        exclusive_max: number(node, Refinement::ExclusiveMax),
+        multiple_of: number(node, Refinement::MultipleOf),
+        unit: text(node, Refinement::Unit),
+        #[cfg(feature = "dummy-refinement-handled")]
+        dummy: node.get("dummy").and_then(Value::as_u64),
+    }
+}
+
+/// The string refinements of a node, read as [`number_rules`] reads numbers'.
+pub(crate) fn string_rules(node: &Value) -> StringRules {
+    StringRules {
+        min_length: node.get(Refinement::MinLength.name()).and_then(Value::as_u64),
+        max_length: node.get(Refinement::MaxLength.name()).and_then(Value::as_u64),
+        pattern: text(node, Refinement::Pattern),
+        format: text(node, Refinement::Format),
+    }
+}
+
+fn number(node: &Value, r: Refinement) -> Option<Number> {
+    match node.get(r.name()) {
+        Some(Value::Number(n)) => Some(n.clone()),
+        _ => None,
+    }
+}
+
+fn text(node: &Value, r: Refinement) -> Option<String> {
+    node.get(r.name()).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// `node` with its kind's refinements replaced by `kind`'s (an integer, number or string
+/// node's rules), written by the model's writer; its other members are kept.
+pub(crate) fn with_rules(mut node: Value, kind: TypeKind) -> Value {
+    let Some(members) = node.as_object_mut() else { return node };
+    for r in Refinement::of(kind.kind()) {
+        members.remove(r.name());
+    }
+    if let Value::Object(written) = TypeNode::new(kind).to_value() {
+        members.extend(written.into_iter().filter(|(k, _)| k != "kind"));
+    }
+    node
 }
 
 /// Whether the node admits every value: kind `any`.
@@ -89,35 +166,7 @@ pub(crate) fn add_annotations(to: &mut Value, from: &Value) {
 
 /// Every kind-specific member name of the format (section 12.1).
 fn is_kind_member(name: &str) -> bool {
-    matches!(
-        name,
-        "min"
-            | "max"
-            | "exclusiveMin"
-            | "exclusiveMax"
-            | "multipleOf"
-            | "unit"
-            | "minLength"
-            | "maxLength"
-            | "pattern"
-            | "format"
-            | "value"
-            | "values"
-            | "open"
-            | "reserved"
-            | "items"
-            | "minItems"
-            | "maxItems"
-            | "uniqueItems"
-            | "elements"
-            | "fields"
-            | "closed"
-            | "keys"
-            | "variants"
-            | "discriminator"
-            | "name"
-            | "namespace"
-    )
+    Refinement::named(name).next().is_some()
 }
 
 /// The JSON type class a kind's values belong to, for telling arms apart: values of two

@@ -12,6 +12,8 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use crate::merge;
+use accord_schema_model::{Kind, NumberRules, Refinement, StringRules, TypeKind, TypeNode};
+
 use crate::node::{self, any, kind, never, union, values_node};
 use crate::report::{Accepts, Loss};
 use crate::{Draft, Error};
@@ -371,8 +373,7 @@ impl<'s> Converter<'s> {
             if let Some(types) = &types {
                 values.retain(|v| types.iter().any(|t| admits_type(t, v)));
             }
-            let refined =
-                REFINEMENTS.iter().filter(|k| **k != "type" && m.contains_key(**k)).count();
+            let refined = m.keys().filter(|k| *k != "type" && is_refinement(k)).count();
             if refined > 0 {
                 let detail = "the listed values are kept; the refinements beside them are not checked against them".into();
                 self.loss(at, "enum-refined", Accepts::Wider, detail);
@@ -419,7 +420,7 @@ impl<'s> Converter<'s> {
             return values_node(values);
         }
         let combinator = ["oneOf", "anyOf"].into_iter().find(|k| m.contains_key(*k));
-        let has_type_part = types.is_some() || REFINEMENTS.iter().any(|k| m.contains_key(*k));
+        let has_type_part = types.is_some() || m.keys().any(|k| is_refinement(k));
         let typed = if has_type_part || combinator.is_none() {
             Some(self.typed(m, types, at, in_conjunction || combinator.is_some()))
         } else {
@@ -482,16 +483,11 @@ impl<'s> Converter<'s> {
         let types = match types {
             Some(t) => t,
             None => {
-                let implied: Vec<String> = [
-                    ("string", &STRING_KEYS[..]),
-                    ("number", &NUMBER_KEYS[..]),
-                    ("array", &ARRAY_KEYS[..]),
-                    ("object", &OBJECT_KEYS[..]),
-                ]
-                .into_iter()
-                .filter(|(_, keys)| keys.iter().any(|k| m.contains_key(*k)))
-                .map(|(t, _)| t.to_owned())
-                .collect();
+                let implied: Vec<String> = IMPLIED
+                    .into_iter()
+                    .filter(|(_, kinds, extra)| m.keys().any(|k| implies(k, kinds, extra)))
+                    .map(|(t, ..)| t.to_owned())
+                    .collect();
                 if implied.is_empty() {
                     return any();
                 }
@@ -537,100 +533,94 @@ impl<'s> Converter<'s> {
             let detail = "JSON Schema's `integer` admits whole-valued floats such as `1.0`; the contract's refuses them (format.md §10.2)".into();
             self.loss(&format!("{at}/type"), "integer-float", Accepts::Narrower, detail);
         }
-        let mut n = kind(t);
-        let num = |k: &str| m.get(k).filter(|v| v.is_number()).cloned();
-        let mut put = |key: &str, v: Option<Value>| {
-            if let Some(v) = v {
-                n.insert(key.to_owned(), v);
-            }
+        let num = |r: Refinement| match m.get(keyword(r)) {
+            Some(Value::Number(n)) => Some(n.clone()),
+            _ => None,
         };
         // Draft 04's boolean exclusive bounds make `minimum`/`maximum` exclusive.
-        let excl_min_flag = m.get("exclusiveMinimum") == Some(&json!(true));
-        let excl_max_flag = m.get("exclusiveMaximum") == Some(&json!(true));
-        if excl_min_flag {
-            put("exclusiveMin", num("minimum"));
+        let flag = |r: Refinement| m.get(keyword(r)) == Some(&json!(true));
+        let (min, exclusive_min) = if flag(Refinement::ExclusiveMin) {
+            (None, num(Refinement::Min))
         } else {
-            put("min", num("minimum"));
-            put("exclusiveMin", num("exclusiveMinimum"));
-        }
-        if excl_max_flag {
-            put("exclusiveMax", num("maximum"));
+            (num(Refinement::Min), num(Refinement::ExclusiveMin))
+        };
+        let (max, exclusive_max) = if flag(Refinement::ExclusiveMax) {
+            (None, num(Refinement::Max))
         } else {
-            put("max", num("maximum"));
-            put("exclusiveMax", num("exclusiveMaximum"));
+            (num(Refinement::Max), num(Refinement::ExclusiveMax))
+        };
+        let multiple_of = num(Refinement::MultipleOf);
+        if multiple_of.as_ref().is_some_and(|step| step.as_f64().is_none_or(|f| f <= 0.0)) {
+            self.loss(
+                at,
+                "not-a-schema",
+                Accepts::Wider,
+                "`multipleOf` is not above 0; it is ignored".into(),
+            );
         }
-        if let Some(step) = num("multipleOf") {
-            if step.as_f64().is_some_and(|f| f > 0.0) {
-                put("multipleOf", Some(step));
-            } else {
-                self.loss(
-                    at,
-                    "not-a-schema",
-                    Accepts::Wider,
-                    "`multipleOf` is not above 0; it is ignored".into(),
-                );
-            }
-        }
-        if let Some(unit) = m.get("x-accord-unit").filter(|v| v.is_string()) {
-            n.insert("unit".to_owned(), unit.clone());
-        }
-        Value::Object(n)
+        // Every refinement is named, so a new one does not compile until it is imported.
+        let rules = NumberRules {
+            min,
+            max,
+            exclusive_min,
+            exclusive_max,
+            multiple_of: multiple_of.filter(|step| step.as_f64().is_some_and(|f| f > 0.0)),
+            unit: m.get("x-accord-unit").and_then(Value::as_str).map(str::to_owned),
+            #[cfg(feature = "dummy-refinement-handled")]
+            dummy: None,
+        };
+        let kind = if t == "integer" { TypeKind::Integer(rules) } else { TypeKind::Number(rules) };
+        TypeNode::new(kind).to_value()
     }
 
     fn string(&mut self, m: &Map<String, Value>, at: &str) -> Value {
-        let mut n = kind("string");
-        for (from, to) in [("minLength", "minLength"), ("maxLength", "maxLength")] {
-            match m.get(from) {
-                Some(v) if count_value(v).is_some() => {
-                    n.insert(to.to_owned(), json!(count_value(v)));
-                }
-                Some(_) => self.loss(
-                    at,
-                    "not-a-schema",
-                    Accepts::Wider,
-                    format!("`{from}` is not a whole number; it is ignored"),
-                ),
-                None => {}
+        let mut count = |r: Refinement| {
+            let from = keyword(r);
+            let v = m.get(from)?;
+            let n = count_value(v);
+            if n.is_none() {
+                let detail = format!("`{from}` is not a whole number; it is ignored");
+                self.loss(at, "not-a-schema", Accepts::Wider, detail);
             }
-        }
-        if let Some(p) = m.get("pattern") {
-            match p.as_str() {
-                Some(text) if regex::Regex::new(text).is_ok() => {
-                    n.insert("pattern".to_owned(), p.clone());
-                    if let Some((accepts, what)) = dialect_difference(text) {
-                        let detail = format!("pattern `{text}`: {what}");
-                        self.loss(&format!("{at}/pattern"), "pattern-dialect", accepts, detail);
-                    }
+            n
+        };
+        let (min_length, max_length) = (count(Refinement::MinLength), count(Refinement::MaxLength));
+        let pattern = match m.get(keyword(Refinement::Pattern)).map(Value::as_str) {
+            Some(Some(text)) if regex::Regex::new(text).is_ok() => {
+                if let Some((accepts, what)) = dialect_difference(text) {
+                    let detail = format!("pattern `{text}`: {what}");
+                    self.loss(&format!("{at}/pattern"), "pattern-dialect", accepts, detail);
                 }
-                Some(text) => {
-                    let detail = format!(
-                        "pattern `{text}` does not compile in the format's regex dialect; any text is accepted"
-                    );
-                    self.loss(&format!("{at}/pattern"), "pattern-dialect", Accepts::Wider, detail);
-                }
-                None => self.loss(
-                    at,
-                    "not-a-schema",
-                    Accepts::Wider,
-                    "`pattern` is not a string; it is ignored".into(),
-                ),
+                Some(text.to_owned())
             }
-        }
-        let format = m.get("x-accord-format").or_else(|| m.get("format"));
-        if let Some(f) = format.filter(|f| f.is_string()) {
-            n.insert("format".to_owned(), f.clone());
-            if !self.own_export
-                && m.get("x-accord-format").is_none()
-                && f.as_str().and_then(accord_validate::Format::from_name).is_some()
-            {
+            Some(Some(text)) => {
                 let detail = format!(
-                    "`format` `{}` is an annotation in JSON Schema; the contract checks it",
-                    f.as_str().unwrap_or_default()
+                    "pattern `{text}` does not compile in the format's regex dialect; any text is accepted"
                 );
-                self.loss(&format!("{at}/format"), "format-checked", Accepts::Narrower, detail);
+                self.loss(&format!("{at}/pattern"), "pattern-dialect", Accepts::Wider, detail);
+                None
             }
+            Some(None) => {
+                let detail = "`pattern` is not a string; it is ignored".into();
+                self.loss(at, "not-a-schema", Accepts::Wider, detail);
+                None
+            }
+            None => None,
+        };
+        let format = m.get("x-accord-format").or_else(|| m.get(keyword(Refinement::Format)));
+        let format = format.and_then(Value::as_str).map(str::to_owned);
+        if let Some(f) = &format
+            && !self.own_export
+            && m.get("x-accord-format").is_none()
+            && accord_validate::Format::from_name(f).is_some()
+        {
+            let detail =
+                format!("`format` `{f}` is an annotation in JSON Schema; the contract checks it");
+            self.loss(&format!("{at}/format"), "format-checked", Accepts::Narrower, detail);
         }
-        Value::Object(n)
+        // Every refinement is named, so a new one does not compile until it is imported.
+        let rules = StringRules { min_length, max_length, pattern, format };
+        TypeNode::new(TypeKind::String(rules)).to_value()
     }
 
     fn array(&mut self, m: &Map<String, Value>, at: &str) -> Value {
@@ -995,48 +985,54 @@ impl<'s> Converter<'s> {
 /// The pattern validate's JSON Schema export writes for the `hex` format.
 const HEX_PATTERN: &str = "^(0x)?[0-9a-fA-F]+$";
 
-const STRING_KEYS: [&str; 4] = ["minLength", "maxLength", "pattern", "format"];
-const NUMBER_KEYS: [&str; 5] =
-    ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
-const ARRAY_KEYS: [&str; 7] =
-    ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains"];
-const OBJECT_KEYS: [&str; 6] = [
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "minProperties",
+/// The JSON Schema keyword that holds `r` (the first the model's declaration names).
+fn keyword(r: Refinement) -> &'static str {
+    r.json_schema().first().copied().unwrap_or_default()
+}
+
+/// The JSON Schema keywords of the members of `kinds` (from the model's declaration).
+fn keywords_of(kinds: &[Kind]) -> impl Iterator<Item = &'static str> + '_ {
+    Refinement::ALL
+        .iter()
+        .filter(|r| r.kinds().iter().any(|k| kinds.contains(k)))
+        .flat_map(|r| r.json_schema().iter().copied())
+}
+
+/// Whether `k` is a keyword of a type's refinements, which implies the type without `type`:
+/// one of `kinds`' own, or `extra` (assertions the format does not hold, that still apply only
+/// to values of that type).
+fn implies(k: &str, kinds: &[Kind], extra: &[&str]) -> bool {
+    extra.contains(&k) || keywords_of(kinds).any(|kw| kw == k)
+}
+
+/// The JSON types whose keywords imply them, each with its kinds and the keywords of that type
+/// the format does not hold.
+const IMPLIED: [(&str, &[Kind], &[&str]); 4] = [
+    ("string", &[Kind::String], &[]),
+    ("number", &[Kind::Number], &[]),
+    ("array", &[Kind::Array, Kind::Tuple], &["contains"]),
+    ("object", &[Kind::Object, Kind::Map], &["minProperties"]),
 ];
-const REFINEMENTS: [&str; 22] = [
-    "type",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "items",
-    "prefixItems",
-    "additionalItems",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "contains",
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-];
+
+/// Keywords that refine a type: `type`, the keywords of the kinds' refinements, and
+/// `contains` (reported, but a refinement of arrays).
+fn is_refinement(k: &str) -> bool {
+    const TYPED: [Kind; 7] = [
+        Kind::Integer,
+        Kind::Number,
+        Kind::String,
+        Kind::Array,
+        Kind::Tuple,
+        Kind::Object,
+        Kind::Map,
+    ];
+    k == "type" || k == "contains" || keywords_of(&TYPED).any(|kw| kw == k)
+}
 
 /// Keywords that restrict values or structure the document (the rest are annotations): the
 /// ones held and the ones reported.
 fn is_structural(k: &str) -> bool {
-    HELD.contains(&k) || not_held(k).is_some() || k == "else"
+    is_held(k) || not_held(k).is_some() || k == "else"
 }
 
 /// Members that only lay out the source (dropped: they say nothing about values).
@@ -1085,38 +1081,13 @@ const ANNOTATION_ONLY: [&str; 11] = [
     "contentSchema",
 ];
 
-/// Keywords the conversion holds (exactly, or with the loss it reports where it cannot).
-const HELD: [&str; 28] = [
-    "type",
-    "enum",
-    "const",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "items",
-    "prefixItems",
-    "additionalItems",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "$ref",
-    // `then`/`else` do nothing without `if`, and `if` is reported.
-    "then",
-];
+/// Keywords the conversion holds (exactly, or with the loss it reports where it cannot): every
+/// keyword of the model's declaration, `type`, `allOf`, and `then` (`then`/`else` do nothing
+/// without `if`, and `if` is reported).
+fn is_held(k: &str) -> bool {
+    matches!(k, "type" | "allOf" | "then")
+        || Refinement::ALL.iter().any(|r| r.json_schema().contains(&k))
+}
 
 /// Keywords of drafts 2020-12 and 07 the format cannot hold: what each loss says.
 fn not_held(k: &str) -> Option<(Accepts, &'static str)> {
@@ -1147,7 +1118,7 @@ fn not_held(k: &str) -> Option<(Accepts, &'static str)> {
 /// Whether `k` is a keyword of JSON Schema 2020-12 or 07 (or OpenRPC's schema members).
 fn is_keyword(k: &str) -> bool {
     ANNOTATION_ONLY.contains(&k)
-        || HELD.contains(&k)
+        || is_held(k)
         || LAYOUT.contains(&k)
         || not_held(k).is_some()
         || k == "else"

@@ -11,6 +11,7 @@ pub mod members;
 mod node;
 mod pointer;
 mod read;
+mod refinement;
 mod severity;
 mod source;
 mod type_node;
@@ -32,12 +33,13 @@ pub use crate::{
         Cause, ExprSource, Link, LinkParamError, LinkValue, RuntimeExpr, path_index, path_step,
     },
     pointer::Pointer,
+    refinement::{
+        ArrayType, EnumType, MapType, NumberRules, ObjectType, RefType, Refinement, StringRules,
+        TupleType, UnionType,
+    },
     severity::Severity,
     source::{Located, Position, SourceMap, Span},
-    type_node::{
-        ArrayType, EnumType, Kind, MapType, NumberRules, ObjectType, RefType, StringRules,
-        TupleType, TypeKind, TypeNode, UnionType,
-    },
+    type_node::{Kind, TypeKind, TypeNode},
     version::{READABLE_SCHEMAS, SCHEMA_VERSION, is_newer_than_readable, reads_schema},
     wire::{DescribeMethod, EventWire, Pubsub, Wire, WireCodes},
 };

@@ -64,23 +64,10 @@ pub const RESERVED: &[&str] = &["name", "note"];
 /// Every type node, whatever its kind; its kind's own members are [`refinements`].
 pub const TYPE_NODE: &[&str] = &["kind", "description", "deprecated", "default", "examples"];
 
-/// The members of type nodes of `kind` alone (its refinements).
+/// The members of type nodes of `kind` alone (its refinements), from the one declaration
+/// ([`crate::Refinement`]).
 pub const fn refinements(kind: Kind) -> &'static [&'static str] {
-    match kind {
-        Kind::Any | Kind::Null | Kind::Boolean => &[],
-        Kind::Integer | Kind::Number => {
-            &["min", "max", "exclusiveMin", "exclusiveMax", "multipleOf", "unit"]
-        }
-        Kind::String => &["minLength", "maxLength", "pattern", "format"],
-        Kind::Literal => &["value"],
-        Kind::Enum => &["values", "open", "reserved"],
-        Kind::Array => &["items", "minItems", "maxItems", "uniqueItems"],
-        Kind::Tuple => &["elements"],
-        Kind::Object => &["fields", "closed", "reserved"],
-        Kind::Map => &["keys", "values"],
-        Kind::Union => &["variants", "discriminator"],
-        Kind::Ref => &["name", "namespace"],
-    }
+    crate::Refinement::names(kind)
 }
 
 /// The name in `known` that `name` is one slip away from: the same letters in another case,

@@ -722,6 +722,8 @@ fn number_rules(t: &mut Record<'_>) -> R<NumberRules> {
         exclusive_max: t.number("exclusiveMax")?,
         multiple_of: t.number("multipleOf")?,
         unit: t.string("unit")?,
+        #[cfg(feature = "dummy-refinement-handled")]
+        dummy: t.count("dummy")?,
     };
     if let Some(m) = &rules.multiple_of
         && m.as_f64().is_none_or(|m| m <= 0.0)

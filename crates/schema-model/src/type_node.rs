@@ -1,9 +1,12 @@
 //! Type nodes: the frozen set of kinds of schema 1 and the refinements each kind takes.
 
 use indexmap::IndexMap;
-use serde_json::{Number, Value};
+use serde_json::Value;
 
-use crate::{Deprecated, Field, Reserved, Unknown};
+use crate::{
+    ArrayType, Deprecated, EnumType, Field, MapType, NumberRules, ObjectType, RefType, StringRules,
+    TupleType, UnionType, Unknown,
+};
 
 /// A type: a kind with its refinements, and what every kind may carry (description,
 /// deprecation, default, examples).
@@ -203,79 +206,6 @@ impl TypeKind {
     }
 }
 
-/// Refinements of `integer` and `number`. Absent: unbounded, no unit.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct NumberRules {
-    /// Inclusive lower bound.
-    pub min: Option<Number>,
-    /// Inclusive upper bound.
-    pub max: Option<Number>,
-    /// Exclusive lower bound.
-    pub exclusive_min: Option<Number>,
-    /// Exclusive upper bound.
-    pub exclusive_max: Option<Number>,
-    /// Values are whole multiples of this (greater than zero).
-    pub multiple_of: Option<Number>,
-    /// The unit of the quantity (`s`, `ms`, `rpm`, `bar`, …): part of the meaning.
-    pub unit: Option<String>,
-}
-
-/// Refinements of `string`. Absent: any length, any text, no format.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct StringRules {
-    /// Least length, in Unicode scalar values.
-    pub min_length: Option<u64>,
-    /// Greatest length, in Unicode scalar values.
-    pub max_length: Option<u64>,
-    /// A regular expression a match of which the string must contain (unanchored; see docs/format.md).
-    pub pattern: Option<String>,
-    /// A designation such as `date-time` or `uuid`.
-    pub format: Option<String>,
-}
-
-/// Members of `enum`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct EnumType {
-    /// The values: strings or integers.
-    pub values: Vec<Value>,
-    /// Whether readers promise a branch for values not listed; absent: `false` (closed).
-    pub open: Option<bool>,
-    /// Values that were removed and may never be reused.
-    pub reserved: Option<Vec<Reserved>>,
-}
-
-/// Members of `array`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ArrayType {
-    /// The type of every item.
-    pub items: Box<TypeNode>,
-    /// Least number of items.
-    pub min_items: Option<u64>,
-    /// Greatest number of items.
-    pub max_items: Option<u64>,
-    /// Whether items must be pairwise distinct; absent: `false`.
-    pub unique_items: Option<bool>,
-}
-
-/// Members of `tuple`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct TupleType {
-    /// One type per position; the array has exactly this many items.
-    pub elements: Vec<TypeNode>,
-}
-
-/// Members of `object`.
-#[derive(Debug, Clone, Default)]
-pub struct ObjectType {
-    /// The fields, by name; absent: no declared fields.
-    pub fields: Option<IndexMap<String, Field>>,
-    /// Whether members not in `fields` are refused; absent: `false` (open, as reader rules
-    /// require).
-    pub closed: Option<bool>,
-    /// Field names that were removed and may never be reused.
-    pub reserved: Option<Vec<Reserved>>,
-}
-
 impl PartialEq for ObjectType {
     fn eq(&self, other: &ObjectType) -> bool {
         let fields = match (&self.fields, &other.fields) {
@@ -305,33 +235,6 @@ fn same_entries<V: PartialEq>(a: &IndexMap<String, V>, b: &IndexMap<String, V>) 
         }
     }
     true
-}
-
-/// Members of `map`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MapType {
-    /// The type of the keys (a `string` node with refinements, an `enum`, …); absent: any string.
-    pub keys: Option<Box<TypeNode>>,
-    /// The type of every value.
-    pub values: Box<TypeNode>,
-}
-
-/// Members of `union`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct UnionType {
-    /// The arms; a value matches the union when it matches any arm.
-    pub variants: Vec<TypeNode>,
-    /// The member of the (object) arms whose literal value picks the arm.
-    pub discriminator: Option<String>,
-}
-
-/// Members of `ref`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct RefType {
-    /// The named type.
-    pub name: String,
-    /// The namespace whose `types` hold it; absent: the namespace the ref stands in.
-    pub namespace: Option<String>,
 }
 
 /// What is below a node, by shape: up to two single nodes, a list, the fields of an object.

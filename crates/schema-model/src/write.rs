@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 
 use crate::{
     Cause, Component, Deprecated, DescribeMethod, Document, ErrorDecl, Event, EventWire, Field,
-    Link, Method, MethodExample, Namespace, NumberRules, Param, Pubsub, Reserved, TypeKind,
-    TypeNode, Unknown, Wire, WireCodes,
+    Link, Method, MethodExample, Namespace, NumberRules, Param, Pubsub, Reserved, StringRules,
+    TypeKind, TypeNode, Unknown, Wire, WireCodes,
 };
 
 /// Builds one JSON object member by member.
@@ -362,10 +362,12 @@ pub(crate) fn type_node(t: &TypeNode) -> Value {
         TypeKind::Any | TypeKind::Null | TypeKind::Boolean => {}
         TypeKind::Integer(rules) | TypeKind::Number(rules) => number_rules(&mut out, rules),
         TypeKind::String(s) => {
-            out.opt("minLength", s.min_length)
-                .opt("maxLength", s.max_length)
-                .opt("pattern", s.pattern.clone())
-                .opt("format", s.format.clone());
+            // Every refinement is named, so a new one does not compile until it is written.
+            let StringRules { min_length, max_length, pattern, format } = s;
+            out.opt("minLength", *min_length)
+                .opt("maxLength", *max_length)
+                .opt("pattern", pattern.clone())
+                .opt("format", format.clone());
         }
         TypeKind::Literal { value } => {
             out.put("value", value.clone());
@@ -406,10 +408,21 @@ pub(crate) fn type_node(t: &TypeNode) -> Value {
 }
 
 fn number_rules(out: &mut Out, rules: &NumberRules) {
-    out.opt("min", rules.min.clone())
-        .opt("max", rules.max.clone())
-        .opt("exclusiveMin", rules.exclusive_min.clone())
-        .opt("exclusiveMax", rules.exclusive_max.clone())
-        .opt("multipleOf", rules.multiple_of.clone())
-        .opt("unit", rules.unit.clone());
+    // Every refinement is named, so a new one does not compile until it is written.
+    let NumberRules {
+        min,
+        max,
+        exclusive_min,
+        exclusive_max,
+        multiple_of,
+        unit,
+        #[cfg(feature = "dummy-refinement-handled")]
+            dummy: _,
+    } = rules;
+    out.opt("min", min.clone())
+        .opt("max", max.clone())
+        .opt("exclusiveMin", exclusive_min.clone())
+        .opt("exclusiveMax", exclusive_max.clone())
+        .opt("multipleOf", multiple_of.clone())
+        .opt("unit", unit.clone());
 }

@@ -537,7 +537,16 @@ impl<'a> At<'a> {
 fn numeric(rules: &NumberRules) -> Numeric {
     // Every refinement is named, so a new one does not compile until it is compiled (or said
     // to be meaning only, as `unit` is: it constrains no value).
-    let NumberRules { min, max, exclusive_min, exclusive_max, multiple_of, unit: _ } = rules;
+    let NumberRules {
+        min,
+        max,
+        exclusive_min,
+        exclusive_max,
+        multiple_of,
+        unit: _,
+        #[cfg(feature = "dummy-refinement-handled")]
+            dummy: _,
+    } = rules;
     Numeric {
         min: min.as_ref().map(Num::of),
         max: max.as_ref().map(Num::of),

@@ -243,7 +243,16 @@ impl<'d> Export<'d> {
                 let ty = if matches!(t.kind, TypeKind::Integer(_)) { "integer" } else { "number" };
                 // Every refinement is named, so a new one does not compile until it is
                 // exported.
-                let NumberRules { min, max, exclusive_min, exclusive_max, multiple_of, unit } = r;
+                let NumberRules {
+                    min,
+                    max,
+                    exclusive_min,
+                    exclusive_max,
+                    multiple_of,
+                    unit,
+                    #[cfg(feature = "dummy-refinement-handled")]
+                        dummy: _,
+                } = r;
                 put(&mut s, "type", Some(json!(ty)));
                 put(&mut s, "minimum", min.clone().map(Value::Number));
                 put(&mut s, "maximum", max.clone().map(Value::Number));

@@ -51,7 +51,16 @@ impl Comparison<'_> {
     ) {
         // Every refinement of a number is named here, so a new one does not compile until it
         // is compared.
-        let NumberRules { min, max, exclusive_min, exclusive_max, multiple_of, unit } = a;
+        let NumberRules {
+            min,
+            max,
+            exclusive_min,
+            exclusive_max,
+            multiple_of,
+            unit,
+            #[cfg(feature = "dummy-refinement-handled")]
+                dummy: _,
+        } = a;
         let NumberRules {
             min: new_min,
             max: new_max,
@@ -59,6 +68,8 @@ impl Comparison<'_> {
             exclusive_max: new_exclusive_max,
             multiple_of: new_multiple_of,
             unit: new_unit,
+            #[cfg(feature = "dummy-refinement-handled")]
+                dummy: _,
         } = b;
         let w = Self::types_witness(at, o, n);
         let f = |x: &Option<serde_json::Number>| x.as_ref().and_then(serde_json::Number::as_f64);

@@ -1,6 +1,6 @@
 //! `misplaced-refinement`: known member names standing where they do not apply.
 
-use accord_schema_model::{Field, Pointer, Unknown};
+use accord_schema_model::{Field, Pointer, Refinement, Unknown};
 
 use crate::lint::walk::Place;
 use crate::lint::{LintContext, and_list};
@@ -36,41 +36,15 @@ declare_rule! {
     pub(crate) struct MisplacedRefinement;
 }
 
-/// Every kind-specific member of type nodes, with the kinds it applies to.
-const REFINEMENTS: &[(&str, &[&str])] = &[
-    ("min", &["integer", "number"]),
-    ("max", &["integer", "number"]),
-    ("exclusiveMin", &["integer", "number"]),
-    ("exclusiveMax", &["integer", "number"]),
-    ("multipleOf", &["integer", "number"]),
-    ("unit", &["integer", "number"]),
-    ("minLength", &["string"]),
-    ("maxLength", &["string"]),
-    ("pattern", &["string"]),
-    ("format", &["string"]),
-    ("value", &["literal"]),
-    ("values", &["enum", "map"]),
-    ("open", &["enum"]),
-    ("reserved", &["enum", "object"]),
-    ("items", &["array"]),
-    ("minItems", &["array"]),
-    ("maxItems", &["array"]),
-    ("uniqueItems", &["array"]),
-    ("elements", &["tuple"]),
-    ("fields", &["object"]),
-    ("closed", &["object"]),
-    ("keys", &["map"]),
-    ("variants", &["union"]),
-    ("discriminator", &["union"]),
-    ("name", &["ref"]),
-    ("namespace", &["ref"]),
-];
-
 /// Members of every type node that fields and params do not have.
 const NODE_MEMBERS: &[&str] = &["kind", "default", "examples"];
 
-fn applies_to(name: &str) -> Option<&'static [&'static str]> {
-    REFINEMENTS.iter().find(|(n, _)| *n == name).map(|(_, kinds)| *kinds)
+/// The kinds a kind-specific member named `name` applies to (from the one declaration,
+/// [`Refinement`]), or `None` for a name no kind has.
+fn applies_to(name: &str) -> Option<Vec<&'static str>> {
+    let kinds: Vec<&str> =
+        Refinement::named(name).flat_map(|r| r.kinds()).map(|k| k.name()).collect();
+    (!kinds.is_empty()).then_some(kinds)
 }
 
 /// The refinement of `kind` that says what `key` says for another kind (`maxLength` on a
@@ -125,10 +99,13 @@ pub(crate) fn check(cx: &mut LintContext<'_>) {
             } else if let Some(list) = applies_to(key) {
                 let help = match counterpart(key, kind) {
                     Some(own) => {
-                        format!("`{key}` applies to {}; on `{kind}` write `{own}`", kinds(list))
+                        format!("`{key}` applies to {}; on `{kind}` write `{own}`", kinds(&list))
                     }
                     None => {
-                        format!("`{key}` applies to {}; remove it, or change the kind", kinds(list))
+                        format!(
+                            "`{key}` applies to {}; remove it, or change the kind",
+                            kinds(&list)
+                        )
                     }
                 };
                 found.push((
