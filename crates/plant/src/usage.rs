@@ -36,6 +36,10 @@ pub mod names {
     pub const REQUESTS: &str = "accord_requests_total";
     /// Calls whose params carried a deprecated param or field, by member.
     pub const DEPRECATED_USES: &str = "accord_deprecated_uses_total";
+    /// Calls whose params carried a deprecated field of a named type, by type and field.
+    pub const DEPRECATED_FIELD_USES: &str = "accord_deprecated_field_uses_total";
+    /// 1 for each deprecated field of a named type the params of a served method reach.
+    pub const DEPRECATED_FIELD: &str = "accord_deprecated_field";
     /// Calls whose by-name params carried a member the contract does not name.
     pub const UNKNOWN_PARAMS: &str = "accord_unknown_params_total";
     /// Declared errors answered, by code.
@@ -82,6 +86,19 @@ struct MemberLabels {
     namespace: String,
     method: String,
     member: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FieldLabels {
+    namespace: String,
+    r#type: String,
+    field: String,
+}
+
+impl FieldLabels {
+    fn of(field: TypeField) -> FieldLabels {
+        FieldLabels { namespace: field.namespace, r#type: field.name, field: field.field }
+    }
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -135,6 +152,7 @@ pub(crate) struct Usage {
     describe: Family<DescribeLabels, Counter>,
     requests: Family<CredentialLabels, Counter>,
     deprecated_uses: Family<MemberLabels, Counter>,
+    deprecated_field_uses: Family<FieldLabels, Counter>,
     unknown_params: Family<MethodLabels, Counter>,
     errors: Family<ErrorLabels, Counter>,
     /// The declared versions seen per namespace, up to [`MAX_VERSIONS`] each.
@@ -161,6 +179,8 @@ impl Usage {
         let unknown_params = Family::<MethodLabels, Counter>::default();
         let errors = Family::<ErrorLabels, Counter>::default();
         let deprecated = Family::<MemberLabels, Gauge>::default();
+        let deprecated_field_uses = Family::<FieldLabels, Counter>::default();
+        let deprecated_fields = Family::<FieldLabels, Gauge>::default();
         registry.register(
             "accord_plant_uptime_seconds",
             "Seconds since the plant started counting, at this scrape",
@@ -187,6 +207,11 @@ impl Usage {
             deprecated_uses.clone(),
         );
         registry.register(
+            "accord_deprecated_field_uses",
+            "Calls whose params carried a deprecated field of a named type, wherever in them",
+            deprecated_field_uses.clone(),
+        );
+        registry.register(
             "accord_unknown_params",
             "Calls whose by-name params carried a member the contract does not name",
             unknown_params.clone(),
@@ -201,6 +226,11 @@ impl Usage {
             "1 for each deprecated method, param and field of the served contract",
             deprecated.clone(),
         );
+        registry.register(
+            "accord_deprecated_field",
+            "1 for each deprecated field of a named type that the params of a served method reach",
+            deprecated_fields.clone(),
+        );
         for (ns, namespace) in doc.namespaces.iter().flatten() {
             for (name, method) in namespace.methods.iter().flatten() {
                 let labels = |member: String| MemberLabels {
@@ -211,12 +241,15 @@ impl Usage {
                 if method.deprecated.is_some() {
                     deprecated.get_or_create(&labels(names::METHOD_MEMBER.to_owned())).set(1);
                 }
-                for param in method.params.iter().flatten() {
-                    let at = format!("params.{}", param.name);
-                    deprecated_members(doc, ns, &param.field, None, &at, 0, &mut |member| {
+                let params: Vec<_> = method.params.iter().flatten().collect();
+                deprecated_in_params(doc, ns, &params, None, &mut |hit| {
+                    if let Some(member) = hit.member {
                         deprecated.get_or_create(&labels(member)).set(1);
-                    });
-                }
+                    }
+                    if let Some(field) = hit.field {
+                        deprecated_fields.get_or_create(&FieldLabels::of(field)).set(1);
+                    }
+                });
             }
         }
         Usage {
@@ -227,6 +260,7 @@ impl Usage {
             describe,
             requests,
             deprecated_uses,
+            deprecated_field_uses,
             unknown_params,
             errors,
             versions: Mutex::new(HashMap::new()),
@@ -255,9 +289,8 @@ impl Usage {
             .map(|p| p.name.clone())
             .collect();
         let mut has_deprecated = false;
-        for param in method.into_iter().flat_map(|m| m.params.iter().flatten()) {
-            deprecated_members(doc, ns, &param.field, None, "", 0, &mut |_| has_deprecated = true);
-        }
+        let declared: Vec<_> = method.into_iter().flat_map(|m| m.params.iter().flatten()).collect();
+        deprecated_in_params(doc, ns, &declared, None, &mut |_| has_deprecated = true);
         MethodUsage {
             namespace: ns.to_owned(),
             method: name.to_owned(),
@@ -315,7 +348,16 @@ impl Usage {
             .and_then(|m| m.get(&method.method));
         let Some(decl) = decl else { return };
         let declared: Vec<_> = decl.params.iter().flatten().collect();
-        let mut hit = |member: String| {
+        // Each member and field once per call, however often the call carries it.
+        let mut members: HashSet<String> = HashSet::new();
+        let mut fields: HashSet<TypeField> = HashSet::new();
+        if method.has_deprecated {
+            deprecated_in_params(doc, &method.namespace, &declared, Some(params), &mut |hit| {
+                members.extend(hit.member);
+                fields.extend(hit.field);
+            });
+        }
+        for member in members {
             self.deprecated_uses
                 .get_or_create(&MemberLabels {
                     namespace: method.namespace.clone(),
@@ -323,48 +365,19 @@ impl Usage {
                     member,
                 })
                 .inc();
-        };
-        match params {
-            Value::Object(members) => {
-                let mut unknown = false;
-                for (name, value) in members {
-                    match declared.iter().find(|p| &p.name == name) {
-                        Some(param) => deprecated_members(
-                            doc,
-                            &method.namespace,
-                            &param.field,
-                            Some(value),
-                            &format!("params.{name}"),
-                            0,
-                            &mut hit,
-                        ),
-                        None => unknown = true,
-                    }
-                }
-                if unknown {
-                    self.unknown_params
-                        .get_or_create(&MethodLabels {
-                            namespace: method.namespace.clone(),
-                            method: method.method.clone(),
-                        })
-                        .inc();
-                }
-            }
-            Value::Array(items) => {
-                for (param, value) in declared.iter().zip(items) {
-                    let at = format!("params.{}", param.name);
-                    deprecated_members(
-                        doc,
-                        &method.namespace,
-                        &param.field,
-                        Some(value),
-                        &at,
-                        0,
-                        &mut hit,
-                    );
-                }
-            }
-            _ => {}
+        }
+        for field in fields {
+            self.deprecated_field_uses.get_or_create(&FieldLabels::of(field)).inc();
+        }
+        if let Value::Object(members) = params
+            && members.keys().any(|name| !declared.iter().any(|p| &p.name == name))
+        {
+            self.unknown_params
+                .get_or_create(&MethodLabels {
+                    namespace: method.namespace.clone(),
+                    method: method.method.clone(),
+                })
+                .inc();
         }
     }
 
@@ -511,68 +524,180 @@ fn resolve<'d>(doc: &'d Document, ns: &str, node: &TypeNode) -> Option<(&'d Type
     Some((ty, ns))
 }
 
-/// Calls `hit` with the path of each deprecated param or field at or below `field` (`at` is its
-/// own path): those `value` carries, or, with no value, every one its type has.
-fn deprecated_members(
-    doc: &Document,
-    ns: &str,
-    field: &Field,
-    value: Option<&Value>,
-    at: &str,
-    depth: usize,
-    hit: &mut dyn FnMut(String),
-) {
-    if field.deprecated.is_some() {
-        hit(at.to_owned());
-    }
-    deprecated_in_type(doc, ns, &field.ty, value, at, depth, hit);
+/// A deprecated param or field a walk of params found.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Hit {
+    /// Its path below the method (`params.config.mode`), while it is at most
+    /// [`MAX_MEMBER_DEPTH`] deep (a label per path: deeper ones are not labelled).
+    member: Option<String>,
+    /// The named type it is a field of, and its path below that type (`Config`, `mode`):
+    /// found at any depth, since the label is bounded by the contract however deep the value.
+    field: Option<TypeField>,
 }
 
-fn deprecated_in_type(
+/// A field of a named type: namespace, type name, path below the type (arrays, unions and
+/// maps leave no step in it: `Reading`, `samples.raw`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct TypeField {
+    namespace: String,
+    name: String,
+    field: String,
+}
+
+/// How far a walk goes at all: a value is at most the parser's depth deep (128), and a chain of
+/// refs or unions that never steps into the value is a degenerate type.
+const MAX_WALK_DEPTH: usize = 512;
+
+/// A walk of one method's params (or of their types alone, with no value) for deprecated params
+/// and fields: through objects, arrays, tuples, maps, unions (every variant: a value that
+/// several variants could be is counted for each, never missed) and refs.
+struct Walk<'d, 'h> {
+    doc: &'d Document,
+    hit: &'h mut dyn FnMut(Hit),
+    /// A walk of types alone, past [`MAX_MEMBER_DEPTH`]: the named types already gone into
+    /// (once each is enough: only their fields are hits there, and a recursive type ends).
+    expanded: HashSet<(String, String)>,
+}
+
+/// Where a walk stands: the member path while it is labelled, and the named type it is in
+/// with the path below it.
+#[derive(Clone)]
+struct Place {
+    member: Option<String>,
+    within: Option<TypeField>,
+}
+
+impl Place {
+    fn param(name: &str) -> Place {
+        Place { member: Some(format!("params.{name}")), within: None }
+    }
+
+    /// The place of a field `name` below this one.
+    fn field(&self, name: &str, depth: usize) -> Place {
+        let member = match &self.member {
+            Some(m) if depth < MAX_MEMBER_DEPTH => Some(format!("{m}.{name}")),
+            _ => None,
+        };
+        let within = self.within.as_ref().map(|w| TypeField {
+            field: if w.field.is_empty() { name.to_owned() } else { format!("{}.{name}", w.field) },
+            ..w.clone()
+        });
+        Place { member, within }
+    }
+}
+
+impl Walk<'_, '_> {
+    /// Calls `hit` for each deprecated param or field at or below `field` (at `place`): those
+    /// `value` carries, or, with no value, every one its type has.
+    fn field(
+        &mut self,
+        ns: &str,
+        field: &Field,
+        value: Option<&Value>,
+        place: &Place,
+        depth: usize,
+    ) {
+        if field.deprecated.is_some() && (place.member.is_some() || place.within.is_some()) {
+            (self.hit)(Hit { member: place.member.clone(), field: place.within.clone() });
+        }
+        self.ty(ns, &field.ty, value, place, depth);
+    }
+
+    fn ty(&mut self, ns: &str, ty: &TypeNode, value: Option<&Value>, place: &Place, depth: usize) {
+        if depth >= MAX_WALK_DEPTH {
+            return;
+        }
+        let next = depth + 1;
+        match (&ty.kind, value) {
+            (TypeKind::Object(object), None | Some(Value::Object(_))) => {
+                for (name, field) in object.fields.iter().flatten() {
+                    let member = match value {
+                        None => None,
+                        Some(v) => match v.get(name) {
+                            Some(member) => Some(member),
+                            None => continue,
+                        },
+                    };
+                    self.field(ns, field, member, &place.field(name, depth), next);
+                }
+            }
+            (TypeKind::Array(array), None) => self.ty(ns, &array.items, None, place, next),
+            (TypeKind::Array(array), Some(Value::Array(items))) => {
+                for item in items {
+                    self.ty(ns, &array.items, Some(item), place, next);
+                }
+            }
+            (TypeKind::Tuple(tuple), None) => {
+                for element in &tuple.elements {
+                    self.ty(ns, element, None, place, next);
+                }
+            }
+            (TypeKind::Tuple(tuple), Some(Value::Array(items))) => {
+                for (element, item) in tuple.elements.iter().zip(items) {
+                    self.ty(ns, element, Some(item), place, next);
+                }
+            }
+            (TypeKind::Map(map), None) => self.ty(ns, &map.values, None, place, next),
+            (TypeKind::Map(map), Some(Value::Object(members))) => {
+                for member in members.values() {
+                    self.ty(ns, &map.values, Some(member), place, next);
+                }
+            }
+            (TypeKind::Union(union), _) => {
+                for variant in &union.variants {
+                    self.ty(ns, variant, value, place, next);
+                }
+            }
+            (TypeKind::Ref(r), _) => {
+                let Some((target, tns)) = resolve(self.doc, ns, ty) else { return };
+                if value.is_none()
+                    && depth >= MAX_MEMBER_DEPTH
+                    && !self.expanded.insert((tns.clone(), r.name.clone()))
+                {
+                    return;
+                }
+                let within = TypeField {
+                    namespace: tns.clone(),
+                    name: r.name.clone(),
+                    field: String::new(),
+                };
+                let place = Place { member: place.member.clone(), within: Some(within) };
+                self.ty(&tns, target, value, &place, next);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Calls `hit` for each deprecated param or field of `method`'s params that `params` carries
+/// (by name or by position), or, with no params, every one its params' types have.
+fn deprecated_in_params(
     doc: &Document,
     ns: &str,
-    ty: &TypeNode,
+    params: &[&accord_schema_model::Param],
     value: Option<&Value>,
-    at: &str,
-    depth: usize,
-    hit: &mut dyn FnMut(String),
+    hit: &mut dyn FnMut(Hit),
 ) {
-    if depth >= MAX_MEMBER_DEPTH {
-        return;
-    }
-    match (&ty.kind, value) {
-        (TypeKind::Object(object), None | Some(Value::Object(_))) => {
-            for (name, field) in object.fields.iter().flatten() {
-                let member = match value {
-                    None => None,
-                    Some(v) => match v.get(name) {
-                        Some(member) => Some(member),
-                        None => continue,
-                    },
-                };
-                let at = format!("{at}.{name}");
-                deprecated_members(doc, ns, field, member, &at, depth + 1, hit);
+    let mut walk = Walk { doc, hit, expanded: HashSet::new() };
+    match value {
+        None => {
+            for param in params {
+                walk.field(ns, &param.field, None, &Place::param(&param.name), 0);
             }
         }
-        (TypeKind::Array(array), None) => {
-            deprecated_in_type(doc, ns, &array.items, None, at, depth + 1, hit);
-        }
-        (TypeKind::Array(array), Some(Value::Array(items))) => {
-            // One count per call, not per item: the first item that carries it says so.
-            let mut seen = HashSet::new();
-            for item in items {
-                deprecated_in_type(doc, ns, &array.items, Some(item), at, depth + 1, &mut |m| {
-                    seen.insert(m);
-                });
-            }
-            seen.into_iter().for_each(&mut *hit);
-        }
-        (TypeKind::Ref(_), _) => {
-            if let Some((target, ns)) = resolve(doc, ns, ty) {
-                deprecated_in_type(doc, &ns, target, value, at, depth + 1, hit);
+        Some(Value::Object(members)) => {
+            for (name, value) in members {
+                if let Some(param) = params.iter().find(|p| &p.name == name) {
+                    walk.field(ns, &param.field, Some(value), &Place::param(name), 0);
+                }
             }
         }
-        _ => {}
+        Some(Value::Array(items)) => {
+            for (param, value) in params.iter().zip(items) {
+                walk.field(ns, &param.field, Some(value), &Place::param(&param.name), 0);
+            }
+        }
+        Some(_) => {}
     }
 }
 
@@ -618,6 +743,21 @@ mod tests {
             line(r#"accord_unknown_params_total{namespace="tank",method="ingest"}"#).as_deref(),
             Some("1")
         );
+        // The named type's field, whichever method's params carry it.
+        assert_eq!(
+            line(
+                r#"accord_deprecated_field_uses_total{namespace="tank",type="Reading",field="raw"}"#
+            )
+            .as_deref(),
+            Some("1"),
+            "{text}"
+        );
+        assert_eq!(
+            line(r#"accord_deprecated_field{namespace="tank",type="Reading",field="raw"}"#)
+                .as_deref(),
+            Some("1"),
+            "{text}"
+        );
         for member in ["params.readings.raw", "params.site"] {
             let gauge = format!(
                 r#"accord_deprecated{{namespace="tank",method="ingest",member="{member}"}}"#
@@ -645,5 +785,68 @@ mod tests {
         let built = accord_wire::describe::read_params(Some(&params)).unwrap();
         usage.describe(&doc, &built, true, None);
         assert!(!usage.encode().contains("elsewhere"));
+    }
+
+    /// A recursive type reached through a nullable param (a union with null) and a map: its
+    /// deprecated field is counted by type at any depth, by member path only while the path is
+    /// at most eight deep.
+    const TREE: &str = r#"{"schema": 1, "namespaces": {"tree": {"version": "1.0.0",
+      "types": {"Node": {"kind": "object", "fields": {
+        "label": {"type": {"kind": "string"}, "optional": true, "deprecated": "use name"},
+        "child": {"type": {"kind": "ref", "name": "Node"}, "optional": true}}}},
+      "methods": {"plant": {"semantics": "write", "paramStructure": "by-name", "params": [
+        {"name": "root", "type": {"kind": "union", "variants": [{"kind": "ref", "name": "Node"}, {"kind": "null"}]}},
+        {"name": "more", "type": {"kind": "map", "values": {"kind": "ref", "name": "Node"}}, "optional": true}],
+        "result": {"kind": "null"}}}}}}"#;
+
+    #[test]
+    fn fields_of_named_types_are_counted_by_type_at_any_depth() {
+        let doc = Document::parse(TREE).unwrap();
+        let usage = Usage::new(&doc);
+        let method = usage.method(&doc, "tree", "plant");
+        assert!(method.has_deprecated);
+        let mut deep = json!({"label": "leaf"});
+        for _ in 0..12 {
+            deep = json!({"child": deep});
+        }
+        usage.params(&doc, &method, Some(&json!({"root": deep})));
+        usage.params(&doc, &method, Some(&json!({"root": null, "more": {"a": {"label": "x"}}})));
+        usage.params(&doc, &method, Some(&json!({"root": {"child": {"label": "y"}}})));
+        let text = usage.encode();
+        let line = |series: &str| {
+            text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
+        };
+        assert_eq!(
+            line(
+                r#"accord_deprecated_field_uses_total{namespace="tree",type="Node",field="label"}"#
+            )
+            .as_deref(),
+            Some("3"),
+            "{text}"
+        );
+        let uses = r#"accord_deprecated_uses_total{namespace="tree",method="plant",member="#;
+        assert_eq!(
+            line(&format!(r#"{uses}"params.more.label"}}"#)).as_deref(),
+            Some("1"),
+            "{text}"
+        );
+        assert_eq!(
+            line(&format!(r#"{uses}"params.root.child.label"}}"#)).as_deref(),
+            Some("1"),
+            "{text}"
+        );
+        // Past eight steps the path is not a label; the type's count still has the call.
+        assert!(
+            text.lines()
+                .filter(|l| l.starts_with("accord_deprecated_uses_total{"))
+                .all(|l| l.split("member=\"").nth(1).is_some_and(|m| m.matches('.').count() <= 8)),
+            "{text}"
+        );
+        assert_eq!(
+            line(r#"accord_deprecated_field{namespace="tree",type="Node",field="label"}"#)
+                .as_deref(),
+            Some("1"),
+            "{text}"
+        );
     }
 }
