@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use accord_compat_diff::usage::{Coverage, METHOD, Usage, Use};
+use accord_compat_diff::usage::{Coverage, METHOD, TYPES, Usage, Use, VersionUse};
 use accord_plant::usage::names;
 use serde_json::Value;
 
@@ -38,11 +38,13 @@ pub(crate) struct Counts {
     pub(crate) coverage: Coverage,
     /// Calls: (namespace, method, declared version).
     pub(crate) calls: Vec<Row>,
-    /// Deprecated params and fields sent: (namespace, method, member).
+    /// Deprecated params and fields sent: (namespace, method, member); a deprecated field of a
+    /// named type is (namespace, `types`, `Type.field`), as compat-diff's [`TYPES`] names it.
     pub(crate) deprecated_uses: Vec<Row>,
     /// Describe calls: (namespace, answer, declared version) in (namespace, method, label).
     pub(crate) describe: Vec<Row>,
-    /// Deprecated members served: (namespace, method, member), and whether through the window.
+    /// Deprecated members served: (namespace, method, member), and whether through the window
+    /// (fields of named types as in `deprecated_uses`).
     pub(crate) deprecated: Vec<(String, String, String, bool)>,
 }
 
@@ -94,7 +96,36 @@ impl Counts {
                 .sum();
             uses.push(Use::new(ns, method, member, count, Vec::new()));
         }
+        let mut versions: Vec<VersionUse> = Vec::new();
+        let mut at = |ns: &str, version: &str| {
+            let version = if version == names::UNDECLARED {
+                accord_compat_diff::usage::UNDECLARED
+            } else {
+                version
+            };
+            match versions.iter().position(|v| v.namespace == ns && v.version == version) {
+                Some(i) => i,
+                None => {
+                    versions.push(VersionUse::new(ns, version, 0, 0, 0));
+                    versions.len() - 1
+                }
+            }
+        };
+        let mut rows: Vec<(usize, u64, u64, u64)> = Vec::new();
+        for r in &self.calls {
+            rows.push((at(&r.namespace, &r.label), r.count, 0, 0));
+        }
+        for r in &self.describe {
+            let reduced = if r.method == "reduced" { r.count } else { 0 };
+            rows.push((at(&r.namespace, &r.label), 0, r.count, reduced));
+        }
+        for (i, calls, describe, reduced) in rows {
+            versions[i].calls += calls;
+            versions[i].describe += describe;
+            versions[i].reduced += reduced;
+        }
         let mut usage = Usage::unreachable(&self.window.text, &self.source, "");
+        usage.versions = versions;
         usage.plants = self.plants;
         usage.coverage = self.coverage.clone();
         usage.uses = uses;
@@ -138,6 +169,16 @@ pub(crate) fn from_text(file: &str, text: &str, window: &Window) -> Result<Count
         match s.name.as_str() {
             names::CALLS => add(&mut counts.calls, row("declared_version")),
             names::DEPRECATED_USES => add(&mut counts.deprecated_uses, row("member")),
+            names::DEPRECATED_FIELD_USES => {
+                add(&mut counts.deprecated_uses, Row { count: row("field").count, ..type_field(s) })
+            }
+            names::DEPRECATED_FIELD if s.value >= 1.0 => {
+                let Row { namespace, method, label, .. } = type_field(s);
+                let key = (namespace, method, label, through);
+                if !counts.deprecated.contains(&key) {
+                    counts.deprecated.push(key);
+                }
+            }
             names::DESCRIBE => add(
                 &mut counts.describe,
                 Row { method: s.label("answer").to_owned(), ..row("declared_version") },
@@ -157,6 +198,17 @@ pub(crate) fn from_text(file: &str, text: &str, window: &Window) -> Result<Count
         }
     }
     Ok(counts)
+}
+
+/// A sample labelled by a named type's field, as the row of (namespace, `types`,
+/// `Type.field`).
+fn type_field(s: &exposition::Sample) -> Row {
+    Row {
+        namespace: s.label("namespace").to_owned(),
+        method: TYPES.to_owned(),
+        label: format!("{}.{}", s.label("type"), s.label("field")),
+        count: 0,
+    }
 }
 
 /// Adds a row to the row of the same labels (several plants in one text), or appends it.
@@ -234,6 +286,17 @@ async fn query_all(base: &str, window: &Window, w: &str) -> Result<Counts, Strin
     counts.plants = now as usize;
     counts.calls = api.used(names::CALLS, "declared_version", w).await?;
     counts.deprecated_uses = api.used(names::DEPRECATED_USES, "member", w).await?;
+    for q in used_query(names::DEPRECATED_FIELD_USES, "namespace, type, field", w) {
+        for (labels, value) in api.vector(&q).await? {
+            let row = Row {
+                namespace: label(&labels, "namespace"),
+                method: TYPES.to_owned(),
+                label: format!("{}.{}", label(&labels, "type"), label(&labels, "field")),
+                count: value.max(0.0).round() as u64,
+            };
+            add(&mut counts.deprecated_uses, row);
+        }
+    }
     let describe = used_query(names::DESCRIBE, "namespace, answer, declared_version", w);
     for q in &describe {
         for (labels, value) in api.vector(q).await? {
@@ -246,24 +309,34 @@ async fn query_all(base: &str, window: &Window, w: &str) -> Result<Counts, Strin
             add(&mut counts.describe, row);
         }
     }
-    let d = names::DEPRECATED;
-    let by = "namespace, method, member";
-    let served_now = api.vector(&format!("count by ({by}) ({d})")).await?;
-    let served_at_start = api.vector(&format!("count by ({by}) ({d} offset {w})")).await?;
-    let served_throughout =
-        api.vector(&format!("count by ({by}) (min_over_time({d}[{w}]) >= 1)")).await?;
-    for (labels, n) in &served_now {
-        let key = |l: &Value| (label(l, "namespace"), label(l, "method"), label(l, "member"));
-        let k = key(labels);
-        let count_of =
-            |rows: &[(Value, f64)]| rows.iter().find(|(l, _)| key(l) == k).map_or(0.0, |(_, v)| *v);
-        // Every plant that serves it now served it deprecated at the window's start and
-        // through it, and as many plants did then as now.
-        let through = counts.coverage == Coverage::Whole
-            && count_of(&served_at_start) >= *n
-            && count_of(&served_throughout) >= *n
-            && *n as u64 >= now;
-        counts.deprecated.push((k.0, k.1, k.2, through));
+    // Deprecated methods, params and fields by method; fields of named types by type.
+    let gauges: [(&str, &str, fn(&Value) -> (String, String, String)); 2] = [
+        (names::DEPRECATED, "namespace, method, member", |l| {
+            (label(l, "namespace"), label(l, "method"), label(l, "member"))
+        }),
+        (names::DEPRECATED_FIELD, "namespace, type, field", |l| {
+            let member = format!("{}.{}", label(l, "type"), label(l, "field"));
+            (label(l, "namespace"), TYPES.to_owned(), member)
+        }),
+    ];
+    for (d, by, key) in gauges {
+        let served_now = api.vector(&format!("count by ({by}) ({d})")).await?;
+        let served_at_start = api.vector(&format!("count by ({by}) ({d} offset {w})")).await?;
+        let served_throughout =
+            api.vector(&format!("count by ({by}) (min_over_time({d}[{w}]) >= 1)")).await?;
+        for (labels, n) in &served_now {
+            let k = key(labels);
+            let count_of = |rows: &[(Value, f64)]| {
+                rows.iter().find(|(l, _)| key(l) == k).map_or(0.0, |(_, v)| *v)
+            };
+            // Every plant that serves it now served it deprecated at the window's start and
+            // through it, and as many plants did then as now.
+            let through = counts.coverage == Coverage::Whole
+                && count_of(&served_at_start) >= *n
+                && count_of(&served_throughout) >= *n
+                && *n as u64 >= now;
+            counts.deprecated.push((k.0, k.1, k.2, through));
+        }
     }
     Ok(counts)
 }
