@@ -828,4 +828,117 @@ mod tests {
         assert_eq!(grouped(1000), "1,000");
         assert_eq!(grouped(1_234_567), "1,234,567");
     }
+
+    /// A named type's deprecated field removed from a closed object in params, the describe
+    /// method dropped, and the version left at 1.0.0.
+    const TANK_OLD: &str = r#"{"schema": 1, "namespaces": {"tank": {"version": "1.0.0",
+      "types": {"Reading": {"kind": "object", "closed": true, "fields": {
+        "value": {"type": {"kind": "number"}},
+        "raw": {"type": {"kind": "integer"}, "optional": true, "deprecated": "use value"}}}},
+      "methods": {"ingest": {"semantics": "write", "paramStructure": "by-name", "params": [
+        {"name": "readings", "type": {"kind": "array", "items": {"kind": "ref", "name": "Reading"}}}],
+        "result": {"kind": "null"}}}}}}"#;
+    const TANK_NEW: &str = r#"{"schema": 1, "wire": {"describe": false},
+      "namespaces": {"tank": {"version": "1.0.0",
+      "types": {"Reading": {"kind": "object", "closed": true, "fields": {
+        "value": {"type": {"kind": "number"}}}, "reserved": [{"name": "raw"}]}},
+      "methods": {"ingest": {"semantics": "write", "paramStructure": "by-name", "params": [
+        {"name": "readings", "type": {"kind": "array", "items": {"kind": "ref", "name": "Reading"}}}],
+        "result": {"kind": "null"}}}}}}"#;
+
+    fn tank_usage(raw_sent: u64) -> Usage {
+        let mut usage = Usage::unreachable("30d", "metrics.txt", "");
+        usage.plants = 2;
+        usage.coverage = Coverage::Whole;
+        usage.uses = vec![
+            Use::new("tank", "ingest", METHOD, 5, vec!["1.0.0".into()]),
+            Use::new("tank", TYPES, "Reading.raw", raw_sent, vec![]),
+        ];
+        usage.deprecated_through = vec![("tank".into(), TYPES.into(), "Reading.raw".into())];
+        usage.versions = vec![
+            VersionUse::new("tank", "1.0.0", 5, 2, 0),
+            VersionUse::new("tank", UNDECLARED, 0, 3, 3),
+        ];
+        usage
+    }
+
+    fn tank(raw_sent: u64, gate: bool) -> Report {
+        let old = Source::parse("old", TANK_OLD).unwrap();
+        let mut report = diff(&old, &Source::parse("new", TANK_NEW).unwrap());
+        report.add_usage(&old.document, &tank_usage(raw_sent), gate);
+        report
+    }
+
+    fn at<'r>(report: &'r Report, rule: &str, path: &str) -> &'r Finding {
+        report
+            .findings
+            .iter()
+            .find(|f| f.rule == rule && f.path == path && f.pairing == Pairing::OldCallersNewPlant)
+            .unwrap_or_else(|| panic!("{rule} at {path}: {:#?}", report.findings))
+    }
+
+    #[test]
+    fn a_named_types_field_is_judged_on_its_count_by_type() {
+        const RULE: &str = "field-removed-from-closed-object";
+        let unused = tank(0, true);
+        let raw = at(&unused, RULE, "tank.types.Reading.raw");
+        assert_eq!(raw.level, Level::Safe);
+        let evidence = raw.evidence.as_ref().unwrap();
+        assert_eq!(evidence.gated_from, Some(Level::Breaking));
+        assert_eq!(
+            evidence.text,
+            "no use in 30d on 2 plants (metrics.txt); deprecated through the whole window, so --usage-gate reports the removal safe"
+        );
+        let used = tank(7, true);
+        let raw = at(&used, RULE, "tank.types.Reading.raw");
+        assert_eq!(raw.level, Level::Breaking);
+        assert_eq!(
+            raw.evidence.as_ref().unwrap().text,
+            "`Reading.raw` sent 7 times in 30d, in the params of any method"
+        );
+        // Without the gate: the evidence only.
+        let ungated = tank(0, false);
+        assert_eq!(at(&ungated, RULE, "tank.types.Reading.raw").level, Level::Breaking);
+    }
+
+    #[test]
+    fn the_describe_method_and_the_version_carry_their_counts_and_keep_their_level() {
+        let report = tank(0, true);
+        let describe = at(&report, "describe-method-removed", "wire.describe");
+        assert_eq!(describe.level, Level::Risky);
+        let evidence = describe.evidence.as_ref().unwrap();
+        assert_eq!(
+            evidence.text,
+            "the describe method answered 5 times in 30d, 3 of them the reduced answer to callers without a credential, by callers declaring 1.0.0 and callers declaring no version; the describe method cannot be deprecated, so --usage-gate leaves its level"
+        );
+        assert_eq!(evidence.count, Some(5));
+        let version = at(&report, "version-not-bumped", "tank.version");
+        assert_eq!(version.level, Level::Policy);
+        assert_eq!(
+            version.evidence.as_ref().unwrap().text,
+            "callers of `tank` in 30d declared 1.0.0 (5 calls, 2 describe), no version (0 calls, 3 describe)"
+        );
+        // No describe call at all: said so, and still no level change.
+        let old = Source::parse("old", TANK_OLD).unwrap();
+        let mut quiet = diff(&old, &Source::parse("new", TANK_NEW).unwrap());
+        let mut usage = tank_usage(0);
+        usage.versions.clear();
+        quiet.add_usage(&old.document, &usage, true);
+        let describe = at(&quiet, "describe-method-removed", "wire.describe");
+        assert_eq!(describe.level, Level::Risky);
+        assert!(
+            describe.evidence.as_ref().unwrap().text.starts_with(
+                "no describe call in 30d on 2 plants (metrics.txt), and no reduced answer asked"
+            ),
+            "{describe:?}"
+        );
+    }
+
+    #[test]
+    fn finding_paths_are_read_as_the_plants_label_them() {
+        assert_eq!(counted_path("params.readings[].raw").as_deref(), Some("params.readings.raw"));
+        assert_eq!(counted_path("samples[0].raw").as_deref(), Some("samples.raw"));
+        assert_eq!(counted_path("params.config.mode").as_deref(), Some("params.config.mode"));
+        assert_eq!(counted_path("params.shape|circle.radius"), None);
+    }
 }
