@@ -281,8 +281,9 @@ fn counted_path(path: &str) -> Option<String> {
 
 /// What a finding is about, as the counts see it.
 enum Subject<'f> {
-    /// A method, or a member of its params, results or errors.
-    Method { namespace: &'f str, method: &'f str, member: String },
+    /// A method, or a member of its params, results or errors (`read`: in what callers read,
+    /// which is never gated).
+    Method { namespace: &'f str, method: &'f str, member: String, read: bool },
     /// A named type (`field` empty) or a field below it (`raw`, `config.mode`).
     Type { namespace: &'f str, name: &'f str, field: Option<String> },
     /// The describe method of the wire.
@@ -324,16 +325,16 @@ impl Subject<'_> {
                 field: field.and_then(|f| if f.is_empty() { None } else { counted_path(f) }),
             });
         }
-        let member = match rest {
-            None => METHOD.to_owned(),
+        let (member, read) = match rest {
+            None => (METHOD.to_owned(), false),
             Some(rest) if rest.starts_with("params.") => {
-                counted_path(rest).unwrap_or_else(|| rest.to_owned())
+                (counted_path(rest).unwrap_or_else(|| rest.to_owned()), false)
             }
             // Results and errors: what callers read is not counted; the method's calls are the
             // evidence that it is still read.
-            Some(_) => METHOD.to_owned(),
+            Some(_) => (METHOD.to_owned(), true),
         };
-        Some(Subject::Method { namespace, method, member })
+        Some(Subject::Method { namespace, method, member, read })
     }
 }
 
@@ -411,12 +412,12 @@ fn evidence_for(
     let unused =
         format!("no use in {} on {} ({})", usage.window, plants(usage.plants), usage.source);
     match subject {
-        Subject::Method { namespace, method, member } => {
+        Subject::Method { namespace, method, member, read } => {
             method_evidence(
                 &mut evidence,
                 finding,
                 usage,
-                gate,
+                gate && !read,
                 namespace,
                 method,
                 &member,
