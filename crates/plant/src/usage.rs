@@ -40,6 +40,12 @@ pub mod names {
     pub const DEPRECATED_FIELD_USES: &str = "accord_deprecated_field_uses_total";
     /// 1 for each deprecated field of a named type the params of a served method reach.
     pub const DEPRECATED_FIELD: &str = "accord_deprecated_field";
+    /// Calls whose params carried an enum value, by member and value.
+    pub const ENUM_VALUES: &str = "accord_enum_values_total";
+    /// Calls whose params carried an enum value in a named type, by type, field and value.
+    pub const ENUM_FIELD_VALUES: &str = "accord_enum_field_values_total";
+    /// The `value` label of an enum value the contract does not list.
+    pub const OTHER_VALUE: &str = "other";
     /// Calls whose by-name params carried a member the contract does not name.
     pub const UNKNOWN_PARAMS: &str = "accord_unknown_params_total";
     /// Declared errors answered, by code.
@@ -102,6 +108,39 @@ impl FieldLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ValueLabels {
+    namespace: String,
+    method: String,
+    member: String,
+    value: String,
+}
+
+impl ValueLabels {
+    fn of(namespace: &str, method: &str, member: String, value: String) -> ValueLabels {
+        ValueLabels { namespace: namespace.to_owned(), method: method.to_owned(), member, value }
+    }
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FieldValueLabels {
+    namespace: String,
+    r#type: String,
+    field: String,
+    value: String,
+}
+
+impl FieldValueLabels {
+    fn of(field: TypeField, value: String) -> FieldValueLabels {
+        FieldValueLabels {
+            namespace: field.namespace,
+            r#type: field.name,
+            field: field.field,
+            value,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct MethodLabels {
     namespace: String,
     method: String,
@@ -137,7 +176,8 @@ pub(crate) struct MethodUsage {
     /// Whether a call's params must be looked at (a deprecated param or field, by-name params
     /// whose unknown members are counted).
     inspect: bool,
-    /// Whether a deprecated param or field can arrive in its params.
+    /// Whether a deprecated param or field, or an enum value, can arrive in its params: then
+    /// they are parsed and walked.
     has_deprecated: bool,
     /// Its params' names, for unknown by-name members.
     params: Vec<String>,
@@ -153,6 +193,8 @@ pub(crate) struct Usage {
     requests: Family<CredentialLabels, Counter>,
     deprecated_uses: Family<MemberLabels, Counter>,
     deprecated_field_uses: Family<FieldLabels, Counter>,
+    enum_values: Family<ValueLabels, Counter>,
+    field_values: Family<FieldValueLabels, Counter>,
     unknown_params: Family<MethodLabels, Counter>,
     errors: Family<ErrorLabels, Counter>,
     /// The declared versions seen per namespace, up to [`MAX_VERSIONS`] each.
@@ -181,6 +223,8 @@ impl Usage {
         let deprecated = Family::<MemberLabels, Gauge>::default();
         let deprecated_field_uses = Family::<FieldLabels, Counter>::default();
         let deprecated_fields = Family::<FieldLabels, Gauge>::default();
+        let enum_values = Family::<ValueLabels, Counter>::default();
+        let field_values = Family::<FieldValueLabels, Counter>::default();
         registry.register(
             "accord_plant_uptime_seconds",
             "Seconds since the plant started counting, at this scrape",
@@ -210,6 +254,16 @@ impl Usage {
             "accord_deprecated_field_uses",
             "Calls whose params carried a deprecated field of a named type, wherever in them",
             deprecated_field_uses.clone(),
+        );
+        registry.register(
+            "accord_enum_values",
+            "Calls whose params carried an enum value (a listed one, or other), by member",
+            enum_values.clone(),
+        );
+        registry.register(
+            "accord_enum_field_values",
+            "Calls whose params carried an enum value (a listed one, or other) in a named type, by type and field",
+            field_values.clone(),
         );
         registry.register(
             "accord_unknown_params",
@@ -242,12 +296,25 @@ impl Usage {
                     deprecated.get_or_create(&labels(names::METHOD_MEMBER.to_owned())).set(1);
                 }
                 let params: Vec<_> = method.params.iter().flatten().collect();
-                deprecated_in_params(doc, ns, &params, None, &mut |hit| {
-                    if let Some(member) = hit.member {
-                        deprecated.get_or_create(&labels(member)).set(1);
+                deprecated_in_params(doc, ns, &params, None, &mut |hit| match hit.value {
+                    // Every value an enum in params can have is a series from the start, at
+                    // 0: a value nobody sends reads 0, not missing.
+                    Some(value) => {
+                        if let Some(member) = hit.member {
+                            let labels = ValueLabels::of(ns, name, member, value.clone());
+                            let _ = enum_values.get_or_create(&labels);
+                        }
+                        if let Some(field) = hit.field {
+                            let _ = field_values.get_or_create(&FieldValueLabels::of(field, value));
+                        }
                     }
-                    if let Some(field) = hit.field {
-                        deprecated_fields.get_or_create(&FieldLabels::of(field)).set(1);
+                    None => {
+                        if let Some(member) = hit.member {
+                            deprecated.get_or_create(&labels(member)).set(1);
+                        }
+                        if let Some(field) = hit.field {
+                            deprecated_fields.get_or_create(&FieldLabels::of(field)).set(1);
+                        }
                     }
                 });
             }
@@ -261,6 +328,8 @@ impl Usage {
             requests,
             deprecated_uses,
             deprecated_field_uses,
+            enum_values,
+            field_values,
             unknown_params,
             errors,
             versions: Mutex::new(HashMap::new()),
@@ -351,11 +420,32 @@ impl Usage {
         // Each member and field once per call, however often the call carries it.
         let mut members: HashSet<String> = HashSet::new();
         let mut fields: HashSet<TypeField> = HashSet::new();
+        let mut values: HashSet<(String, String)> = HashSet::new();
+        let mut field_values: HashSet<(TypeField, String)> = HashSet::new();
         if method.has_deprecated {
             deprecated_in_params(doc, &method.namespace, &declared, Some(params), &mut |hit| {
-                members.extend(hit.member);
-                fields.extend(hit.field);
+                match hit.value {
+                    Some(value) => {
+                        if let Some(member) = hit.member {
+                            values.insert((member, value.clone()));
+                        }
+                        if let Some(field) = hit.field {
+                            field_values.insert((field, value));
+                        }
+                    }
+                    None => {
+                        members.extend(hit.member);
+                        fields.extend(hit.field);
+                    }
+                }
             });
+        }
+        for (member, value) in values {
+            let labels = ValueLabels::of(&method.namespace, &method.method, member, value);
+            self.enum_values.get_or_create(&labels).inc();
+        }
+        for (field, value) in field_values {
+            self.field_values.get_or_create(&FieldValueLabels::of(field, value)).inc();
         }
         for member in members {
             self.deprecated_uses
@@ -533,6 +623,9 @@ struct Hit {
     /// The named type it is a field of, and its path below that type (`Config`, `mode`):
     /// found at any depth, since the label is bounded by the contract however deep the value.
     field: Option<TypeField>,
+    /// For an enum's value, not a deprecated member: the value as a label (a listed value,
+    /// a string as itself, or [`names::OTHER_VALUE`]).
+    value: Option<String>,
 }
 
 /// A field of a named type: namespace, type name, path below the type (arrays, unions and
@@ -598,7 +691,11 @@ impl Walk<'_, '_> {
         depth: usize,
     ) {
         if field.deprecated.is_some() && (place.member.is_some() || place.within.is_some()) {
-            (self.hit)(Hit { member: place.member.clone(), field: place.within.clone() });
+            (self.hit)(Hit {
+                member: place.member.clone(),
+                field: place.within.clone(),
+                value: None,
+            });
         }
         self.ty(ns, &field.ty, value, place, depth);
     }
@@ -643,6 +740,21 @@ impl Walk<'_, '_> {
                     self.ty(ns, &map.values, Some(member), place, next);
                 }
             }
+            (TypeKind::Enum(e), _) if place.member.is_some() || place.within.is_some() => {
+                let mut hit = |value: String| {
+                    let (member, field) = (place.member.clone(), place.within.clone());
+                    (self.hit)(Hit { member, field, value: Some(value) });
+                };
+                match value {
+                    // Types alone: every series the enum can have.
+                    None => {
+                        e.values.iter().for_each(|v| hit(value_label(v)));
+                        hit(names::OTHER_VALUE.to_owned());
+                    }
+                    Some(v) if e.values.contains(v) => hit(value_label(v)),
+                    Some(_) => hit(names::OTHER_VALUE.to_owned()),
+                }
+            }
             (TypeKind::Union(union), _) => {
                 for variant in &union.variants {
                     self.ty(ns, variant, value, place, next);
@@ -666,6 +778,14 @@ impl Walk<'_, '_> {
             }
             _ => {}
         }
+    }
+}
+
+/// A listed enum value as a label: a string as itself, any other value as its JSON text.
+fn value_label(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -848,5 +968,53 @@ mod tests {
             Some("1"),
             "{text}"
         );
+    }
+
+    /// An inline enum param and a named enum type inside a named type's field.
+    const VALVE: &str = r#"{"schema": 1, "namespaces": {"valve": {"version": "1.0.0",
+      "types": {"Mode": {"kind": "enum", "values": ["open", "shut", 3]},
+        "Plan": {"kind": "object", "fields": {"mode": {"type": {"kind": "ref", "name": "Mode"}}}}},
+      "methods": {"set": {"semantics": "write", "paramStructure": "by-name", "params": [
+        {"name": "unit", "type": {"kind": "enum", "values": ["l/s", "m3/h"]}},
+        {"name": "plan", "type": {"kind": "ref", "name": "Plan"}, "optional": true}],
+        "result": {"kind": "null"}}}}}}"#;
+
+    #[test]
+    fn enum_values_in_params_are_counted_by_listed_value_or_other() {
+        let doc = Document::parse(VALVE).unwrap();
+        let usage = Usage::new(&doc);
+        let method = usage.method(&doc, "valve", "set");
+        assert!(method.has_deprecated, "an enum param makes the params walked");
+        // Before any call: every listed value and `other` is a series at 0.
+        let text = usage.encode();
+        let line = |text: &str, series: &str| {
+            text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
+        };
+        let unit = |v: &str| {
+            format!(
+                r#"accord_enum_values_total{{namespace="valve",method="set",member="params.unit",value="{v}"}}"#
+            )
+        };
+        for v in ["l/s", "m3/h", "other"] {
+            assert_eq!(line(&text, &unit(v)).as_deref(), Some("0"), "{v}: {text}");
+        }
+        usage.params(&doc, &method, Some(&json!({"unit": "l/s", "plan": {"mode": 3}})));
+        usage.params(&doc, &method, Some(&json!({"unit": "gal/min", "plan": {"mode": "open"}})));
+        usage.params(&doc, &method, Some(&json!(["l/s"])));
+        let text = usage.encode();
+        assert_eq!(line(&text, &unit("l/s")).as_deref(), Some("2"), "{text}");
+        assert_eq!(line(&text, &unit("m3/h")).as_deref(), Some("0"), "{text}");
+        assert_eq!(line(&text, &unit("other")).as_deref(), Some("1"), "{text}");
+        // The named enum, by type (its own field path is empty) and its field in Plan; never
+        // the value a caller sent that the contract does not list.
+        let mode = |v: &str| {
+            format!(
+                r#"accord_enum_field_values_total{{namespace="valve",type="Mode",field="",value="{v}"}}"#
+            )
+        };
+        assert_eq!(line(&text, &mode("3")).as_deref(), Some("1"), "{text}");
+        assert_eq!(line(&text, &mode("open")).as_deref(), Some("1"), "{text}");
+        assert_eq!(line(&text, &mode("shut")).as_deref(), Some("0"), "{text}");
+        assert!(!text.contains("gal/min"), "{text}");
     }
 }
