@@ -4,11 +4,12 @@
 //! before it is removed (the seed's "you will not be allowed to delete a version you cannot
 //! prove is unused").
 //!
-//! Every label set is bounded by the contract or by a constant: namespace, method, member and
-//! error code come from the contract; the credential state and the describe answer are a few
-//! words; a declared version is a version string a caller sent, of which at most
-//! [`MAX_VERSIONS`] distinct ones are kept per namespace (later ones count as `other`). No
-//! caller id, token, param value or unknown member name is ever a label.
+//! Every label set is bounded by the contract or by a constant: namespace, method, member,
+//! named type, field and error code come from the contract, and an enum value is one the
+//! contract lists or `other`; the credential state and the describe answer are a few words; a
+//! declared version is a version string a caller sent, of which at most [`MAX_VERSIONS`]
+//! distinct ones are kept per namespace (later ones count as `other`). No caller id, token,
+//! param value the contract does not list or unknown member name is ever a label.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -176,11 +177,35 @@ pub(crate) struct MethodUsage {
     /// Whether a call's params must be looked at (a deprecated param or field, by-name params
     /// whose unknown members are counted).
     inspect: bool,
-    /// Whether a deprecated param or field, or an enum value, can arrive in its params: then
-    /// they are parsed and walked.
+    /// Whether a deprecated param or field, or an enum value below a param, can arrive in its
+    /// params: then they are parsed and walked whole.
     has_deprecated: bool,
     /// Its params' names, for unknown by-name members.
     params: Vec<String>,
+    /// Its params that are themselves an enum (directly or through refs), counted on the
+    /// short path when nothing else in the params is counted: no parse of the whole params, no
+    /// label built per call.
+    enums: Vec<EnumParam>,
+}
+
+/// A param that is an enum: its position and name, and for each listed value (and any other
+/// value) the counters a call that sends it adds one to (by member, and by named type when the
+/// enum is one).
+#[derive(Debug, Clone)]
+struct EnumParam {
+    position: usize,
+    name: String,
+    values: Vec<(Value, Vec<Counter>)>,
+    other: Vec<Counter>,
+}
+
+impl EnumParam {
+    fn count(&self, value: &Value) {
+        let counters = self.values.iter().find(|(v, _)| v == value).map_or(&self.other, |(_, c)| c);
+        counters.iter().for_each(|c| {
+            c.inc();
+        });
+    }
 }
 
 /// The plant's counters.
@@ -357,9 +382,23 @@ impl Usage {
             .flat_map(|m| m.params.iter().flatten())
             .map(|p| p.name.clone())
             .collect();
-        let mut has_deprecated = false;
         let declared: Vec<_> = method.into_iter().flat_map(|m| m.params.iter().flatten()).collect();
-        deprecated_in_params(doc, ns, &declared, None, &mut |_| has_deprecated = true);
+        // Params that are an enum themselves (and not deprecated) are counted on the short
+        // path; anything else counted below a param needs the whole walk.
+        let mut enums = Vec::new();
+        let mut has_deprecated = false;
+        for (position, param) in declared.iter().enumerate() {
+            match self.enum_param(doc, ns, name, position, param) {
+                Some(e) => enums.push(e),
+                None => deprecated_in_params(doc, ns, &[param], None, &mut |_| {
+                    has_deprecated = true;
+                }),
+            }
+        }
+        if has_deprecated {
+            // The whole walk counts these too.
+            enums.clear();
+        }
         MethodUsage {
             namespace: ns.to_owned(),
             method: name.to_owned(),
@@ -368,7 +407,53 @@ impl Usage {
             inspect: has_deprecated || !params.is_empty(),
             has_deprecated,
             params,
+            enums,
         }
+    }
+
+    /// The enum param `param` of `ns.method`, when it is an enum itself (through refs) and not
+    /// deprecated, with the counters each of its values adds to.
+    fn enum_param(
+        &self,
+        doc: &Document,
+        ns: &str,
+        method: &str,
+        position: usize,
+        param: &accord_schema_model::Param,
+    ) -> Option<EnumParam> {
+        if param.field.deprecated.is_some() {
+            return None;
+        }
+        let (mut node, mut at, mut named) = (&param.field.ty, ns.to_owned(), None);
+        for _ in 0..MAX_MEMBER_DEPTH {
+            let TypeKind::Ref(r) = &node.kind else { break };
+            let (target, tns) = resolve(doc, &at, node)?;
+            named = Some((tns.clone(), r.name.clone()));
+            (node, at) = (target, tns);
+        }
+        let TypeKind::Enum(e) = &node.kind else { return None };
+        let member = format!("params.{}", param.name);
+        let counters = |value: String| {
+            let mut counters = vec![
+                self.enum_values
+                    .get_or_create(&ValueLabels::of(ns, method, member.clone(), value.clone()))
+                    .clone(),
+            ];
+            if let Some((tns, tname)) = &named {
+                let field =
+                    TypeField { namespace: tns.clone(), name: tname.clone(), field: String::new() };
+                counters.push(
+                    self.field_values.get_or_create(&FieldValueLabels::of(field, value)).clone(),
+                );
+            }
+            counters
+        };
+        Some(EnumParam {
+            position,
+            name: param.name.clone(),
+            values: e.values.iter().map(|v| (v.clone(), counters(value_label(v)))).collect(),
+            other: counters(names::OTHER_VALUE.to_owned()),
+        })
     }
 
     /// Counts a request's credential state.
@@ -440,6 +525,16 @@ impl Usage {
                 }
             });
         }
+        for e in &method.enums {
+            let sent = match params {
+                Value::Object(members) => members.get(&e.name),
+                Value::Array(items) => items.get(e.position),
+                _ => None,
+            };
+            if let Some(v) = sent {
+                e.count(v);
+            }
+        }
         for (member, value) in values {
             let labels = ValueLabels::of(&method.namespace, &method.method, member, value);
             self.enum_values.get_or_create(&labels).inc();
@@ -480,11 +575,17 @@ impl Usage {
             }
             return;
         }
+        let mut de = serde_json::Deserializer::from_slice(params);
+        if params.first() == Some(&b'[') {
+            if !method.enums.is_empty() {
+                let _ = serde::de::DeserializeSeed::deserialize(Positional(&method.enums), &mut de);
+            }
+            return;
+        }
         if params.first() != Some(&b'{') {
             return;
         }
-        let names = KnownNames(&method.params);
-        let mut de = serde_json::Deserializer::from_slice(params);
+        let names = KnownNames(&method.params, &method.enums);
         if let Ok(true) = serde::de::DeserializeSeed::deserialize(names, &mut de) {
             self.unknown_params
                 .get_or_create(&MethodLabels {
@@ -578,8 +679,9 @@ impl Usage {
     }
 }
 
-/// Reads an object's member names only (values skipped): whether one is not among the names.
-struct KnownNames<'n>(&'n [String]);
+/// Reads an object's member names (values skipped, but for the enum params', which are
+/// counted): whether one is not among the names.
+struct KnownNames<'n>(&'n [String], &'n [EnumParam]);
 
 impl<'de> serde::de::DeserializeSeed<'de> for KnownNames<'_> {
     type Value = bool;
@@ -600,9 +702,51 @@ impl<'de> serde::de::Visitor<'de> for KnownNames<'_> {
         let mut unknown = false;
         while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             unknown |= !self.0.iter().any(|n| *n == name);
-            map.next_value::<serde::de::IgnoredAny>()?;
+            match self.1.iter().find(|e| e.name == name) {
+                Some(e) => e.count(&map.next_value::<Value>()?),
+                None => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
         }
         Ok(unknown)
+    }
+}
+
+/// Reads by-position params, counting the values of the enum params (the rest skipped).
+struct Positional<'n>(&'n [EnumParam]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Positional<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Positional<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut position = 0;
+        loop {
+            match self.0.iter().find(|e| e.position == position) {
+                Some(e) => match seq.next_element::<Value>()? {
+                    Some(v) => e.count(&v),
+                    None => return Ok(()),
+                },
+                None => {
+                    if seq.next_element::<serde::de::IgnoredAny>()?.is_none() {
+                        return Ok(());
+                    }
+                }
+            }
+            position += 1;
+        }
     }
 }
 
@@ -977,6 +1121,10 @@ mod tests {
       "methods": {"set": {"semantics": "write", "paramStructure": "by-name", "params": [
         {"name": "unit", "type": {"kind": "enum", "values": ["l/s", "m3/h"]}},
         {"name": "plan", "type": {"kind": "ref", "name": "Plan"}, "optional": true}],
+        "result": {"kind": "null"}},
+        "turn": {"semantics": "write", "params": [
+        {"name": "valve", "type": {"kind": "string"}},
+        {"name": "mode", "type": {"kind": "ref", "name": "Mode"}}],
         "result": {"kind": "null"}}}}}}"#;
 
     #[test]
@@ -1016,5 +1164,39 @@ mod tests {
         assert_eq!(line(&text, &mode("open")).as_deref(), Some("1"), "{text}");
         assert_eq!(line(&text, &mode("shut")).as_deref(), Some("0"), "{text}");
         assert!(!text.contains("gal/min"), "{text}");
+    }
+
+    #[test]
+    fn an_enum_param_is_counted_on_the_short_path_by_name_and_by_position() {
+        let doc = Document::parse(VALVE).unwrap();
+        let usage = Usage::new(&doc);
+        let method = usage.method(&doc, "valve", "turn");
+        assert!(!method.has_deprecated, "nothing below a param is counted: the short path");
+        assert_eq!(method.enums.len(), 1);
+        usage.params_bytes(&doc, &method, br#"{"valve": "V-1", "mode": "shut", "extra": 1}"#);
+        usage.params_bytes(&doc, &method, br#"["V-1", 3]"#);
+        usage.params_bytes(&doc, &method, br#"["V-1", "ajar"]"#);
+        usage.params(&doc, &method, Some(&json!({"valve": "V-2", "mode": "shut"})));
+        let text = usage.encode();
+        let line = |series: &str| {
+            text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
+        };
+        let mode = |v: &str| {
+            format!(
+                r#"accord_enum_values_total{{namespace="valve",method="turn",member="params.mode",value="{v}"}}"#
+            )
+        };
+        assert_eq!(line(&mode("shut")).as_deref(), Some("2"), "{text}");
+        assert_eq!(line(&mode("3")).as_deref(), Some("1"), "{text}");
+        assert_eq!(line(&mode("other")).as_deref(), Some("1"), "{text}");
+        assert_eq!(line(&mode("open")).as_deref(), Some("0"), "{text}");
+        let by_type = r#"accord_enum_field_values_total{namespace="valve",type="Mode",field="",value="shut"}"#;
+        assert_eq!(line(by_type).as_deref(), Some("2"), "{text}");
+        assert_eq!(
+            line(r#"accord_unknown_params_total{namespace="valve",method="turn"}"#).as_deref(),
+            Some("1"),
+            "{text}"
+        );
+        assert!(!text.contains("ajar"), "{text}");
     }
 }

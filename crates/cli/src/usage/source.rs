@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use accord_compat_diff::usage::{Coverage, METHOD, TYPES, Usage, Use, VersionUse};
+use accord_compat_diff::usage::{Coverage, METHOD, TYPES, Usage, Use, ValueUse, VersionUse};
 use accord_plant::usage::names;
 use serde_json::Value;
 
@@ -43,6 +43,8 @@ pub(crate) struct Counts {
     pub(crate) deprecated_uses: Vec<Row>,
     /// Describe calls: (namespace, answer, declared version) in (namespace, method, label).
     pub(crate) describe: Vec<Row>,
+    /// Enum values params carried: (namespace, method or `types`, member, value, count).
+    pub(crate) values: Vec<ValueUse>,
     /// Deprecated members served: (namespace, method, member), and whether through the window
     /// (fields of named types as in `deprecated_uses`).
     pub(crate) deprecated: Vec<(String, String, String, bool)>,
@@ -58,6 +60,7 @@ impl Counts {
             calls: Vec::new(),
             deprecated_uses: Vec::new(),
             describe: Vec::new(),
+            values: Vec::new(),
             deprecated: Vec::new(),
         }
     }
@@ -126,6 +129,7 @@ impl Counts {
         }
         let mut usage = Usage::unreachable(&self.window.text, &self.source, "");
         usage.versions = versions;
+        usage.values.clone_from(&self.values);
         usage.plants = self.plants;
         usage.coverage = self.coverage.clone();
         usage.uses = uses;
@@ -172,6 +176,22 @@ pub(crate) fn from_text(file: &str, text: &str, window: &Window) -> Result<Count
             names::DEPRECATED_FIELD_USES => {
                 add(&mut counts.deprecated_uses, Row { count: row("field").count, ..type_field(s) })
             }
+            names::ENUM_VALUES => {
+                let row = row("member");
+                add_value(
+                    &mut counts.values,
+                    &row.namespace,
+                    &row.method,
+                    &row.label,
+                    s.label("value"),
+                    row.count,
+                );
+            }
+            names::ENUM_FIELD_VALUES => {
+                let Row { namespace, method, label, .. } = type_field(s);
+                let count = row("value").count;
+                add_value(&mut counts.values, &namespace, &method, &label, s.label("value"), count);
+            }
             names::DEPRECATED_FIELD if s.value >= 1.0 => {
                 let Row { namespace, method, label, .. } = type_field(s);
                 let key = (namespace, method, label, through);
@@ -201,13 +221,36 @@ pub(crate) fn from_text(file: &str, text: &str, window: &Window) -> Result<Count
 }
 
 /// A sample labelled by a named type's field, as the row of (namespace, `types`,
-/// `Type.field`).
+/// `Type.field`, or `Type` for the named type itself).
 fn type_field(s: &exposition::Sample) -> Row {
     Row {
         namespace: s.label("namespace").to_owned(),
         method: TYPES.to_owned(),
-        label: format!("{}.{}", s.label("type"), s.label("field")),
+        label: type_member(s.label("type"), s.label("field")),
         count: 0,
+    }
+}
+
+/// `Type.field`, or `Type` when the field is empty (the named type itself).
+fn type_member(name: &str, field: &str) -> String {
+    if field.is_empty() { name.to_owned() } else { format!("{name}.{field}") }
+}
+
+/// Adds an enum value's count to the same value's (several plants), or appends it.
+fn add_value(
+    values: &mut Vec<ValueUse>,
+    ns: &str,
+    method: &str,
+    member: &str,
+    value: &str,
+    n: u64,
+) {
+    match values
+        .iter_mut()
+        .find(|v| v.namespace == ns && v.method == method && v.member == member && v.value == value)
+    {
+        Some(v) => v.count += n,
+        None => values.push(ValueUse::new(ns, method, member, value, n)),
     }
 }
 
@@ -291,10 +334,38 @@ async fn query_all(base: &str, window: &Window, w: &str) -> Result<Counts, Strin
             let row = Row {
                 namespace: label(&labels, "namespace"),
                 method: TYPES.to_owned(),
-                label: format!("{}.{}", label(&labels, "type"), label(&labels, "field")),
+                label: type_member(&label(&labels, "type"), &label(&labels, "field")),
                 count: value.max(0.0).round() as u64,
             };
             add(&mut counts.deprecated_uses, row);
+        }
+    }
+    let enums = [
+        (names::ENUM_VALUES, "namespace, method, member, value"),
+        (names::ENUM_FIELD_VALUES, "namespace, type, field, value"),
+    ];
+    for (metric, by) in enums {
+        for q in used_query(metric, by, w) {
+            for (labels, value) in api.vector(&q).await? {
+                let (method, member) = if metric == names::ENUM_VALUES {
+                    (label(&labels, "method"), label(&labels, "member"))
+                } else {
+                    (
+                        TYPES.to_owned(),
+                        type_member(&label(&labels, "type"), &label(&labels, "field")),
+                    )
+                };
+                let count = value.max(0.0).round() as u64;
+                let ns = label(&labels, "namespace");
+                add_value(
+                    &mut counts.values,
+                    &ns,
+                    &method,
+                    &member,
+                    &label(&labels, "value"),
+                    count,
+                );
+            }
         }
     }
     let describe = used_query(names::DESCRIBE, "namespace, answer, declared_version", w);
@@ -315,7 +386,7 @@ async fn query_all(base: &str, window: &Window, w: &str) -> Result<Counts, Strin
             (label(l, "namespace"), label(l, "method"), label(l, "member"))
         }),
         (names::DEPRECATED_FIELD, "namespace, type, field", |l| {
-            let member = format!("{}.{}", label(l, "type"), label(l, "field"));
+            let member = type_member(&label(l, "type"), &label(l, "field"));
             (label(l, "namespace"), TYPES.to_owned(), member)
         }),
     ];

@@ -2,7 +2,7 @@
 //! what `accord serve fixtures/usage/old.types.json --metrics-path /metrics` answered after a
 //! describe call declaring 2.0.0, three calls of the deprecated `meter.readRaw`, one of
 //! `meter.read` with its deprecated `unit`, one of `meter.configure` with the deprecated field
-//! `Config.scale` and one of `meter.sample`, 5.6 s after start, each an HTTP message of its
+//! `Config.scale` and the `mode` `burst`, and one of `meter.sample`, 5.6 s after start, each an HTTP message of its
 //! own), and on a source that cannot be reached.
 
 use serde_json::Value;
@@ -96,6 +96,14 @@ fn fields_of_named_types_carry_their_counts_and_only_an_unused_one_sent_in_param
     assert_eq!(
         legacy["evidence"]["text"],
         "no use in 1s on 1 plant (fixtures/usage/metrics.txt); deprecated through the whole window, so --usage-gate reports the removal safe"
+    );
+    // The enum value 3.0.0 removes: the one configure call sent `burst`, never `legacy`; a
+    // narrowing, so the level stands.
+    let mode = finding_of(&report, "enum-value-removed", "meter.types.Config.mode");
+    assert_eq!(mode["level"], "breaking");
+    assert_eq!(
+        mode["evidence"]["text"],
+        "value \"legacy\" of `Config.mode` not sent in 1s on 1 plant (fixtures/usage/metrics.txt); a narrowing, which --usage-gate leaves at its level"
     );
     // What callers read is never gated, used or not.
     let raw = finding_of(&report, "required-field-removed", "meter.types.Sample.raw");

@@ -159,7 +159,7 @@ async fn a_real_prometheus_proves_one_deprecated_method_unused_and_the_other_use
     }
     // A caller still sends the deprecated field `Config.scale` (through meter.configure); none
     // sends `Config.legacyMode`.
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"meter.configure","params":{"meter":"M-1","config":{"interval":5,"scale":1.5}}}"#;
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"meter.configure","params":{"meter":"M-1","config":{"interval":5,"scale":1.5,"mode":"legacy"}}}"#;
     let response = http
         .post(&plant)
         .header("content-type", "application/json")
@@ -285,6 +285,17 @@ async fn a_real_prometheus_proves_one_deprecated_method_unused_and_the_other_use
     let scale = closed("meter.types.Config.scale");
     assert_eq!(scale["level"], "breaking", "{scale}");
     assert_eq!(scale["evidence"]["count"], 1, "{scale}");
+    // The enum value 3.0.0 removes, still sent once: its own count.
+    let mode = findings
+        .iter()
+        .find(|f| {
+            f["rule"] == "enum-value-removed"
+                && f["path"] == "meter.types.Config.mode"
+                && f["pairing"] == "old-callers-new-plant"
+        })
+        .unwrap();
+    assert_eq!(mode["level"], "breaking", "{mode}");
+    assert_eq!(mode["evidence"]["count"], 1, "{mode}");
     let legacy_mode = closed("meter.types.Config.legacyMode");
     assert_eq!(legacy_mode["level"], "safe", "{legacy_mode}");
     assert_eq!(legacy_mode["evidence"]["gatedFrom"], "breaking", "{legacy_mode}");

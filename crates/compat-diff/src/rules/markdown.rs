@@ -43,7 +43,8 @@ pub fn rules_markdown() -> String {
          finding, carries what the plants counted over the window (\"called 1,234 times in 30d, by\n\
          callers declaring 2.1.0\", \"no use in 30d on 3 plants\", \"the describe method answered 12\n\
          times in 30d, 3 of them the reduced answer to callers without a credential\", \"callers of\n\
-         `meter` in 30d declared 2.0.0 (5 calls, 2 describe)\"). Evidence alone changes no level.\n\
+         `meter` in 30d declared 2.0.0 (5 calls, 2 describe)\"); an `enum-value-removed` in params\n\
+         carries the count of the removed value. Evidence alone changes no level.\n\
          With `--usage-gate`, one case changes, one way: a removal (`method-removed`,\n\
          `param-removed`, `optional-param-removed`, and the removal of a field that params carry:\n\
          inside a param, or a field of a named type reached from params, which the plants count by\n\

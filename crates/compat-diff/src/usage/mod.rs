@@ -122,6 +122,36 @@ impl VersionUse {
     }
 }
 
+/// The calls whose params carried one value of an enum over the window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ValueUse {
+    /// The namespace.
+    pub namespace: String,
+    /// The method, or [`TYPES`] for an enum counted by named type.
+    pub method: String,
+    /// The enum's path below the method (`params.unit`), or the named type and the path below
+    /// it (`Mode`, `Plan.unit`).
+    pub member: String,
+    /// The value as the plants label it: a string as itself, any other value as its JSON text.
+    pub value: String,
+    /// How many calls carried it.
+    pub count: u64,
+}
+
+impl ValueUse {
+    /// A value's use.
+    pub fn new(namespace: &str, method: &str, member: &str, value: &str, count: u64) -> ValueUse {
+        ValueUse {
+            namespace: namespace.to_owned(),
+            method: method.to_owned(),
+            member: member.to_owned(),
+            value: value.to_owned(),
+            count,
+        }
+    }
+}
+
 /// What a usage source says about the window.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -141,6 +171,8 @@ pub struct Usage {
     pub deprecated_through: Vec<(String, String, String)>,
     /// The calls and describe answers per namespace and declared version.
     pub versions: Vec<VersionUse>,
+    /// The enum values params carried (every listed value, 0 when none).
+    pub values: Vec<ValueUse>,
 }
 
 impl Usage {
@@ -154,6 +186,7 @@ impl Usage {
             uses: Vec::new(),
             deprecated_through: Vec::new(),
             versions: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -219,6 +252,10 @@ const REMOVALS: &[&str] = &[
     "required-field-removed",
     "field-removed-from-closed-object",
 ];
+
+/// The removal of an enum value readers do not take in when unknown: its value's count is the
+/// evidence, when params carry it.
+const ENUM_VALUE_RULE: &str = "enum-value-removed";
 
 /// The policy finding on a namespace's contract version: it carries the declared-version
 /// counts, though it is below risky (it never changes level).
@@ -411,6 +448,12 @@ fn evidence_for(
     }
     let unused =
         format!("no use in {} on {} ({})", usage.window, plants(usage.plants), usage.source);
+    if finding.rule == ENUM_VALUE_RULE
+        && finding.position == PositionKind::Params
+        && value_evidence(&mut evidence, finding, &subject, usage, gate)
+    {
+        return evidence;
+    }
     match subject {
         Subject::Method { namespace, method, member, read } => {
             method_evidence(
@@ -461,6 +504,60 @@ fn evidence_for(
         Subject::Version(namespace) => version_evidence(&mut evidence, usage, namespace),
     }
     evidence
+}
+
+/// The value an `enum-value-removed` finding removes, as the plants label it (its message ends
+/// `no longer admits VALUE`, the value as JSON text).
+fn removed_value(finding: &Finding) -> Option<String> {
+    let (_, text) = finding.message.rsplit_once(" no longer admits ")?;
+    match serde_json::from_str::<Value>(text).ok()? {
+        Value::String(s) => Some(s),
+        other => Some(other.to_string()),
+    }
+}
+
+/// A removed enum value that params carry: its own count, when the plants count that enum.
+/// Evidence only: a narrowing, and a value cannot be declared deprecated.
+fn value_evidence(
+    evidence: &mut Evidence,
+    finding: &Finding,
+    subject: &Subject<'_>,
+    usage: &Usage,
+    gate: bool,
+) -> bool {
+    let Some(value) = removed_value(finding) else { return false };
+    let (namespace, method, member) = match subject {
+        Subject::Method { namespace, method, member, read: false } => {
+            (*namespace, *method, member.clone())
+        }
+        Subject::Type { namespace, name, field } => {
+            let member =
+                field.as_ref().map_or_else(|| (*name).to_owned(), |f| format!("{name}.{f}"));
+            (*namespace, TYPES, member)
+        }
+        _ => return false,
+    };
+    let Some(counted) = usage.values.iter().find(|v| {
+        v.namespace == namespace && v.method == method && v.member == member && v.value == value
+    }) else {
+        return false;
+    };
+    evidence.count = Some(counted.count);
+    let shown = Value::String(value.clone());
+    evidence.text = if counted.count == 0 {
+        format!(
+            "value {shown} of `{member}` not sent in {} on {} ({})",
+            usage.window,
+            plants(usage.plants),
+            usage.source
+        )
+    } else {
+        format!("value {shown} of `{member}` sent {} in {}", times(counted.count), usage.window)
+    };
+    if gate {
+        evidence.text.push_str("; a narrowing, which --usage-gate leaves at its level");
+    }
+    true
 }
 
 /// The calls of the methods `which` selects, summed, and the versions that made them.
@@ -941,5 +1038,33 @@ mod tests {
         assert_eq!(counted_path("samples[0].raw").as_deref(), Some("samples.raw"));
         assert_eq!(counted_path("params.config.mode").as_deref(), Some("params.config.mode"));
         assert_eq!(counted_path("params.shape|circle.radius"), None);
+    }
+
+    #[test]
+    fn a_removed_enum_value_params_carry_is_judged_on_its_own_count_and_never_gated() {
+        for (sent, text) in [
+            (
+                0,
+                "value \"legacy\" of `Config.mode` not sent in 30d on 2 plants (metrics.txt); a narrowing, which --usage-gate leaves at its level",
+            ),
+            (
+                4,
+                "value \"legacy\" of `Config.mode` sent 4 times in 30d; a narrowing, which --usage-gate leaves at its level",
+            ),
+        ] {
+            let mut usage = usage(Coverage::Whole);
+            usage.values = vec![
+                ValueUse::new("meter", TYPES, "Config.mode", "legacy", sent),
+                ValueUse::new("meter", TYPES, "Config.mode", "burst", 9),
+            ];
+            let mut r = report();
+            r.add_usage(&old(), &usage, true);
+            let f = at(&r, "enum-value-removed", "meter.types.Config.mode");
+            assert_eq!(f.level, Level::Breaking);
+            let evidence = f.evidence.as_ref().unwrap();
+            assert_eq!(evidence.text, text);
+            assert_eq!(evidence.count, Some(sent));
+            assert_eq!(evidence.gated_from, None);
+        }
     }
 }
