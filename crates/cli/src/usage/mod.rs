@@ -133,6 +133,10 @@ struct Summary {
 impl Summary {
     fn of(doc: &Document, counts: &Counts) -> Summary {
         let mut lines = Vec::new();
+        // In member order, whatever order the source listed them in.
+        let mut deprecated: Vec<&(String, String, String, bool)> =
+            counts.deprecated.iter().collect();
+        deprecated.sort();
         for (ns, namespace) in doc.namespaces.iter().flatten() {
             for (name, method) in namespace.methods.iter().flatten() {
                 let rows: Vec<_> = counts
@@ -154,7 +158,7 @@ impl Summary {
                     count: rows.iter().map(|r| r.count).sum(),
                     versions,
                 });
-                for (d_ns, d_method, member, _) in &counts.deprecated {
+                for (d_ns, d_method, member, _) in deprecated.iter().copied() {
                     if d_ns != ns || d_method != name || member == names::METHOD_MEMBER {
                         continue;
                     }
@@ -175,7 +179,7 @@ impl Summary {
                 }
             }
             // Deprecated fields of named types, counted by type whichever method carried them.
-            for (d_ns, d_method, member, _) in &counts.deprecated {
+            for (d_ns, d_method, member, _) in deprecated.iter().copied() {
                 if d_ns != ns || d_method != TYPES {
                     continue;
                 }

@@ -2,7 +2,7 @@
 //! what `accord serve fixtures/usage/old.types.json --metrics-path /metrics` answered after a
 //! describe call declaring 2.0.0, three calls of the deprecated `meter.readRaw`, one of
 //! `meter.read` with its deprecated `unit`, one of `meter.configure` with the deprecated field
-//! `Config.scale` and the `mode` `burst`, and one of `meter.sample`, 5.6 s after start, each an HTTP message of its
+//! `Config.scale` and the `mode` `burst`, and one of `meter.sample`, 5.8 s after start, each an HTTP message of its
 //! own), and on a source that cannot be reached.
 
 use serde_json::Value;
@@ -177,8 +177,8 @@ meter.configure: 1 call (by declared version: no version declared 1)
 meter.configure params.config.legacyMode (deprecated): unused
 meter.configure params.config.scale (deprecated): 1 use
 meter.sample: 1 call (by declared version: no version declared 1)
-meter.types.Config.scale (deprecated): 1 use
 meter.types.Config.legacyMode (deprecated): unused
+meter.types.Config.scale (deprecated): 1 use
 versions seen:
   meter 2.0.0: 1 describe, 0 calls
   meter no version declared: 0 describe, 6 calls

@@ -506,11 +506,13 @@ fn evidence_for(
     evidence
 }
 
-/// The value an `enum-value-removed` finding removes, as the plants label it (its message ends
-/// `no longer admits VALUE`, the value as JSON text).
+/// The value an `enum-value-removed` finding removes, as the plants label it (its message says
+/// `no longer admits VALUE`, the value as JSON text, then perhaps a note on where the type is
+/// reached from).
 fn removed_value(finding: &Finding) -> Option<String> {
-    let (_, text) = finding.message.rsplit_once(" no longer admits ")?;
-    match serde_json::from_str::<Value>(text).ok()? {
+    let (_, text) = finding.message.split_once(" no longer admits ")?;
+    let first = serde_json::Deserializer::from_str(text).into_iter::<Value>().next()?;
+    match first.ok()? {
         Value::String(s) => Some(s),
         other => Some(other.to_string()),
     }
@@ -861,6 +863,7 @@ mod tests {
                 ("meter".into(), "legacyTotal".into(), METHOD.into()),
             ],
             versions: Vec::new(),
+            values: Vec::new(),
         }
     }
 
