@@ -381,7 +381,7 @@ async fn query_all(base: &str, window: &Window, w: &str) -> Result<Counts, Strin
         }
     }
     // Deprecated methods, params and fields by method; fields of named types by type.
-    let gauges: [(&str, &str, fn(&Value) -> (String, String, String)); 2] = [
+    let gauges: [(&str, &str, MemberKey); 2] = [
         (names::DEPRECATED, "namespace, method, member", |l| {
             (label(l, "namespace"), label(l, "method"), label(l, "member"))
         }),
@@ -411,6 +411,9 @@ async fn query_all(base: &str, window: &Window, w: &str) -> Result<Counts, Strin
     }
     Ok(counts)
 }
+
+/// A deprecated gauge's sample as (namespace, method or `types`, member).
+type MemberKey = fn(&Value) -> (String, String, String);
 
 fn label(labels: &Value, name: &str) -> String {
     labels.get(name).and_then(Value::as_str).unwrap_or_default().to_owned()
