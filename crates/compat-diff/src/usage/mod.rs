@@ -688,28 +688,11 @@ fn type_evidence(
                 format!("no usage evidence: no method's params carry `{name}`; the level stands");
             return;
         }
-        let (count, versions) = calls_of(usage, |u| {
-            reached.params.iter().any(|(n, m)| *n == u.namespace && *m == u.method)
-        });
-        evidence.count = Some(count);
-        let methods = names(&reached.params);
-        evidence.text = if count == 0 {
-            format!(
-                "no call in {window} of the methods whose params carry `{name}` ({methods}) on {} ({})",
-                plants(usage.plants),
-                usage.source
-            )
-        } else {
-            format!(
-                "the methods whose params carry `{name}` ({methods}) were called {} in {window}{}",
-                times(count),
-                by_versions(&versions)
-            )
-        };
+        let what = format!("the methods whose params carry `{name}`");
+        methods_evidence(evidence, usage, &reached.params, &what, ["", ""]);
         evidence.text.push_str(
             " (their calls: the plant counts a field of a named type only while it is deprecated)",
         );
-        evidence.versions = versions;
         return;
     }
     // Results, error data and events: what callers read is not counted; the calls of the
@@ -729,20 +712,34 @@ fn type_evidence(
         };
         return;
     }
-    let (count, versions) = calls_of(usage, |u| {
-        reached.results.iter().any(|(n, m)| *n == u.namespace && *m == u.method)
-    });
+    let what = format!("the methods that answer with `{name}`");
+    let read =
+        format!(": their callers may read it (the plant does not count what callers read){events}");
+    methods_evidence(evidence, usage, &reached.results, &what, [events, &read]);
+}
+
+/// The calls of `methods` summed as the evidence: `no call in 30d of WHAT (…) on N plants
+/// (SOURCE)` then `unused`, or `WHAT (…) were called N times in 30d, by …` then `used`.
+fn methods_evidence(
+    evidence: &mut Evidence,
+    usage: &Usage,
+    methods: &[(String, String)],
+    what: &str,
+    [unused, used]: [&str; 2],
+) {
+    let (count, versions) =
+        calls_of(usage, |u| methods.iter().any(|(n, m)| *n == u.namespace && *m == u.method));
+    let (window, list) = (&usage.window, names(methods));
     evidence.count = Some(count);
-    let methods = names(&reached.results);
     evidence.text = if count == 0 {
         format!(
-            "no call in {window} of the methods that answer with `{name}` ({methods}) on {} ({}){events}",
+            "no call in {window} of {what} ({list}) on {} ({}){unused}",
             plants(usage.plants),
             usage.source
         )
     } else {
         format!(
-            "the methods that answer with `{name}` ({methods}) were called {} in {window}{}: their callers may read it (the plant does not count what callers read){events}",
+            "{what} ({list}) were called {} in {window}{}{used}",
             times(count),
             by_versions(&versions)
         )

@@ -182,20 +182,8 @@ fn meter_module() -> jsonrpsee::RpcModule<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_websocket_caller_behind_jsonrpsee_is_counted_under_the_version_it_declared() {
-    use accord_plant::http::PlantLayer;
-    use accord_plant::jsonrpsee::PlantRpcLayer;
     let plant = meter(Credential::None, Some("/metrics")).unwrap();
-    let server = jsonrpsee::server::Server::builder()
-        .set_http_middleware(tower::ServiceBuilder::new().layer(PlantLayer::new(plant.clone())))
-        .set_rpc_middleware(
-            jsonrpsee::server::middleware::rpc::RpcServiceBuilder::new()
-                .layer(PlantRpcLayer::new(plant.clone())),
-        )
-        .build("127.0.0.1:0")
-        .await
-        .unwrap();
-    let addr = server.local_addr().unwrap();
-    let handle = server.start(meter_module());
+    let (addr, handle) = crate::jsonrpsee_behind(&plant, meter_module()).await;
     // Two connections: one declares 2.1.0 and calls readRaw twice (a notification among its
     // calls), the other declares nothing and calls it once; a third declares 2.0.0 on its own
     // connection, which the others' calls never borrow.
