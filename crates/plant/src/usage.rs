@@ -970,6 +970,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The value of the sample `series` (its name and labels as written) in an exposition text.
+    fn sample(text: &str, series: &str) -> Option<String> {
+        text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
+    }
+
     /// A deprecated field inside a named type reached through an array, and a deprecated param.
     const CONTRACT: &str = r#"{"schema": 1, "namespaces": {"tank": {"version": "1.0.0",
       "types": {"Reading": {"kind": "object", "fields": {
@@ -993,9 +998,7 @@ mod tests {
         // By position: the second param is `site`.
         usage.params(&doc, &method, Some(&json!([[], "south"])));
         let text = usage.encode();
-        let line = |series: &str| {
-            text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
-        };
+        let line = |series: &str| sample(&text, series);
         let uses = r#"accord_deprecated_uses_total{namespace="tank",method="ingest",member="#;
         assert_eq!(
             line(&format!(r#"{uses}"params.readings.raw"}}"#)).as_deref(),
@@ -1077,9 +1080,7 @@ mod tests {
         usage.params(&doc, &method, Some(&json!({"root": null, "more": {"a": {"label": "x"}}})));
         usage.params(&doc, &method, Some(&json!({"root": {"child": {"label": "y"}}})));
         let text = usage.encode();
-        let line = |series: &str| {
-            text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
-        };
+        let line = |series: &str| sample(&text, series);
         assert_eq!(
             line(
                 r#"accord_deprecated_field_uses_total{namespace="tree",type="Node",field="label"}"#
@@ -1135,9 +1136,7 @@ mod tests {
         assert!(method.has_deprecated, "an enum param makes the params walked");
         // Before any call: every listed value and `other` is a series at 0.
         let text = usage.encode();
-        let line = |text: &str, series: &str| {
-            text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
-        };
+        let line = sample;
         let unit = |v: &str| {
             format!(
                 r#"accord_enum_values_total{{namespace="valve",method="set",member="params.unit",value="{v}"}}"#
@@ -1178,9 +1177,7 @@ mod tests {
         usage.params_bytes(&doc, &method, br#"["V-1", "ajar"]"#);
         usage.params(&doc, &method, Some(&json!({"valve": "V-2", "mode": "shut"})));
         let text = usage.encode();
-        let line = |series: &str| {
-            text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
-        };
+        let line = |series: &str| sample(&text, series);
         let mode = |v: &str| {
             format!(
                 r#"accord_enum_values_total{{namespace="valve",method="turn",member="params.mode",value="{v}"}}"#
