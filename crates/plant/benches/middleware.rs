@@ -26,7 +26,8 @@
 //!
 //! A second group, `counting` (`ACCORD_BENCH_GROUP=counting` runs it alone), times the `plant`
 //! side with and without usage counting (docs/usage.md: `Config::metrics_path`) on the small
-//! call, interleaved the same way: what counting adds to a call.
+//! call and on the small call with an enum param (`bench.mode`, whose value is counted),
+//! interleaved the same way: what counting adds to a call.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -75,6 +76,12 @@ struct Reading {
 }
 
 #[derive(Deserialize)]
+struct Mode {
+    pump: String,
+    mode: String,
+}
+
+#[derive(Deserialize)]
 struct Ingest {
     readings: Vec<Reading>,
 }
@@ -98,6 +105,12 @@ fn module() -> RpcModule<()> {
             Ok::<Value, ErrorObjectOwned>(
                 json!({"pump": status.pump, "running": true, "speed": 1480.5}),
             )
+        })
+        .unwrap();
+    module
+        .register_method("bench.mode", |params: Params<'_>, _, _| {
+            let mode: Mode = params.parse().map_err(|e| invalid(&e))?;
+            Ok::<bool, ErrorObjectOwned>(!mode.pump.is_empty() && !mode.mode.is_empty())
         })
         .unwrap();
     module
@@ -293,45 +306,56 @@ async fn counting(rounds: usize, calls: usize, warmup: usize) {
         let (url, handle) = start(Side::Plant, plant).await;
         servers.push((HttpClient::builder().build(&url).unwrap(), handle));
     }
+    // The small call, and the small call with an enum param (whose params counting parses and
+    // walks to count the value).
     let small = json!({"pump": "P-101"});
-    let mut medians = vec![Vec::new(); plants.len()];
+    let with_enum = json!({"pump": "P-101", "mode": "manual"});
+    let calls_timed = [("bench.status", &small), ("bench.mode", &with_enum)];
+    let mut medians = vec![vec![Vec::new(); plants.len()]; calls_timed.len()];
     for r in 0..warmup + rounds {
         let order: Vec<usize> = if r % 2 == 0 { vec![0, 1] } else { vec![1, 0] };
-        for s in order {
-            let median = round(&servers[s].0, "bench.status", &small, calls).await;
-            if r >= warmup {
-                medians[s].push(median.as_secs_f64() * 1e6);
+        for (m, (method, params)) in calls_timed.iter().enumerate() {
+            for &s in &order {
+                let median = round(&servers[s].0, method, params, calls).await;
+                if r >= warmup {
+                    medians[m][s].push(median.as_secs_f64() * 1e6);
+                }
             }
         }
     }
-    println!();
-    println!(
-        "Usage counting, `plant` side, `bench.status` ({rounds} rounds x {calls} calls; load {}):",
-        loadavg()
-    );
-    println!();
-    println!(
-        "| side | median call (µs), Q1–Q3 over rounds | ratio to without counting, median [Q1, Q3] of per-round ratios | added (µs), median of per-round differences |"
-    );
-    println!("| --- | --- | --- | --- |");
-    for (s, (name, _)) in plants.iter().enumerate() {
-        let [q1, median, q3] = quartiles(medians[s].clone());
-        let ratios: Vec<f64> = medians[s].iter().zip(&medians[0]).map(|(x, p)| x / p).collect();
-        let [r1, ratio, r3] = quartiles(ratios);
-        let added: Vec<f64> = medians[s].iter().zip(&medians[0]).map(|(x, p)| x - p).collect();
-        let [_, added, _] = quartiles(added);
+    for (m, (method, _)) in calls_timed.iter().enumerate() {
+        let medians = &medians[m];
+        println!();
         println!(
-            "| {name} | {median:.1} ({q1:.1}–{q3:.1}) | {ratio:.3} [{r1:.3}, {r3:.3}] | {added:+.1} |"
+            "Usage counting, `plant` side, `{method}` ({rounds} rounds x {calls} calls; load {}):",
+            loadavg()
         );
+        println!();
+        println!(
+            "| side | median call (µs), Q1–Q3 over rounds | ratio to without counting, median [Q1, Q3] of per-round ratios | added (µs), median of per-round differences |"
+        );
+        println!("| --- | --- | --- | --- |");
+        for (s, (name, _)) in plants.iter().enumerate() {
+            let [q1, median, q3] = quartiles(medians[s].clone());
+            let ratios: Vec<f64> = medians[s].iter().zip(&medians[0]).map(|(x, p)| x / p).collect();
+            let [r1, ratio, r3] = quartiles(ratios);
+            let added: Vec<f64> = medians[s].iter().zip(&medians[0]).map(|(x, p)| x - p).collect();
+            let [_, added, _] = quartiles(added);
+            println!(
+                "| {name} | {median:.1} ({q1:.1}–{q3:.1}) | {ratio:.3} [{r1:.3}, {r3:.3}] | {added:+.1} |"
+            );
+        }
     }
     // The counter that counted them: every call of every round reached it.
     let text = counted.metrics().unwrap();
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("accord_calls_total{namespace=\"bench\",method=\"status\""))
-        .unwrap();
-    println!();
-    println!("counted: {line}");
+    for prefix in [
+        "accord_calls_total{namespace=\"bench\",method=\"status\"",
+        "accord_enum_values_total{namespace=\"bench\",method=\"mode\",member=\"params.mode\",value=\"manual\"",
+    ] {
+        let line = text.lines().find(|l| l.starts_with(prefix)).unwrap();
+        println!();
+        println!("counted: {line}");
+    }
     for (_, handle) in servers {
         handle.stop().unwrap();
     }

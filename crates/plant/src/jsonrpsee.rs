@@ -20,7 +20,7 @@
 //! straight from the response jsonrpsee serialized.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use accord_wire::Access;
 use accord_wire::encode::Answer;
@@ -35,6 +35,7 @@ use serde_json::value::RawValue;
 use crate::RpcError;
 use crate::core::{ContractCall, Plant, Route, Violation};
 use crate::http::{Judged, Screened};
+use crate::usage::Declared;
 
 /// The layer to put in `RpcServiceBuilder::new().layer(...)`.
 #[derive(Debug, Clone)]
@@ -52,8 +53,10 @@ impl PlantRpcLayer {
 impl<S> tower::Layer<S> for PlantRpcLayer {
     type Service = PlantRpcService<S>;
 
+    /// jsonrpsee makes one service per WebSocket connection and one per HTTP request, so the
+    /// versions a caller declares live as long as its connection (or HTTP message).
     fn layer(&self, inner: S) -> PlantRpcService<S> {
-        PlantRpcService { plant: self.plant.clone(), inner }
+        PlantRpcService { plant: self.plant.clone(), inner, declared: Arc::default() }
     }
 }
 
@@ -62,6 +65,9 @@ impl<S> tower::Layer<S> for PlantRpcLayer {
 pub struct PlantRpcService<S> {
     plant: Arc<Plant>,
     inner: S,
+    /// The contract versions the caller declared with `rpc.describe`'s `builtAgainst`, for
+    /// the usage counts of its later calls on this connection (docs/usage.md).
+    declared: Arc<Mutex<Declared>>,
 }
 
 /// A response of `answer` to the call `id`.
@@ -176,6 +182,7 @@ where
     fn call<'a>(&self, request: Request<'a>) -> impl Future<Output = MethodResponse> + Send + 'a {
         let plant = self.plant.clone();
         let inner = self.inner.clone();
+        let declared = self.declared.clone();
         let access = self.access(request.extensions());
         let screened = request.extensions().get::<Screened>().copied();
         async move {
@@ -205,7 +212,15 @@ where
                     }
                 };
             let max = max_of(&plant);
-            match plant.route(&request.method, params.as_ref(), access) {
+            // A poisoned lock (a panic elsewhere on this connection) only loses the statement:
+            // the call is then counted as undeclared.
+            let route = match declared.lock() {
+                Ok(mut d) => {
+                    plant.route_declared(&request.method, params.as_ref(), access, Some(&mut d))
+                }
+                Err(_) => plant.route(&request.method, params.as_ref(), access),
+            };
+            match route {
                 Route::Answer(answer) => respond(request.id, answer, max),
                 Route::Contract(call) => checked(&plant, call, request, &inner).await,
                 Route::Pubsub => inner.call(request).await,
@@ -258,10 +273,15 @@ where
         let plant = self.plant.clone();
         let inner = self.inner.clone();
         let access = self.access(n.extensions());
+        let declared = self.declared.clone();
         async move {
             let params: Option<Value> =
                 n.params.as_ref().and_then(|p| serde_json::from_str(p.get()).ok());
-            match plant.route(&n.method, params.as_ref(), access) {
+            let route = match declared.lock() {
+                Ok(mut d) => plant.route_declared(&n.method, params.as_ref(), access, Some(&mut d)),
+                Err(_) => plant.route(&n.method, params.as_ref(), access),
+            };
+            match route {
                 // A notification is never answered; only a valid call reaches the handler.
                 Route::Contract(_) => inner.notification(n).await,
                 _ => MethodResponse::notification(),

@@ -4,11 +4,12 @@
 //! before it is removed (the seed's "you will not be allowed to delete a version you cannot
 //! prove is unused").
 //!
-//! Every label set is bounded by the contract or by a constant: namespace, method, member and
-//! error code come from the contract; the credential state and the describe answer are a few
-//! words; a declared version is a version string a caller sent, of which at most
-//! [`MAX_VERSIONS`] distinct ones are kept per namespace (later ones count as `other`). No
-//! caller id, token, param value or unknown member name is ever a label.
+//! Every label set is bounded by the contract or by a constant: namespace, method, member,
+//! named type, field and error code come from the contract, and an enum value is one the
+//! contract lists or `other`; the credential state and the describe answer are a few words; a
+//! declared version is a version string a caller sent, of which at most [`MAX_VERSIONS`]
+//! distinct ones are kept per namespace (later ones count as `other`). No caller id, token,
+//! param value the contract does not list or unknown member name is ever a label.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -36,6 +37,16 @@ pub mod names {
     pub const REQUESTS: &str = "accord_requests_total";
     /// Calls whose params carried a deprecated param or field, by member.
     pub const DEPRECATED_USES: &str = "accord_deprecated_uses_total";
+    /// Calls whose params carried a deprecated field of a named type, by type and field.
+    pub const DEPRECATED_FIELD_USES: &str = "accord_deprecated_field_uses_total";
+    /// 1 for each deprecated field of a named type the params of a served method reach.
+    pub const DEPRECATED_FIELD: &str = "accord_deprecated_field";
+    /// Calls whose params carried an enum value, by member and value.
+    pub const ENUM_VALUES: &str = "accord_enum_values_total";
+    /// Calls whose params carried an enum value in a named type, by type, field and value.
+    pub const ENUM_FIELD_VALUES: &str = "accord_enum_field_values_total";
+    /// The `value` label of an enum value the contract does not list.
+    pub const OTHER_VALUE: &str = "other";
     /// Calls whose by-name params carried a member the contract does not name.
     pub const UNKNOWN_PARAMS: &str = "accord_unknown_params_total";
     /// Declared errors answered, by code.
@@ -85,6 +96,52 @@ struct MemberLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FieldLabels {
+    namespace: String,
+    r#type: String,
+    field: String,
+}
+
+impl FieldLabels {
+    fn of(field: TypeField) -> FieldLabels {
+        FieldLabels { namespace: field.namespace, r#type: field.name, field: field.field }
+    }
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ValueLabels {
+    namespace: String,
+    method: String,
+    member: String,
+    value: String,
+}
+
+impl ValueLabels {
+    fn of(namespace: &str, method: &str, member: String, value: String) -> ValueLabels {
+        ValueLabels { namespace: namespace.to_owned(), method: method.to_owned(), member, value }
+    }
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FieldValueLabels {
+    namespace: String,
+    r#type: String,
+    field: String,
+    value: String,
+}
+
+impl FieldValueLabels {
+    fn of(field: TypeField, value: String) -> FieldValueLabels {
+        FieldValueLabels {
+            namespace: field.namespace,
+            r#type: field.name,
+            field: field.field,
+            value,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct MethodLabels {
     namespace: String,
     method: String,
@@ -120,10 +177,35 @@ pub(crate) struct MethodUsage {
     /// Whether a call's params must be looked at (a deprecated param or field, by-name params
     /// whose unknown members are counted).
     inspect: bool,
-    /// Whether a deprecated param or field can arrive in its params.
+    /// Whether a deprecated param or field, or an enum value below a param, can arrive in its
+    /// params: then they are parsed and walked whole.
     has_deprecated: bool,
     /// Its params' names, for unknown by-name members.
     params: Vec<String>,
+    /// Its params that are themselves an enum (directly or through refs), counted on the
+    /// short path when nothing else in the params is counted: no parse of the whole params, no
+    /// label built per call.
+    enums: Vec<EnumParam>,
+}
+
+/// A param that is an enum: its position and name, and for each listed value (and any other
+/// value) the counters a call that sends it adds one to (by member, and by named type when the
+/// enum is one).
+#[derive(Debug, Clone)]
+struct EnumParam {
+    position: usize,
+    name: String,
+    values: Vec<(Value, Vec<Counter>)>,
+    other: Vec<Counter>,
+}
+
+impl EnumParam {
+    fn count(&self, value: &Value) {
+        let counters = self.values.iter().find(|(v, _)| v == value).map_or(&self.other, |(_, c)| c);
+        counters.iter().for_each(|c| {
+            c.inc();
+        });
+    }
 }
 
 /// The plant's counters.
@@ -135,6 +217,9 @@ pub(crate) struct Usage {
     describe: Family<DescribeLabels, Counter>,
     requests: Family<CredentialLabels, Counter>,
     deprecated_uses: Family<MemberLabels, Counter>,
+    deprecated_field_uses: Family<FieldLabels, Counter>,
+    enum_values: Family<ValueLabels, Counter>,
+    field_values: Family<FieldValueLabels, Counter>,
     unknown_params: Family<MethodLabels, Counter>,
     errors: Family<ErrorLabels, Counter>,
     /// The declared versions seen per namespace, up to [`MAX_VERSIONS`] each.
@@ -161,6 +246,10 @@ impl Usage {
         let unknown_params = Family::<MethodLabels, Counter>::default();
         let errors = Family::<ErrorLabels, Counter>::default();
         let deprecated = Family::<MemberLabels, Gauge>::default();
+        let deprecated_field_uses = Family::<FieldLabels, Counter>::default();
+        let deprecated_fields = Family::<FieldLabels, Gauge>::default();
+        let enum_values = Family::<ValueLabels, Counter>::default();
+        let field_values = Family::<FieldValueLabels, Counter>::default();
         registry.register(
             "accord_plant_uptime_seconds",
             "Seconds since the plant started counting, at this scrape",
@@ -187,6 +276,21 @@ impl Usage {
             deprecated_uses.clone(),
         );
         registry.register(
+            "accord_deprecated_field_uses",
+            "Calls whose params carried a deprecated field of a named type, wherever in them",
+            deprecated_field_uses.clone(),
+        );
+        registry.register(
+            "accord_enum_values",
+            "Calls whose params carried an enum value (a listed one, or other), by member",
+            enum_values.clone(),
+        );
+        registry.register(
+            "accord_enum_field_values",
+            "Calls whose params carried an enum value (a listed one, or other) in a named type, by type and field",
+            field_values.clone(),
+        );
+        registry.register(
             "accord_unknown_params",
             "Calls whose by-name params carried a member the contract does not name",
             unknown_params.clone(),
@@ -201,6 +305,11 @@ impl Usage {
             "1 for each deprecated method, param and field of the served contract",
             deprecated.clone(),
         );
+        registry.register(
+            "accord_deprecated_field",
+            "1 for each deprecated field of a named type that the params of a served method reach",
+            deprecated_fields.clone(),
+        );
         for (ns, namespace) in doc.namespaces.iter().flatten() {
             for (name, method) in namespace.methods.iter().flatten() {
                 let labels = |member: String| MemberLabels {
@@ -211,12 +320,28 @@ impl Usage {
                 if method.deprecated.is_some() {
                     deprecated.get_or_create(&labels(names::METHOD_MEMBER.to_owned())).set(1);
                 }
-                for param in method.params.iter().flatten() {
-                    let at = format!("params.{}", param.name);
-                    deprecated_members(doc, ns, &param.field, None, &at, 0, &mut |member| {
-                        deprecated.get_or_create(&labels(member)).set(1);
-                    });
-                }
+                let params: Vec<_> = method.params.iter().flatten().collect();
+                deprecated_in_params(doc, ns, &params, None, &mut |hit| match hit.value {
+                    // Every value an enum in params can have is a series from the start, at
+                    // 0: a value nobody sends reads 0, not missing.
+                    Some(value) => {
+                        if let Some(member) = hit.member {
+                            let labels = ValueLabels::of(ns, name, member, value.clone());
+                            let _ = enum_values.get_or_create(&labels);
+                        }
+                        if let Some(field) = hit.field {
+                            let _ = field_values.get_or_create(&FieldValueLabels::of(field, value));
+                        }
+                    }
+                    None => {
+                        if let Some(member) = hit.member {
+                            deprecated.get_or_create(&labels(member)).set(1);
+                        }
+                        if let Some(field) = hit.field {
+                            deprecated_fields.get_or_create(&FieldLabels::of(field)).set(1);
+                        }
+                    }
+                });
             }
         }
         Usage {
@@ -227,6 +352,9 @@ impl Usage {
             describe,
             requests,
             deprecated_uses,
+            deprecated_field_uses,
+            enum_values,
+            field_values,
             unknown_params,
             errors,
             versions: Mutex::new(HashMap::new()),
@@ -254,9 +382,22 @@ impl Usage {
             .flat_map(|m| m.params.iter().flatten())
             .map(|p| p.name.clone())
             .collect();
+        let declared: Vec<_> = method.into_iter().flat_map(|m| m.params.iter().flatten()).collect();
+        // Params that are an enum themselves (and not deprecated) are counted on the short
+        // path; anything else counted below a param needs the whole walk.
+        let mut enums = Vec::new();
         let mut has_deprecated = false;
-        for param in method.into_iter().flat_map(|m| m.params.iter().flatten()) {
-            deprecated_members(doc, ns, &param.field, None, "", 0, &mut |_| has_deprecated = true);
+        for (position, param) in declared.iter().enumerate() {
+            match self.enum_param(doc, ns, name, position, param) {
+                Some(e) => enums.push(e),
+                None => deprecated_in_params(doc, ns, &[param], None, &mut |_| {
+                    has_deprecated = true;
+                }),
+            }
+        }
+        if has_deprecated {
+            // The whole walk counts these too.
+            enums.clear();
         }
         MethodUsage {
             namespace: ns.to_owned(),
@@ -266,7 +407,53 @@ impl Usage {
             inspect: has_deprecated || !params.is_empty(),
             has_deprecated,
             params,
+            enums,
         }
+    }
+
+    /// The enum param `param` of `ns.method`, when it is an enum itself (through refs) and not
+    /// deprecated, with the counters each of its values adds to.
+    fn enum_param(
+        &self,
+        doc: &Document,
+        ns: &str,
+        method: &str,
+        position: usize,
+        param: &accord_schema_model::Param,
+    ) -> Option<EnumParam> {
+        if param.field.deprecated.is_some() {
+            return None;
+        }
+        let (mut node, mut at, mut named) = (&param.field.ty, ns.to_owned(), None);
+        for _ in 0..MAX_MEMBER_DEPTH {
+            let TypeKind::Ref(r) = &node.kind else { break };
+            let (target, tns) = resolve(doc, &at, node)?;
+            named = Some((tns.clone(), r.name.clone()));
+            (node, at) = (target, tns);
+        }
+        let TypeKind::Enum(e) = &node.kind else { return None };
+        let member = format!("params.{}", param.name);
+        let counters = |value: String| {
+            let mut counters = vec![
+                self.enum_values
+                    .get_or_create(&ValueLabels::of(ns, method, member.clone(), value.clone()))
+                    .clone(),
+            ];
+            if let Some((tns, tname)) = &named {
+                let field =
+                    TypeField { namespace: tns.clone(), name: tname.clone(), field: String::new() };
+                counters.push(
+                    self.field_values.get_or_create(&FieldValueLabels::of(field, value)).clone(),
+                );
+            }
+            counters
+        };
+        Some(EnumParam {
+            position,
+            name: param.name.clone(),
+            values: e.values.iter().map(|v| (v.clone(), counters(value_label(v)))).collect(),
+            other: counters(names::OTHER_VALUE.to_owned()),
+        })
     }
 
     /// Counts a request's credential state.
@@ -315,7 +502,47 @@ impl Usage {
             .and_then(|m| m.get(&method.method));
         let Some(decl) = decl else { return };
         let declared: Vec<_> = decl.params.iter().flatten().collect();
-        let mut hit = |member: String| {
+        // Each member and field once per call, however often the call carries it.
+        let mut members: HashSet<String> = HashSet::new();
+        let mut fields: HashSet<TypeField> = HashSet::new();
+        let mut values: HashSet<(String, String)> = HashSet::new();
+        let mut field_values: HashSet<(TypeField, String)> = HashSet::new();
+        if method.has_deprecated {
+            deprecated_in_params(doc, &method.namespace, &declared, Some(params), &mut |hit| {
+                match hit.value {
+                    Some(value) => {
+                        if let Some(member) = hit.member {
+                            values.insert((member, value.clone()));
+                        }
+                        if let Some(field) = hit.field {
+                            field_values.insert((field, value));
+                        }
+                    }
+                    None => {
+                        members.extend(hit.member);
+                        fields.extend(hit.field);
+                    }
+                }
+            });
+        }
+        for e in &method.enums {
+            let sent = match params {
+                Value::Object(members) => members.get(&e.name),
+                Value::Array(items) => items.get(e.position),
+                _ => None,
+            };
+            if let Some(v) = sent {
+                e.count(v);
+            }
+        }
+        for (member, value) in values {
+            let labels = ValueLabels::of(&method.namespace, &method.method, member, value);
+            self.enum_values.get_or_create(&labels).inc();
+        }
+        for (field, value) in field_values {
+            self.field_values.get_or_create(&FieldValueLabels::of(field, value)).inc();
+        }
+        for member in members {
             self.deprecated_uses
                 .get_or_create(&MemberLabels {
                     namespace: method.namespace.clone(),
@@ -323,48 +550,19 @@ impl Usage {
                     member,
                 })
                 .inc();
-        };
-        match params {
-            Value::Object(members) => {
-                let mut unknown = false;
-                for (name, value) in members {
-                    match declared.iter().find(|p| &p.name == name) {
-                        Some(param) => deprecated_members(
-                            doc,
-                            &method.namespace,
-                            &param.field,
-                            Some(value),
-                            &format!("params.{name}"),
-                            0,
-                            &mut hit,
-                        ),
-                        None => unknown = true,
-                    }
-                }
-                if unknown {
-                    self.unknown_params
-                        .get_or_create(&MethodLabels {
-                            namespace: method.namespace.clone(),
-                            method: method.method.clone(),
-                        })
-                        .inc();
-                }
-            }
-            Value::Array(items) => {
-                for (param, value) in declared.iter().zip(items) {
-                    let at = format!("params.{}", param.name);
-                    deprecated_members(
-                        doc,
-                        &method.namespace,
-                        &param.field,
-                        Some(value),
-                        &at,
-                        0,
-                        &mut hit,
-                    );
-                }
-            }
-            _ => {}
+        }
+        for field in fields {
+            self.deprecated_field_uses.get_or_create(&FieldLabels::of(field)).inc();
+        }
+        if let Value::Object(members) = params
+            && members.keys().any(|name| !declared.iter().any(|p| &p.name == name))
+        {
+            self.unknown_params
+                .get_or_create(&MethodLabels {
+                    namespace: method.namespace.clone(),
+                    method: method.method.clone(),
+                })
+                .inc();
         }
     }
 
@@ -377,11 +575,17 @@ impl Usage {
             }
             return;
         }
+        let mut de = serde_json::Deserializer::from_slice(params);
+        if params.first() == Some(&b'[') {
+            if !method.enums.is_empty() {
+                let _ = serde::de::DeserializeSeed::deserialize(Positional(&method.enums), &mut de);
+            }
+            return;
+        }
         if params.first() != Some(&b'{') {
             return;
         }
-        let names = KnownNames(&method.params);
-        let mut de = serde_json::Deserializer::from_slice(params);
+        let names = KnownNames(&method.params, &method.enums);
         if let Ok(true) = serde::de::DeserializeSeed::deserialize(names, &mut de) {
             self.unknown_params
                 .get_or_create(&MethodLabels {
@@ -475,8 +679,9 @@ impl Usage {
     }
 }
 
-/// Reads an object's member names only (values skipped): whether one is not among the names.
-struct KnownNames<'n>(&'n [String]);
+/// Reads an object's member names (values skipped, but for the enum params', which are
+/// counted): whether one is not among the names.
+struct KnownNames<'n>(&'n [String], &'n [EnumParam]);
 
 impl<'de> serde::de::DeserializeSeed<'de> for KnownNames<'_> {
     type Value = bool;
@@ -497,9 +702,51 @@ impl<'de> serde::de::Visitor<'de> for KnownNames<'_> {
         let mut unknown = false;
         while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             unknown |= !self.0.iter().any(|n| *n == name);
-            map.next_value::<serde::de::IgnoredAny>()?;
+            match self.1.iter().find(|e| e.name == name) {
+                Some(e) => e.count(&map.next_value::<Value>()?),
+                None => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
         }
         Ok(unknown)
+    }
+}
+
+/// Reads by-position params, counting the values of the enum params (the rest skipped).
+struct Positional<'n>(&'n [EnumParam]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Positional<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Positional<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut position = 0;
+        loop {
+            match self.0.iter().find(|e| e.position == position) {
+                Some(e) => match seq.next_element::<Value>()? {
+                    Some(v) => e.count(&v),
+                    None => return Ok(()),
+                },
+                None => {
+                    if seq.next_element::<serde::de::IgnoredAny>()?.is_none() {
+                        return Ok(());
+                    }
+                }
+            }
+            position += 1;
+        }
     }
 }
 
@@ -511,68 +758,210 @@ fn resolve<'d>(doc: &'d Document, ns: &str, node: &TypeNode) -> Option<(&'d Type
     Some((ty, ns))
 }
 
-/// Calls `hit` with the path of each deprecated param or field at or below `field` (`at` is its
-/// own path): those `value` carries, or, with no value, every one its type has.
-fn deprecated_members(
-    doc: &Document,
-    ns: &str,
-    field: &Field,
-    value: Option<&Value>,
-    at: &str,
-    depth: usize,
-    hit: &mut dyn FnMut(String),
-) {
-    if field.deprecated.is_some() {
-        hit(at.to_owned());
-    }
-    deprecated_in_type(doc, ns, &field.ty, value, at, depth, hit);
+/// A deprecated param or field a walk of params found.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Hit {
+    /// Its path below the method (`params.config.mode`), while it is at most
+    /// [`MAX_MEMBER_DEPTH`] deep (a label per path: deeper ones are not labelled).
+    member: Option<String>,
+    /// The named type it is a field of, and its path below that type (`Config`, `mode`):
+    /// found at any depth, since the label is bounded by the contract however deep the value.
+    field: Option<TypeField>,
+    /// For an enum's value, not a deprecated member: the value as a label (a listed value,
+    /// a string as itself, or [`names::OTHER_VALUE`]).
+    value: Option<String>,
 }
 
-fn deprecated_in_type(
+/// A field of a named type: namespace, type name, path below the type (arrays, unions and
+/// maps leave no step in it: `Reading`, `samples.raw`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct TypeField {
+    namespace: String,
+    name: String,
+    field: String,
+}
+
+/// How far a walk goes at all: a value is at most the parser's depth deep (128), and a chain of
+/// refs or unions that never steps into the value is a degenerate type.
+const MAX_WALK_DEPTH: usize = 512;
+
+/// A walk of one method's params (or of their types alone, with no value) for deprecated params
+/// and fields: through objects, arrays, tuples, maps, unions (every variant: a value that
+/// several variants could be is counted for each, never missed) and refs.
+struct Walk<'d, 'h> {
+    doc: &'d Document,
+    hit: &'h mut dyn FnMut(Hit),
+    /// A walk of types alone, past [`MAX_MEMBER_DEPTH`]: the named types already gone into
+    /// (once each is enough: only their fields are hits there, and a recursive type ends).
+    expanded: HashSet<(String, String)>,
+}
+
+/// Where a walk stands: the member path while it is labelled, and the named type it is in
+/// with the path below it.
+#[derive(Clone)]
+struct Place {
+    member: Option<String>,
+    within: Option<TypeField>,
+}
+
+impl Place {
+    fn param(name: &str) -> Place {
+        Place { member: Some(format!("params.{name}")), within: None }
+    }
+
+    /// The place of a field `name` below this one.
+    fn field(&self, name: &str, depth: usize) -> Place {
+        let member = match &self.member {
+            Some(m) if depth < MAX_MEMBER_DEPTH => Some(format!("{m}.{name}")),
+            _ => None,
+        };
+        let within = self.within.as_ref().map(|w| TypeField {
+            field: if w.field.is_empty() { name.to_owned() } else { format!("{}.{name}", w.field) },
+            ..w.clone()
+        });
+        Place { member, within }
+    }
+}
+
+impl Walk<'_, '_> {
+    /// Calls `hit` for each deprecated param or field at or below `field` (at `place`): those
+    /// `value` carries, or, with no value, every one its type has.
+    fn field(
+        &mut self,
+        ns: &str,
+        field: &Field,
+        value: Option<&Value>,
+        place: &Place,
+        depth: usize,
+    ) {
+        if field.deprecated.is_some() && (place.member.is_some() || place.within.is_some()) {
+            (self.hit)(Hit {
+                member: place.member.clone(),
+                field: place.within.clone(),
+                value: None,
+            });
+        }
+        self.ty(ns, &field.ty, value, place, depth);
+    }
+
+    fn ty(&mut self, ns: &str, ty: &TypeNode, value: Option<&Value>, place: &Place, depth: usize) {
+        if depth >= MAX_WALK_DEPTH {
+            return;
+        }
+        let next = depth + 1;
+        match (&ty.kind, value) {
+            (TypeKind::Object(object), None | Some(Value::Object(_))) => {
+                for (name, field) in object.fields.iter().flatten() {
+                    let member = match value {
+                        None => None,
+                        Some(v) => match v.get(name) {
+                            Some(member) => Some(member),
+                            None => continue,
+                        },
+                    };
+                    self.field(ns, field, member, &place.field(name, depth), next);
+                }
+            }
+            (TypeKind::Array(array), None) => self.ty(ns, &array.items, None, place, next),
+            (TypeKind::Array(array), Some(Value::Array(items))) => {
+                for item in items {
+                    self.ty(ns, &array.items, Some(item), place, next);
+                }
+            }
+            (TypeKind::Tuple(tuple), None) => {
+                for element in &tuple.elements {
+                    self.ty(ns, element, None, place, next);
+                }
+            }
+            (TypeKind::Tuple(tuple), Some(Value::Array(items))) => {
+                for (element, item) in tuple.elements.iter().zip(items) {
+                    self.ty(ns, element, Some(item), place, next);
+                }
+            }
+            (TypeKind::Map(map), None) => self.ty(ns, &map.values, None, place, next),
+            (TypeKind::Map(map), Some(Value::Object(members))) => {
+                for member in members.values() {
+                    self.ty(ns, &map.values, Some(member), place, next);
+                }
+            }
+            (TypeKind::Enum(e), _) if place.member.is_some() || place.within.is_some() => {
+                let mut hit = |value: String| {
+                    let (member, field) = (place.member.clone(), place.within.clone());
+                    (self.hit)(Hit { member, field, value: Some(value) });
+                };
+                match value {
+                    // Types alone: every series the enum can have.
+                    None => {
+                        e.values.iter().for_each(|v| hit(value_label(v)));
+                        hit(names::OTHER_VALUE.to_owned());
+                    }
+                    Some(v) if e.values.contains(v) => hit(value_label(v)),
+                    Some(_) => hit(names::OTHER_VALUE.to_owned()),
+                }
+            }
+            (TypeKind::Union(union), _) => {
+                for variant in &union.variants {
+                    self.ty(ns, variant, value, place, next);
+                }
+            }
+            (TypeKind::Ref(r), _) => {
+                let Some((target, tns)) = resolve(self.doc, ns, ty) else { return };
+                if value.is_none()
+                    && depth >= MAX_MEMBER_DEPTH
+                    && !self.expanded.insert((tns.clone(), r.name.clone()))
+                {
+                    return;
+                }
+                let within = TypeField {
+                    namespace: tns.clone(),
+                    name: r.name.clone(),
+                    field: String::new(),
+                };
+                let place = Place { member: place.member.clone(), within: Some(within) };
+                self.ty(&tns, target, value, &place, next);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A listed enum value as a label: a string as itself, any other value as its JSON text.
+fn value_label(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Calls `hit` for each deprecated param or field of `method`'s params that `params` carries
+/// (by name or by position), or, with no params, every one its params' types have.
+fn deprecated_in_params(
     doc: &Document,
     ns: &str,
-    ty: &TypeNode,
+    params: &[&accord_schema_model::Param],
     value: Option<&Value>,
-    at: &str,
-    depth: usize,
-    hit: &mut dyn FnMut(String),
+    hit: &mut dyn FnMut(Hit),
 ) {
-    if depth >= MAX_MEMBER_DEPTH {
-        return;
-    }
-    match (&ty.kind, value) {
-        (TypeKind::Object(object), None | Some(Value::Object(_))) => {
-            for (name, field) in object.fields.iter().flatten() {
-                let member = match value {
-                    None => None,
-                    Some(v) => match v.get(name) {
-                        Some(member) => Some(member),
-                        None => continue,
-                    },
-                };
-                let at = format!("{at}.{name}");
-                deprecated_members(doc, ns, field, member, &at, depth + 1, hit);
+    let mut walk = Walk { doc, hit, expanded: HashSet::new() };
+    match value {
+        None => {
+            for param in params {
+                walk.field(ns, &param.field, None, &Place::param(&param.name), 0);
             }
         }
-        (TypeKind::Array(array), None) => {
-            deprecated_in_type(doc, ns, &array.items, None, at, depth + 1, hit);
-        }
-        (TypeKind::Array(array), Some(Value::Array(items))) => {
-            // One count per call, not per item: the first item that carries it says so.
-            let mut seen = HashSet::new();
-            for item in items {
-                deprecated_in_type(doc, ns, &array.items, Some(item), at, depth + 1, &mut |m| {
-                    seen.insert(m);
-                });
-            }
-            seen.into_iter().for_each(&mut *hit);
-        }
-        (TypeKind::Ref(_), _) => {
-            if let Some((target, ns)) = resolve(doc, ns, ty) {
-                deprecated_in_type(doc, &ns, target, value, at, depth + 1, hit);
+        Some(Value::Object(members)) => {
+            for (name, value) in members {
+                if let Some(param) = params.iter().find(|p| &p.name == name) {
+                    walk.field(ns, &param.field, Some(value), &Place::param(name), 0);
+                }
             }
         }
-        _ => {}
+        Some(Value::Array(items)) => {
+            for (param, value) in params.iter().zip(items) {
+                walk.field(ns, &param.field, Some(value), &Place::param(&param.name), 0);
+            }
+        }
+        Some(_) => {}
     }
 }
 
@@ -580,6 +969,11 @@ fn deprecated_in_type(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The value of the sample `series` (its name and labels as written) in an exposition text.
+    fn sample(text: &str, series: &str) -> Option<String> {
+        text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
+    }
 
     /// A deprecated field inside a named type reached through an array, and a deprecated param.
     const CONTRACT: &str = r#"{"schema": 1, "namespaces": {"tank": {"version": "1.0.0",
@@ -604,9 +998,7 @@ mod tests {
         // By position: the second param is `site`.
         usage.params(&doc, &method, Some(&json!([[], "south"])));
         let text = usage.encode();
-        let line = |series: &str| {
-            text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')).map(str::to_owned)
-        };
+        let line = |series: &str| sample(&text, series);
         let uses = r#"accord_deprecated_uses_total{namespace="tank",method="ingest",member="#;
         assert_eq!(
             line(&format!(r#"{uses}"params.readings.raw"}}"#)).as_deref(),
@@ -617,6 +1009,21 @@ mod tests {
         assert_eq!(
             line(r#"accord_unknown_params_total{namespace="tank",method="ingest"}"#).as_deref(),
             Some("1")
+        );
+        // The named type's field, whichever method's params carry it.
+        assert_eq!(
+            line(
+                r#"accord_deprecated_field_uses_total{namespace="tank",type="Reading",field="raw"}"#
+            )
+            .as_deref(),
+            Some("1"),
+            "{text}"
+        );
+        assert_eq!(
+            line(r#"accord_deprecated_field{namespace="tank",type="Reading",field="raw"}"#)
+                .as_deref(),
+            Some("1"),
+            "{text}"
         );
         for member in ["params.readings.raw", "params.site"] {
             let gauge = format!(
@@ -645,5 +1052,148 @@ mod tests {
         let built = accord_wire::describe::read_params(Some(&params)).unwrap();
         usage.describe(&doc, &built, true, None);
         assert!(!usage.encode().contains("elsewhere"));
+    }
+
+    /// A recursive type reached through a nullable param (a union with null) and a map: its
+    /// deprecated field is counted by type at any depth, by member path only while the path is
+    /// at most eight deep.
+    const TREE: &str = r#"{"schema": 1, "namespaces": {"tree": {"version": "1.0.0",
+      "types": {"Node": {"kind": "object", "fields": {
+        "label": {"type": {"kind": "string"}, "optional": true, "deprecated": "use name"},
+        "child": {"type": {"kind": "ref", "name": "Node"}, "optional": true}}}},
+      "methods": {"plant": {"semantics": "write", "paramStructure": "by-name", "params": [
+        {"name": "root", "type": {"kind": "union", "variants": [{"kind": "ref", "name": "Node"}, {"kind": "null"}]}},
+        {"name": "more", "type": {"kind": "map", "values": {"kind": "ref", "name": "Node"}}, "optional": true}],
+        "result": {"kind": "null"}}}}}}"#;
+
+    #[test]
+    fn fields_of_named_types_are_counted_by_type_at_any_depth() {
+        let doc = Document::parse(TREE).unwrap();
+        let usage = Usage::new(&doc);
+        let method = usage.method(&doc, "tree", "plant");
+        assert!(method.has_deprecated);
+        let mut deep = json!({"label": "leaf"});
+        for _ in 0..12 {
+            deep = json!({"child": deep});
+        }
+        usage.params(&doc, &method, Some(&json!({"root": deep})));
+        usage.params(&doc, &method, Some(&json!({"root": null, "more": {"a": {"label": "x"}}})));
+        usage.params(&doc, &method, Some(&json!({"root": {"child": {"label": "y"}}})));
+        let text = usage.encode();
+        let line = |series: &str| sample(&text, series);
+        assert_eq!(
+            line(
+                r#"accord_deprecated_field_uses_total{namespace="tree",type="Node",field="label"}"#
+            )
+            .as_deref(),
+            Some("3"),
+            "{text}"
+        );
+        let uses = r#"accord_deprecated_uses_total{namespace="tree",method="plant",member="#;
+        assert_eq!(
+            line(&format!(r#"{uses}"params.more.label"}}"#)).as_deref(),
+            Some("1"),
+            "{text}"
+        );
+        assert_eq!(
+            line(&format!(r#"{uses}"params.root.child.label"}}"#)).as_deref(),
+            Some("1"),
+            "{text}"
+        );
+        // Past eight steps the path is not a label; the type's count still has the call.
+        assert!(
+            text.lines()
+                .filter(|l| l.starts_with("accord_deprecated_uses_total{"))
+                .all(|l| l.split("member=\"").nth(1).is_some_and(|m| m.matches('.').count() <= 8)),
+            "{text}"
+        );
+        assert_eq!(
+            line(r#"accord_deprecated_field{namespace="tree",type="Node",field="label"}"#)
+                .as_deref(),
+            Some("1"),
+            "{text}"
+        );
+    }
+
+    /// An inline enum param and a named enum type inside a named type's field.
+    const VALVE: &str = r#"{"schema": 1, "namespaces": {"valve": {"version": "1.0.0",
+      "types": {"Mode": {"kind": "enum", "values": ["open", "shut", 3]},
+        "Plan": {"kind": "object", "fields": {"mode": {"type": {"kind": "ref", "name": "Mode"}}}}},
+      "methods": {"set": {"semantics": "write", "paramStructure": "by-name", "params": [
+        {"name": "unit", "type": {"kind": "enum", "values": ["l/s", "m3/h"]}},
+        {"name": "plan", "type": {"kind": "ref", "name": "Plan"}, "optional": true}],
+        "result": {"kind": "null"}},
+        "turn": {"semantics": "write", "params": [
+        {"name": "valve", "type": {"kind": "string"}},
+        {"name": "mode", "type": {"kind": "ref", "name": "Mode"}}],
+        "result": {"kind": "null"}}}}}}"#;
+
+    #[test]
+    fn enum_values_in_params_are_counted_by_listed_value_or_other() {
+        let doc = Document::parse(VALVE).unwrap();
+        let usage = Usage::new(&doc);
+        let method = usage.method(&doc, "valve", "set");
+        assert!(method.has_deprecated, "an enum param makes the params walked");
+        // Before any call: every listed value and `other` is a series at 0.
+        let text = usage.encode();
+        let line = sample;
+        let unit = |v: &str| {
+            format!(
+                r#"accord_enum_values_total{{namespace="valve",method="set",member="params.unit",value="{v}"}}"#
+            )
+        };
+        for v in ["l/s", "m3/h", "other"] {
+            assert_eq!(line(&text, &unit(v)).as_deref(), Some("0"), "{v}: {text}");
+        }
+        usage.params(&doc, &method, Some(&json!({"unit": "l/s", "plan": {"mode": 3}})));
+        usage.params(&doc, &method, Some(&json!({"unit": "gal/min", "plan": {"mode": "open"}})));
+        usage.params(&doc, &method, Some(&json!(["l/s"])));
+        let text = usage.encode();
+        assert_eq!(line(&text, &unit("l/s")).as_deref(), Some("2"), "{text}");
+        assert_eq!(line(&text, &unit("m3/h")).as_deref(), Some("0"), "{text}");
+        assert_eq!(line(&text, &unit("other")).as_deref(), Some("1"), "{text}");
+        // The named enum, by type (its own field path is empty) and its field in Plan; never
+        // the value a caller sent that the contract does not list.
+        let mode = |v: &str| {
+            format!(
+                r#"accord_enum_field_values_total{{namespace="valve",type="Mode",field="",value="{v}"}}"#
+            )
+        };
+        assert_eq!(line(&text, &mode("3")).as_deref(), Some("1"), "{text}");
+        assert_eq!(line(&text, &mode("open")).as_deref(), Some("1"), "{text}");
+        assert_eq!(line(&text, &mode("shut")).as_deref(), Some("0"), "{text}");
+        assert!(!text.contains("gal/min"), "{text}");
+    }
+
+    #[test]
+    fn an_enum_param_is_counted_on_the_short_path_by_name_and_by_position() {
+        let doc = Document::parse(VALVE).unwrap();
+        let usage = Usage::new(&doc);
+        let method = usage.method(&doc, "valve", "turn");
+        assert!(!method.has_deprecated, "nothing below a param is counted: the short path");
+        assert_eq!(method.enums.len(), 1);
+        usage.params_bytes(&doc, &method, br#"{"valve": "V-1", "mode": "shut", "extra": 1}"#);
+        usage.params_bytes(&doc, &method, br#"["V-1", 3]"#);
+        usage.params_bytes(&doc, &method, br#"["V-1", "ajar"]"#);
+        usage.params(&doc, &method, Some(&json!({"valve": "V-2", "mode": "shut"})));
+        let text = usage.encode();
+        let line = |series: &str| sample(&text, series);
+        let mode = |v: &str| {
+            format!(
+                r#"accord_enum_values_total{{namespace="valve",method="turn",member="params.mode",value="{v}"}}"#
+            )
+        };
+        assert_eq!(line(&mode("shut")).as_deref(), Some("2"), "{text}");
+        assert_eq!(line(&mode("3")).as_deref(), Some("1"), "{text}");
+        assert_eq!(line(&mode("other")).as_deref(), Some("1"), "{text}");
+        assert_eq!(line(&mode("open")).as_deref(), Some("0"), "{text}");
+        let by_type = r#"accord_enum_field_values_total{namespace="valve",type="Mode",field="",value="shut"}"#;
+        assert_eq!(line(by_type).as_deref(), Some("2"), "{text}");
+        assert_eq!(
+            line(r#"accord_unknown_params_total{namespace="valve",method="turn"}"#).as_deref(),
+            Some("1"),
+            "{text}"
+        );
+        assert!(!text.contains("ajar"), "{text}");
     }
 }

@@ -374,7 +374,7 @@ fn check_one(
         .map(|baseline| {
             let mut report = diff(&baseline.source, &current);
             if let Some(usage) = usage {
-                report.add_usage(usage, args.usage_gate);
+                report.add_usage(&baseline.source.document, usage, args.usage_gate);
             }
             let accepted = vec![None; report.findings.len()];
             Compared { baseline, report, accepted }

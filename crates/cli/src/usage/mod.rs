@@ -8,7 +8,7 @@ pub(crate) mod window;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use accord_compat_diff::usage::Coverage;
+use accord_compat_diff::usage::{Coverage, TYPES};
 use accord_plant::usage::names;
 use accord_schema_model::Document;
 use serde_json::{Value, json};
@@ -109,6 +109,20 @@ struct Line {
     versions: Vec<(String, u64)>,
 }
 
+impl Line {
+    /// As the text report names it: `meter.read`, `meter.read params.unit`,
+    /// `meter.types.Config.scale`.
+    fn name(&self) -> String {
+        if self.member == names::METHOD_MEMBER {
+            format!("{}.{}", self.namespace, self.method)
+        } else if self.method == TYPES {
+            format!("{}.{TYPES}.{}", self.namespace, self.member)
+        } else {
+            format!("{}.{} {}", self.namespace, self.method, self.member)
+        }
+    }
+}
+
 struct Summary {
     lines: Vec<Line>,
     /// (namespace, declared version, describe calls, method calls).
@@ -119,6 +133,10 @@ struct Summary {
 impl Summary {
     fn of(doc: &Document, counts: &Counts) -> Summary {
         let mut lines = Vec::new();
+        // In member order, whatever order the source listed them in.
+        let mut deprecated: Vec<&(String, String, String, bool)> =
+            counts.deprecated.iter().collect();
+        deprecated.sort();
         for (ns, namespace) in doc.namespaces.iter().flatten() {
             for (name, method) in namespace.methods.iter().flatten() {
                 let rows: Vec<_> = counts
@@ -140,7 +158,7 @@ impl Summary {
                     count: rows.iter().map(|r| r.count).sum(),
                     versions,
                 });
-                for (d_ns, d_method, member, _) in &counts.deprecated {
+                for (d_ns, d_method, member, _) in deprecated.iter().copied() {
                     if d_ns != ns || d_method != name || member == names::METHOD_MEMBER {
                         continue;
                     }
@@ -159,6 +177,26 @@ impl Summary {
                         versions: Vec::new(),
                     });
                 }
+            }
+            // Deprecated fields of named types, counted by type whichever method carried them.
+            for (d_ns, d_method, member, _) in deprecated.iter().copied() {
+                if d_ns != ns || d_method != TYPES {
+                    continue;
+                }
+                let count = counts
+                    .deprecated_uses
+                    .iter()
+                    .filter(|r| r.namespace == *ns && r.method == TYPES && r.label == *member)
+                    .map(|r| r.count)
+                    .sum();
+                lines.push(Line {
+                    namespace: ns.clone(),
+                    method: TYPES.to_owned(),
+                    member: member.clone(),
+                    deprecated: true,
+                    count,
+                    versions: Vec::new(),
+                });
             }
         }
         // Versions seen in the wild: declared in describe calls, and the calls under each.
@@ -201,11 +239,7 @@ impl Summary {
             coverage_text(&counts.coverage, &counts.window)
         );
         for l in &self.lines {
-            let what = if l.member == names::METHOD_MEMBER {
-                format!("{}.{}", l.namespace, l.method)
-            } else {
-                format!("{}.{} {}", l.namespace, l.method, l.member)
-            };
+            let what = l.name();
             let mark = if l.deprecated { " (deprecated)" } else { "" };
             let uses = if l.member == names::METHOD_MEMBER { "call" } else { "use" };
             if l.count == 0 {
@@ -244,18 +278,8 @@ impl Summary {
                 ""
             }
         );
-        let unused: Vec<String> = self
-            .lines
-            .iter()
-            .filter(|l| l.count == 0)
-            .map(|l| {
-                if l.member == names::METHOD_MEMBER {
-                    format!("{}.{}", l.namespace, l.method)
-                } else {
-                    format!("{}.{} {}", l.namespace, l.method, l.member)
-                }
-            })
-            .collect();
+        let unused: Vec<String> =
+            self.lines.iter().filter(|l| l.count == 0).map(Line::name).collect();
         let _ = writeln!(
             out,
             "unused in {}: {}",

@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use accord_compat_diff::usage::{Coverage, METHOD, Usage, Use};
+use accord_compat_diff::usage::{Coverage, METHOD, TYPES, Usage, Use, ValueUse, VersionUse};
 use accord_plant::usage::names;
 use serde_json::Value;
 
@@ -38,11 +38,15 @@ pub(crate) struct Counts {
     pub(crate) coverage: Coverage,
     /// Calls: (namespace, method, declared version).
     pub(crate) calls: Vec<Row>,
-    /// Deprecated params and fields sent: (namespace, method, member).
+    /// Deprecated params and fields sent: (namespace, method, member); a deprecated field of a
+    /// named type is (namespace, `types`, `Type.field`), as compat-diff's [`TYPES`] names it.
     pub(crate) deprecated_uses: Vec<Row>,
     /// Describe calls: (namespace, answer, declared version) in (namespace, method, label).
     pub(crate) describe: Vec<Row>,
-    /// Deprecated members served: (namespace, method, member), and whether through the window.
+    /// Enum values params carried: (namespace, method or `types`, member, value, count).
+    pub(crate) values: Vec<ValueUse>,
+    /// Deprecated members served: (namespace, method, member), and whether through the window
+    /// (fields of named types as in `deprecated_uses`).
     pub(crate) deprecated: Vec<(String, String, String, bool)>,
 }
 
@@ -56,6 +60,7 @@ impl Counts {
             calls: Vec::new(),
             deprecated_uses: Vec::new(),
             describe: Vec::new(),
+            values: Vec::new(),
             deprecated: Vec::new(),
         }
     }
@@ -94,7 +99,37 @@ impl Counts {
                 .sum();
             uses.push(Use::new(ns, method, member, count, Vec::new()));
         }
+        let mut versions: Vec<VersionUse> = Vec::new();
+        let mut at = |ns: &str, version: &str| {
+            let version = if version == names::UNDECLARED {
+                accord_compat_diff::usage::UNDECLARED
+            } else {
+                version
+            };
+            match versions.iter().position(|v| v.namespace == ns && v.version == version) {
+                Some(i) => i,
+                None => {
+                    versions.push(VersionUse::new(ns, version, 0, 0, 0));
+                    versions.len() - 1
+                }
+            }
+        };
+        let mut rows: Vec<(usize, u64, u64, u64)> = Vec::new();
+        for r in &self.calls {
+            rows.push((at(&r.namespace, &r.label), r.count, 0, 0));
+        }
+        for r in &self.describe {
+            let reduced = if r.method == "reduced" { r.count } else { 0 };
+            rows.push((at(&r.namespace, &r.label), 0, r.count, reduced));
+        }
+        for (i, calls, describe, reduced) in rows {
+            versions[i].calls += calls;
+            versions[i].describe += describe;
+            versions[i].reduced += reduced;
+        }
         let mut usage = Usage::unreachable(&self.window.text, &self.source, "");
+        usage.versions = versions;
+        usage.values.clone_from(&self.values);
         usage.plants = self.plants;
         usage.coverage = self.coverage.clone();
         usage.uses = uses;
@@ -138,6 +173,32 @@ pub(crate) fn from_text(file: &str, text: &str, window: &Window) -> Result<Count
         match s.name.as_str() {
             names::CALLS => add(&mut counts.calls, row("declared_version")),
             names::DEPRECATED_USES => add(&mut counts.deprecated_uses, row("member")),
+            names::DEPRECATED_FIELD_USES => {
+                add(&mut counts.deprecated_uses, Row { count: row("field").count, ..type_field(s) })
+            }
+            names::ENUM_VALUES => {
+                let row = row("member");
+                add_value(
+                    &mut counts.values,
+                    &row.namespace,
+                    &row.method,
+                    &row.label,
+                    s.label("value"),
+                    row.count,
+                );
+            }
+            names::ENUM_FIELD_VALUES => {
+                let Row { namespace, method, label, .. } = type_field(s);
+                let count = row("value").count;
+                add_value(&mut counts.values, &namespace, &method, &label, s.label("value"), count);
+            }
+            names::DEPRECATED_FIELD if s.value >= 1.0 => {
+                let Row { namespace, method, label, .. } = type_field(s);
+                let key = (namespace, method, label, through);
+                if !counts.deprecated.contains(&key) {
+                    counts.deprecated.push(key);
+                }
+            }
             names::DESCRIBE => add(
                 &mut counts.describe,
                 Row { method: s.label("answer").to_owned(), ..row("declared_version") },
@@ -157,6 +218,40 @@ pub(crate) fn from_text(file: &str, text: &str, window: &Window) -> Result<Count
         }
     }
     Ok(counts)
+}
+
+/// A sample labelled by a named type's field, as the row of (namespace, `types`,
+/// `Type.field`, or `Type` for the named type itself).
+fn type_field(s: &exposition::Sample) -> Row {
+    Row {
+        namespace: s.label("namespace").to_owned(),
+        method: TYPES.to_owned(),
+        label: type_member(s.label("type"), s.label("field")),
+        count: 0,
+    }
+}
+
+/// `Type.field`, or `Type` when the field is empty (the named type itself).
+fn type_member(name: &str, field: &str) -> String {
+    if field.is_empty() { name.to_owned() } else { format!("{name}.{field}") }
+}
+
+/// Adds an enum value's count to the same value's (several plants), or appends it.
+fn add_value(
+    values: &mut Vec<ValueUse>,
+    ns: &str,
+    method: &str,
+    member: &str,
+    value: &str,
+    n: u64,
+) {
+    match values
+        .iter_mut()
+        .find(|v| v.namespace == ns && v.method == method && v.member == member && v.value == value)
+    {
+        Some(v) => v.count += n,
+        None => values.push(ValueUse::new(ns, method, member, value, n)),
+    }
 }
 
 /// Adds a row to the row of the same labels (several plants in one text), or appends it.
@@ -234,6 +329,45 @@ async fn query_all(base: &str, window: &Window, w: &str) -> Result<Counts, Strin
     counts.plants = now as usize;
     counts.calls = api.used(names::CALLS, "declared_version", w).await?;
     counts.deprecated_uses = api.used(names::DEPRECATED_USES, "member", w).await?;
+    for q in used_query(names::DEPRECATED_FIELD_USES, "namespace, type, field", w) {
+        for (labels, value) in api.vector(&q).await? {
+            let row = Row {
+                namespace: label(&labels, "namespace"),
+                method: TYPES.to_owned(),
+                label: type_member(&label(&labels, "type"), &label(&labels, "field")),
+                count: value.max(0.0).round() as u64,
+            };
+            add(&mut counts.deprecated_uses, row);
+        }
+    }
+    let enums = [
+        (names::ENUM_VALUES, "namespace, method, member, value"),
+        (names::ENUM_FIELD_VALUES, "namespace, type, field, value"),
+    ];
+    for (metric, by) in enums {
+        for q in used_query(metric, by, w) {
+            for (labels, value) in api.vector(&q).await? {
+                let (method, member) = if metric == names::ENUM_VALUES {
+                    (label(&labels, "method"), label(&labels, "member"))
+                } else {
+                    (
+                        TYPES.to_owned(),
+                        type_member(&label(&labels, "type"), &label(&labels, "field")),
+                    )
+                };
+                let count = value.max(0.0).round() as u64;
+                let ns = label(&labels, "namespace");
+                add_value(
+                    &mut counts.values,
+                    &ns,
+                    &method,
+                    &member,
+                    &label(&labels, "value"),
+                    count,
+                );
+            }
+        }
+    }
     let describe = used_query(names::DESCRIBE, "namespace, answer, declared_version", w);
     for q in &describe {
         for (labels, value) in api.vector(q).await? {
@@ -246,27 +380,40 @@ async fn query_all(base: &str, window: &Window, w: &str) -> Result<Counts, Strin
             add(&mut counts.describe, row);
         }
     }
-    let d = names::DEPRECATED;
-    let by = "namespace, method, member";
-    let served_now = api.vector(&format!("count by ({by}) ({d})")).await?;
-    let served_at_start = api.vector(&format!("count by ({by}) ({d} offset {w})")).await?;
-    let served_throughout =
-        api.vector(&format!("count by ({by}) (min_over_time({d}[{w}]) >= 1)")).await?;
-    for (labels, n) in &served_now {
-        let key = |l: &Value| (label(l, "namespace"), label(l, "method"), label(l, "member"));
-        let k = key(labels);
-        let count_of =
-            |rows: &[(Value, f64)]| rows.iter().find(|(l, _)| key(l) == k).map_or(0.0, |(_, v)| *v);
-        // Every plant that serves it now served it deprecated at the window's start and
-        // through it, and as many plants did then as now.
-        let through = counts.coverage == Coverage::Whole
-            && count_of(&served_at_start) >= *n
-            && count_of(&served_throughout) >= *n
-            && *n as u64 >= now;
-        counts.deprecated.push((k.0, k.1, k.2, through));
+    // Deprecated methods, params and fields by method; fields of named types by type.
+    let gauges: [(&str, &str, MemberKey); 2] = [
+        (names::DEPRECATED, "namespace, method, member", |l| {
+            (label(l, "namespace"), label(l, "method"), label(l, "member"))
+        }),
+        (names::DEPRECATED_FIELD, "namespace, type, field", |l| {
+            let member = type_member(&label(l, "type"), &label(l, "field"));
+            (label(l, "namespace"), TYPES.to_owned(), member)
+        }),
+    ];
+    for (d, by, key) in gauges {
+        let served_now = api.vector(&format!("count by ({by}) ({d})")).await?;
+        let served_at_start = api.vector(&format!("count by ({by}) ({d} offset {w})")).await?;
+        let served_throughout =
+            api.vector(&format!("count by ({by}) (min_over_time({d}[{w}]) >= 1)")).await?;
+        for (labels, n) in &served_now {
+            let k = key(labels);
+            let count_of = |rows: &[(Value, f64)]| {
+                rows.iter().find(|(l, _)| key(l) == k).map_or(0.0, |(_, v)| *v)
+            };
+            // Every plant that serves it now served it deprecated at the window's start and
+            // through it, and as many plants did then as now.
+            let through = counts.coverage == Coverage::Whole
+                && count_of(&served_at_start) >= *n
+                && count_of(&served_throughout) >= *n
+                && *n as u64 >= now;
+            counts.deprecated.push((k.0, k.1, k.2, through));
+        }
     }
     Ok(counts)
 }
+
+/// A deprecated gauge's sample as (namespace, method or `types`, member).
+type MemberKey = fn(&Value) -> (String, String, String);
 
 fn label(labels: &Value, name: &str) -> String {
     labels.get(name).and_then(Value::as_str).unwrap_or_default().to_owned()

@@ -1,7 +1,9 @@
 //! `accord usage` and `accord check --usage` on a saved metrics text (fixtures/usage/metrics.txt:
-//! what `accord serve fixtures/usage/old.types.json --metrics-path /metrics` answered after
-//! three calls of the deprecated `meter.readRaw` and one of `meter.read` with its deprecated
-//! `unit`, 5.3 s after start), and on a source that cannot be reached.
+//! what `accord serve fixtures/usage/old.types.json --metrics-path /metrics` answered after a
+//! describe call declaring 2.0.0, three calls of the deprecated `meter.readRaw`, one of
+//! `meter.read` with its deprecated `unit`, one of `meter.configure` with the deprecated field
+//! `Config.scale` and the `mode` `burst`, and one of `meter.sample`, 5.8 s after start, each an HTTP message of its
+//! own), and on a source that cannot be reached.
 
 use serde_json::Value;
 
@@ -17,6 +19,16 @@ fn finding<'r>(report: &'r Value, path: &str) -> &'r Value {
         .iter()
         .find(|f| f["rule"] == "method-removed" && f["path"] == path)
         .unwrap_or_else(|| panic!("{path} in {report}"))
+}
+
+/// The finding of `rule` at `path`.
+fn finding_of<'r>(report: &'r Value, rule: &str, path: &str) -> &'r Value {
+    report["baselines"][0]["report"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == rule && f["path"] == path && f["pairing"] == "old-callers-new-plant")
+        .unwrap_or_else(|| panic!("{rule} at {path} in {report}"))
 }
 
 fn check(extra: &[&str]) -> (Option<i32>, Value, String) {
@@ -49,6 +61,54 @@ fn evidence_is_added_and_only_the_gate_changes_a_level() {
         legacy["evidence"]["text"],
         "no use in 1s on 1 plant (fixtures/usage/metrics.txt); deprecated through the whole window, so --usage-gate reports the removal safe"
     );
+}
+
+#[test]
+fn fields_of_named_types_carry_their_counts_and_only_an_unused_one_sent_in_params_is_gated() {
+    const CLOSED: &str = "field-removed-from-closed-object";
+    let saved = ["--usage", "fixtures/usage/metrics.txt", "--window", "1s"];
+    let (_, report, _) = check(&saved);
+    // Counted by type: the one call that sent `Config.scale`, through `meter.configure`.
+    let scale = finding_of(&report, CLOSED, "meter.types.Config.scale");
+    assert_eq!(scale["level"], "breaking");
+    assert_eq!(
+        scale["evidence"]["text"],
+        "`Config.scale` sent 1 time in 1s, in the params of any method"
+    );
+    assert_eq!(scale["evidence"]["count"], 1);
+    let legacy = finding_of(&report, CLOSED, "meter.types.Config.legacyMode");
+    assert_eq!(legacy["level"], "breaking", "no level change without --usage-gate");
+    assert_eq!(legacy["evidence"]["count"], 0);
+    // A field callers read in a result: the calls of the methods that answer with it.
+    let raw = finding_of(&report, "required-field-removed", "meter.types.Sample.raw");
+    assert_eq!(
+        raw["evidence"]["text"],
+        "the methods that answer with `Sample` (meter.sample) were called 1 time in 1s, by callers declaring no version: their callers may read it (the plant does not count what callers read)"
+    );
+
+    let gated: Vec<&str> = saved.iter().copied().chain(["--usage-gate"]).collect();
+    let (code, report, _) = check(&gated);
+    assert_eq!(code, Some(1));
+    assert_eq!(finding_of(&report, CLOSED, "meter.types.Config.scale")["level"], "breaking");
+    let legacy = finding_of(&report, CLOSED, "meter.types.Config.legacyMode");
+    assert_eq!(legacy["level"], "safe");
+    assert_eq!(legacy["evidence"]["gatedFrom"], "breaking");
+    assert_eq!(
+        legacy["evidence"]["text"],
+        "no use in 1s on 1 plant (fixtures/usage/metrics.txt); deprecated through the whole window, so --usage-gate reports the removal safe"
+    );
+    // The enum value 3.0.0 removes: the one configure call sent `burst`, never `legacy`; a
+    // narrowing, so the level stands.
+    let mode = finding_of(&report, "enum-value-removed", "meter.types.Config.mode");
+    assert_eq!(mode["level"], "breaking");
+    assert_eq!(
+        mode["evidence"]["text"],
+        "value \"legacy\" of `Config.mode` not sent in 1s on 1 plant (fixtures/usage/metrics.txt); a narrowing, which --usage-gate leaves at its level"
+    );
+    // What callers read is never gated, used or not.
+    let raw = finding_of(&report, "required-field-removed", "meter.types.Sample.raw");
+    assert_eq!(raw["level"], "breaking");
+    assert_eq!(raw["evidence"]["gatedFrom"], Value::Null);
 }
 
 #[test]
@@ -113,10 +173,17 @@ meter.read: 1 call (by declared version: no version declared 1)
 meter.read params.unit (deprecated): 1 use
 meter.readRaw (deprecated): 3 calls (by declared version: no version declared 3)
 meter.legacyTotal (deprecated): unused
+meter.configure: 1 call (by declared version: no version declared 1)
+meter.configure params.config.legacyMode (deprecated): unused
+meter.configure params.config.scale (deprecated): 1 use
+meter.sample: 1 call (by declared version: no version declared 1)
+meter.types.Config.legacyMode (deprecated): unused
+meter.types.Config.scale (deprecated): 1 use
 versions seen:
-  meter no version declared: 0 describe, 4 calls
+  meter 2.0.0: 1 describe, 0 calls
+  meter no version declared: 0 describe, 6 calls
 reduced describe answers: 0 (no caller without a credential asked: the reduced answer can be contracted)
-unused in 1s: meter.legacyTotal
+unused in 1s: meter.legacyTotal, meter.configure params.config.legacyMode, meter.types.Config.legacyMode
 "
     );
     for (args, says) in [

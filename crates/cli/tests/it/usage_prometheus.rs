@@ -1,10 +1,11 @@
 //! Usage against a real Prometheus server (docs/usage.md): `accord serve --metrics-path` of the
 //! usage fixture's old contract is scraped every second by Debian's `prometheus` on a free
 //! loopback port; WebSocket callers declaring contract versions 2.0.0 and 2.1.0 and HTTP callers
-//! declaring none call the deprecated `meter.readRaw` (never `meter.legacyTotal`); after two
-//! scrapes, `accord usage --prometheus` reports what was used, and
-//! `accord check --usage URL --usage-gate` keeps the used removal breaking with its count and
-//! reports the unused one safe with its evidence.
+//! declaring none call the deprecated `meter.readRaw` (never `meter.legacyTotal`), and one sends
+//! the deprecated field `Config.scale` (none `Config.legacyMode`); after two scrapes,
+//! `accord usage --prometheus` reports what was used, and `accord check --usage URL
+//! --usage-gate` keeps the used removals breaking with their counts and reports the unused ones
+//! safe with their evidence.
 //!
 //! Needs `prometheus` on PATH (`cargo xtask test` installs Debian's package when it is missing:
 //! xtask/src/suite/needs.rs).
@@ -144,8 +145,11 @@ async fn a_real_prometheus_proves_one_deprecated_method_unused_and_the_other_use
     caller(&plant, "2.0.0", 3).await;
     caller(&plant, "2.1.0", 2).await;
     let http = reqwest::Client::new();
-    for _ in 0..4 {
-        let body = r#"{"jsonrpc":"2.0","id":1,"method":"meter.readRaw","params":{"meter":"M-1"}}"#;
+    // A caller still sends the deprecated field `Config.scale` (through meter.configure), and
+    // the enum value 3.0.0 removes; none sends `Config.legacyMode`.
+    let configure = r#"{"jsonrpc":"2.0","id":1,"method":"meter.configure","params":{"meter":"M-1","config":{"interval":5,"scale":1.5,"mode":"legacy"}}}"#;
+    let raw = r#"{"jsonrpc":"2.0","id":1,"method":"meter.readRaw","params":{"meter":"M-1"}}"#;
+    for body in [raw, raw, raw, raw, configure] {
         let response = http
             .post(&plant)
             .header("content-type", "application/json")
@@ -196,6 +200,11 @@ async fn a_real_prometheus_proves_one_deprecated_method_unused_and_the_other_use
     assert_eq!(count_of("2.1.0"), Some(2), "{report}");
     assert!(count_of("undeclared").is_some_and(|n| (4..=6).contains(&n)), "{report}");
     assert_eq!(of("legacyTotal")["count"], 0, "{report}");
+    let field = |member: &str| {
+        uses.iter().find(|u| u["method"] == "types" && u["member"] == member).unwrap()
+    };
+    assert_eq!(field("Config.scale")["count"], 1, "{report}");
+    assert_eq!(field("Config.legacyMode")["count"], 0, "{report}");
     let seen: Vec<&str> = report["versionsSeen"]
         .as_array()
         .unwrap()
@@ -252,6 +261,35 @@ async fn a_real_prometheus_proves_one_deprecated_method_unused_and_the_other_use
             .starts_with(&format!("no use in {window} on 1 plant (http://127.0.0.1:{port}: ")),
         "{legacy}"
     );
+    // The fields of a named type, counted by type: the one still sent stays breaking with its
+    // count, the unused one is safe with its evidence.
+    let closed = |path: &str| {
+        findings
+            .iter()
+            .find(|f| {
+                f["rule"] == "field-removed-from-closed-object"
+                    && f["path"] == path
+                    && f["pairing"] == "old-callers-new-plant"
+            })
+            .unwrap()
+    };
+    let scale = closed("meter.types.Config.scale");
+    assert_eq!(scale["level"], "breaking", "{scale}");
+    assert_eq!(scale["evidence"]["count"], 1, "{scale}");
+    // The enum value 3.0.0 removes, still sent once: its own count.
+    let mode = findings
+        .iter()
+        .find(|f| {
+            f["rule"] == "enum-value-removed"
+                && f["path"] == "meter.types.Config.mode"
+                && f["pairing"] == "old-callers-new-plant"
+        })
+        .unwrap();
+    assert_eq!(mode["level"], "breaking", "{mode}");
+    assert_eq!(mode["evidence"]["count"], 1, "{mode}");
+    let legacy_mode = closed("meter.types.Config.legacyMode");
+    assert_eq!(legacy_mode["level"], "safe", "{legacy_mode}");
+    assert_eq!(legacy_mode["evidence"]["gatedFrom"], "breaking", "{legacy_mode}");
     drop(serve);
 }
 

@@ -38,15 +38,25 @@ pub fn rules_markdown() -> String {
          plant-wide members (`describe`, `codes`) belong to no namespace and ask for no bump. A `schema`\n\
          (format version) difference is reported apart and is never a contract change.\n\n\
          Usage evidence (`accord check --usage SOURCE --window D`, docs/usage.md): each old-callers\n\
-         finding at risky or above about a method or its params carries what the plants counted\n\
-         over the window (\"called 1,234 times in 30d, by callers declaring 2.1.0\", \"no use in 30d\n\
-         on 3 plants\"). Evidence alone changes no level. With `--usage-gate`, one case changes, one\n\
-         way: a removal (`method-removed`, `param-removed`, `optional-param-removed`, and the\n\
-         removal of a field inside params) of a method, param or field that every plant served\n\
+         finding at risky or above about a method or its params, results or errors, a named type or\n\
+         one of its fields, the describe method or a namespace, and the `version-not-bumped` policy\n\
+         finding, carries what the plants counted over the window (\"called 1,234 times in 30d, by\n\
+         callers declaring 2.1.0\", \"no use in 30d on 3 plants\", \"the describe method answered 12\n\
+         times in 30d, 3 of them the reduced answer to callers without a credential\", \"callers of\n\
+         `meter` in 30d declared 2.0.0 (5 calls, 2 describe)\"); an `enum-value-removed` in params\n\
+         carries the count of the removed value. Evidence alone changes no level.\n\
+         With `--usage-gate`, one case changes, one way: a removal (`method-removed`,\n\
+         `param-removed`, `optional-param-removed`, and the removal of a field that params carry:\n\
+         inside a param, or a field of a named type reached from params, which the plants count by\n\
+         type whichever method carried it) of a method, param or field that every plant served\n\
          deprecated through the whole window and that no call used in it becomes **safe**, its\n\
          evidence saying so and naming the level it had (`gatedFrom`). Nothing else moves: not a\n\
-         narrowing (a used value may still be refused), not a result field (the plant cannot count\n\
-         what callers read), not a member deprecated for less than the window, not a used one,\n\
+         narrowing (a used value may still be refused), not a field callers read in a result, error\n\
+         data or event (the plant cannot count what callers read: the evidence is the calls of the\n\
+         methods that answer with it), not a field the plants did not count because it was never\n\
+         deprecated (the evidence is the calls of the methods that carry it), not the describe\n\
+         method (it cannot be deprecated: its count, and the reduced answers among it, are evidence\n\
+         only), not a namespace, not a member deprecated for less than the window, not a used one,\n\
          and nothing at all when the source cannot be reached or covers less than the window: the\n\
          report says so plainly and the rule's level stands. The new callers × old plant pairing\n\
          and the policy findings (`removed-without-reserving`, `version-not-bumped`) never change.\n\n\

@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use accord_plant::http::PlantLayer;
-use accord_plant::jsonrpsee::PlantRpcLayer;
 use accord_plant::{Config, Credential, Dispatch, DispatchFuture, Plant, RpcError};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -181,19 +179,9 @@ fn module() -> jsonrpsee::RpcModule<()> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn jsonrpsee_behind_the_layer_and_the_middleware_keeps_the_contract() {
     let plant = pump(Credential::Token("s3cret".into()));
-    let server = jsonrpsee::server::Server::builder()
-        .set_http_middleware(tower::ServiceBuilder::new().layer(PlantLayer::new(plant.clone())))
-        .set_rpc_middleware(
-            jsonrpsee::server::middleware::rpc::RpcServiceBuilder::new()
-                .layer(PlantRpcLayer::new(plant.clone())),
-        )
-        .build("127.0.0.1:0")
-        .await
-        .unwrap();
-    let addr = server.local_addr().unwrap();
     let mut methods: jsonrpsee::Methods = module().into();
     accord_plant::jsonrpsee::register_events(&mut methods, plant.clone()).unwrap();
-    let handle = server.start(methods);
+    let (addr, handle) = crate::jsonrpsee_behind(&plant, methods).await;
     let url = format!("http://{addr}/");
     let tok = Some("s3cret");
 

@@ -172,3 +172,54 @@ async fn counting_is_off_unless_configured_and_never_on_the_json_rpc_path() {
         }
     }
 }
+
+/// The meter's methods as a plain jsonrpsee module.
+fn meter_module() -> jsonrpsee::RpcModule<()> {
+    let mut module = jsonrpsee::RpcModule::new(());
+    module.register_method("meter.readRaw", |_, _, _| 40_211).unwrap();
+    module
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_caller_behind_jsonrpsee_is_counted_under_the_version_it_declared() {
+    let plant = meter(Credential::None, Some("/metrics")).unwrap();
+    let (addr, handle) = crate::jsonrpsee_behind(&plant, meter_module()).await;
+    // Two connections: one declares 2.1.0 and calls readRaw twice (a notification among its
+    // calls), the other declares nothing and calls it once; a third declares 2.0.0 on its own
+    // connection, which the others' calls never borrow.
+    let calls = [(Some("2.1.0"), 2), (None, 1), (Some("2.0.0"), 0)];
+    for (version, n) in calls {
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/")).await.unwrap();
+        let mut texts = Vec::new();
+        if let Some(v) = version {
+            texts.push(format!(
+                r#"{{"jsonrpc":"2.0","id":0,"method":"rpc.describe","params":{{"builtAgainst":{{"meter":"{v}"}}}}}}"#
+            ));
+        }
+        for id in 1..=n {
+            texts.push(format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"meter.readRaw","params":{{"meter":"M-1"}}}}"#
+            ));
+        }
+        for text in texts {
+            ws.send(Message::text(text)).await.unwrap();
+            let answer: Value =
+                serde_json::from_str(ws.next().await.unwrap().unwrap().to_text().unwrap()).unwrap();
+            assert!(answer.get("result").is_some(), "{answer}");
+        }
+        ws.close(None).await.unwrap();
+    }
+    let text = plant.metrics().unwrap();
+    let calls = |version: &str| {
+        sample(
+            &text,
+            &format!(
+                r#"accord_calls_total{{namespace="meter",method="readRaw",declared_version="{version}"}}"#
+            ),
+        )
+    };
+    assert_eq!(calls("2.1.0"), Some(2.0), "{text}");
+    assert_eq!(calls("undeclared"), Some(1.0), "{text}");
+    assert_eq!(calls("2.0.0"), None, "{text}");
+    handle.stop().unwrap();
+}
