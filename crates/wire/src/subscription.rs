@@ -96,9 +96,19 @@ impl<'a> RoutedEvent<'a> {
     /// The unsubscribe call of the subscription `id`: its method's wire name and its params
     /// (accord's `{"subscription": ID}`, a pubsub route's `[ID]`).
     pub fn unsubscribe(&self, id: &Value) -> (&'a str, Value) {
+        let params = match self.route {
+            EventRoute::Accord => json!({"subscription": id}),
+            EventRoute::Pubsub(_) => json!([id]),
+        };
+        (self.unsubscribe_method(), params)
+    }
+
+    /// The unsubscribe method's wire name: the one call that ends this event's subscriptions
+    /// (a plant ends a subscription only by its own route's method).
+    pub fn unsubscribe_method(&self) -> &'a str {
         match self.route {
-            EventRoute::Accord => (UNSUBSCRIBE, json!({"subscription": id})),
-            EventRoute::Pubsub(p) => (p.unsubscribe.as_str(), json!([id])),
+            EventRoute::Accord => UNSUBSCRIBE,
+            EventRoute::Pubsub(p) => p.unsubscribe.as_str(),
         }
     }
 
@@ -126,12 +136,10 @@ impl<'a> RoutedEvent<'a> {
     /// `{"subscription", "event", "payload"}`, a pubsub route's `{"subscription", "result"}`).
     pub fn notification(&self, id: &str, payload: Value) -> Value {
         match self.route {
-            EventRoute::Accord => Notification {
-                subscription: id.to_owned(),
-                event: self.event.to_owned(),
-                payload,
+            EventRoute::Accord => {
+                Notification { subscription: id.to_owned(), event: self.event.to_owned(), payload }
+                    .to_value()
             }
-            .to_value(),
             EventRoute::Pubsub(PubsubRoute { notification, .. }) => json!({
                 "jsonrpc": JSONRPC,
                 "method": notification,
@@ -149,10 +157,9 @@ impl<'a> RoutedEvent<'a> {
         }
         match self.route {
             EventRoute::Accord => match Notification::from_value(message) {
-                Ok(Some(note)) if note.event != self.event => Err(Unread::OtherEvent {
-                    found: note.event,
-                    expected: self.event.to_owned(),
-                }),
+                Ok(Some(note)) if note.event != self.event => {
+                    Err(Unread::OtherEvent { found: note.event, expected: self.event.to_owned() })
+                }
                 Ok(Some(note)) => Ok(Notice {
                     subscription: Value::String(note.subscription),
                     payload: note.payload,

@@ -81,10 +81,19 @@ fn pubsub_route_subscribes_by_its_params_and_reads_its_notification() {
         "a message that is neither a response awaited nor a `eth_subscription` notification"
     );
     for (message, missing) in [
-        (json!({"method": "eth_subscription", "params": {"subscription": 1, "result": 2}}), "jsonrpc"),
+        (
+            json!({"method": "eth_subscription", "params": {"subscription": 1, "result": 2}}),
+            "jsonrpc",
+        ),
         (json!({"jsonrpc": "2.0", "method": "eth_subscription", "params": [1, 2]}), "params"),
-        (json!({"jsonrpc": "2.0", "method": "eth_subscription", "params": {"result": 2}}), "subscription"),
-        (json!({"jsonrpc": "2.0", "method": "eth_subscription", "params": {"subscription": 1}}), "result"),
+        (
+            json!({"jsonrpc": "2.0", "method": "eth_subscription", "params": {"result": 2}}),
+            "subscription",
+        ),
+        (
+            json!({"jsonrpc": "2.0", "method": "eth_subscription", "params": {"subscription": 1}}),
+            "result",
+        ),
     ] {
         let Err(Unread::Malformed(reason)) = heads.read(&message) else { panic!("{message}") };
         assert!(reason.contains(missing), "{reason} should name {missing}");
