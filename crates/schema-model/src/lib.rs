@@ -11,6 +11,7 @@ pub mod members;
 mod node;
 mod pointer;
 mod read;
+mod refs;
 mod severity;
 mod source;
 mod type_node;
@@ -32,6 +33,7 @@ pub use crate::{
         Cause, ExprSource, Link, LinkParamError, LinkValue, RuntimeExpr, path_index, path_step,
     },
     pointer::Pointer,
+    refs::Resolved,
     severity::Severity,
     source::{Located, Position, SourceMap, Span},
     type_node::{
