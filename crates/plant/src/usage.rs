@@ -503,14 +503,6 @@ impl<'de> serde::de::Visitor<'de> for KnownNames<'_> {
     }
 }
 
-/// The named type a ref points at, in `ns` unless the ref names another namespace.
-fn resolve<'d>(doc: &'d Document, ns: &str, node: &TypeNode) -> Option<(&'d TypeNode, String)> {
-    let TypeKind::Ref(r) = &node.kind else { return None };
-    let ns = r.namespace.clone().unwrap_or_else(|| ns.to_owned());
-    let ty = doc.namespaces.as_ref()?.get(&ns)?.types.as_ref()?.get(&r.name)?;
-    Some((ty, ns))
-}
-
 /// Calls `hit` with the path of each deprecated param or field at or below `field` (`at` is its
 /// own path): those `value` carries, or, with no value, every one its type has.
 fn deprecated_members(
@@ -567,9 +559,9 @@ fn deprecated_in_type(
             }
             seen.into_iter().for_each(&mut *hit);
         }
-        (TypeKind::Ref(_), _) => {
-            if let Some((target, ns)) = resolve(doc, ns, ty) {
-                deprecated_in_type(doc, &ns, target, value, at, depth + 1, hit);
+        (TypeKind::Ref(r), _) => {
+            if let Some((ns, _, target)) = doc.named(ns, r) {
+                deprecated_in_type(doc, ns, target, value, at, depth + 1, hit);
             }
         }
         _ => {}

@@ -36,24 +36,33 @@ impl Document {
     /// Follows refs from `node`, standing in `ns`, to the first node that is not a ref (a ref
     /// may name a type that is itself a ref). `None` for a dangling ref or a cycle of refs.
     pub fn through_refs<'d>(&'d self, ns: &'d str, node: &'d TypeNode) -> Option<Resolved<'d>> {
-        let mut at = Resolved { namespace: ns, name: None, node };
-        // More hops than named types means a cycle; counted only when there is a ref to follow.
-        let mut hops = None;
-        while let TypeKind::Ref(r) = &at.node.kind {
-            let left = hops.get_or_insert_with(|| self.named_type_count() + 1);
-            if *left == 0 {
+        let start = Resolved { namespace: ns, name: None, node };
+        // A cycle is found by a second walker at half the speed (Floyd's): it meets the first
+        // only on a cycle. No set and no count of the document's types, so a resolution costs
+        // the chain's length, however large the document.
+        let (mut fast, mut slow) = (start, start);
+        let mut hops = 0u64;
+        while let Some(next) = self.hop(fast) {
+            fast = next?;
+            hops += 1;
+            if hops % 2 == 0 {
+                slow = self.hop(slow).flatten()?;
+            }
+            if std::ptr::eq(fast.node, slow.node) {
                 return None;
             }
-            *left -= 1;
-            let (namespace, name, node) = self.named(at.namespace, r)?;
-            at = Resolved { namespace, name: Some(name), node };
         }
-        Some(at)
+        Some(fast)
     }
 
-    /// How many named types the document has, across its namespaces.
-    fn named_type_count(&self) -> usize {
-        let namespaces = self.namespaces.iter().flat_map(|all| all.values());
-        namespaces.map(|ns| ns.types.as_ref().map_or(0, |types| types.len())).sum()
+    /// One step along a chain of refs: `None` when `at` is no ref, `Some(None)` when it
+    /// dangles.
+    fn hop<'d>(&'d self, at: Resolved<'d>) -> Option<Option<Resolved<'d>>> {
+        let TypeKind::Ref(r) = &at.node.kind else { return None };
+        Some(self.named(at.namespace, r).map(|(namespace, name, node)| Resolved {
+            namespace,
+            name: Some(name),
+            node,
+        }))
     }
 }

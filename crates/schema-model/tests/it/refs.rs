@@ -10,7 +10,12 @@ const DOC: &str = r#"{"schema": 1, "namespaces": {
     "Level": {"kind": "ref", "name": "Metres", "namespace": "tank"},
     "Loop": {"kind": "ref", "name": "Loop2"},
     "Loop2": {"kind": "ref", "name": "Loop"},
-    "Lost": {"kind": "ref", "name": "Nowhere"}
+    "Lost": {"kind": "ref", "name": "Nowhere"},
+    "Me": {"kind": "ref", "name": "Me"},
+    "Into": {"kind": "ref", "name": "A"},
+    "A": {"kind": "ref", "name": "B"},
+    "B": {"kind": "ref", "name": "C"},
+    "C": {"kind": "ref", "name": "A"}
   }},
   "tank": {"version": "1.0.0", "types": {
     "Metres": {"kind": "number"},
@@ -58,6 +63,12 @@ fn chains_of_refs_are_followed_to_their_end_and_cycles_refused() {
         Some(Resolved { namespace: "pump", name: None, node: rpm }),
         "a node that is no ref is its own end"
     );
-    assert_eq!(doc.through_refs("pump", named(&doc, "pump", "Loop")), None, "a cycle");
+    for cyclic in ["Loop", "Me", "Into", "A"] {
+        assert_eq!(
+            doc.through_refs("pump", named(&doc, "pump", cyclic)),
+            None,
+            "{cyclic}: a cycle"
+        );
+    }
     assert_eq!(doc.through_refs("pump", named(&doc, "pump", "Lost")), None, "a dangling ref");
 }
