@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use accord_mcp::{Backend, Mcp, Options, Policy};
-use accord_wire::Dialect;
+use accord_schema_model::Dialect;
 
 use crate::{Outcome, input, output, token};
 

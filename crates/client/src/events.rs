@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use accord_wire::{EventRoute, RoutedEvent};
+use accord_schema_model::EventRoute;
+use accord_wire::RoutedEvent;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 

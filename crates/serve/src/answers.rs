@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use accord_plant::{ContractCall, Credential, Handler, Plant as Engine, Session, Subscriptions};
-use accord_schema_model::Document;
+use accord_schema_model::{Document, EventRoute};
 use accord_validate::{Generator, Target};
 use accord_wire::fake::{ExampleRef, Fake};
-use accord_wire::{Call, EventRoute, Id, Request, RoutedEvent, RpcError, fake};
+use accord_wire::{Call, Id, Request, RoutedEvent, RpcError, fake};
 use serde_json::{Value, json};
 
 use crate::credential::Token;

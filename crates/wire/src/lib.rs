@@ -14,9 +14,6 @@ pub mod methods;
 pub mod protocol;
 pub mod subscription;
 
-pub use accord_schema_model::dialect::{
-    self, Dialect, EventRoute, MethodRoute, Profile, ProtocolCodes, PubsubRoute,
-};
 pub use codes::RpcError;
 pub use credential::{Access, Presented};
 pub use envelope::{Call, Id, Incoming, Request, Response};

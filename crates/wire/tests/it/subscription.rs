@@ -1,8 +1,9 @@
 //! Subscribing by an event's route: the calls a caller sends and the notifications both ends
 //! read and write, on accord's route and on a pubsub one (docs/wire.md §7, §11.3).
 
+use accord_schema_model::{EventRoute, PubsubRoute};
+use accord_wire::RoutedEvent;
 use accord_wire::subscription::{Notice, Unread};
-use accord_wire::{EventRoute, PubsubRoute, RoutedEvent};
 use serde_json::json;
 
 fn geth_heads() -> EventRoute {
