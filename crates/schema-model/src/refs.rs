@@ -45,7 +45,7 @@ impl Document {
         while let Some(next) = self.hop(fast) {
             fast = next?;
             hops += 1;
-            if hops % 2 == 0 {
+            if hops.is_multiple_of(2) {
                 slow = self.hop(slow).flatten()?;
             }
             if std::ptr::eq(fast.node, slow.node) {

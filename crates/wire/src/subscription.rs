@@ -45,10 +45,10 @@ pub enum Unread {
     Malformed(String),
     /// A notification of another subscription.
     OtherSubscription {
-        /// The id it names.
-        found: Value,
-        /// The id read from the subscribe answer.
-        expected: Value,
+        /// The id it names, as JSON text.
+        found: String,
+        /// The id read from the subscribe answer, as JSON text.
+        expected: String,
     },
     /// An accord notification of another event on this subscription.
     OtherEvent {
@@ -178,8 +178,8 @@ impl<'a> RoutedEvent<'a> {
         let notice = self.read(message)?;
         if notice.subscription != *id {
             return Err(Unread::OtherSubscription {
-                found: notice.subscription,
-                expected: id.clone(),
+                found: notice.subscription.to_string(),
+                expected: id.to_string(),
             });
         }
         Ok(notice.payload)
