@@ -16,62 +16,25 @@ use crate::transcript::{Credential, Transcript, Transport};
 
 impl Run<'_> {
     pub(crate) async fn events(&mut self) {
-        let events: Vec<(String, String, String)> = self
+        let events: Vec<String> = self
             .judge
             .doc
             .namespaces
             .iter()
             .flatten()
-            .flat_map(|(n, ns)| {
-                ns.events
-                    .iter()
-                    .flatten()
-                    .map(move |(e, _)| (format!("{n}.{e}"), n.clone(), e.clone()))
-            })
+            .flat_map(|(n, ns)| ns.events.iter().flatten().map(move |(e, _)| format!("{n}.{e}")))
             .collect();
-        for (name, namespace, event) in events {
-            if let Some((flow, n)) = self.flow_events.get(&name).cloned() {
+        for name in events {
+            let mut transcript = Transcript::default();
+            let outcome = if let Some((flow, n)) = self.flow_events.get(&name).cloned() {
                 // Subscribed before a flow's first step and validated as the steps caused it:
                 // a real plant sends its events when something happens, not on request.
-                let mut transcript = Transcript::default();
                 transcript.note(format!(
                     "{n} notification(s) validated in the flow {flow}, subscribed before its first step"
                 ));
-                self.push(
-                    Phase::Events,
-                    &name,
-                    "subscribe, collect, validate, unsubscribe",
-                    Outcome::Passed,
-                    transcript,
-                );
-                continue;
-            }
-            let mut transcript = Transcript::default();
-            transcript.route(Transport::Ws, self.client.carried(Credential::Right));
-            let deadline = self.deadline;
-            let outcome = match in_time(deadline, self.client.socket(Credential::Right)).await {
-                None => self.not_run(),
-                Some(Err(e)) => {
-                    transcript.note(format!("transport: {e}"));
-                    verdict(vec![e.problem()])
-                }
-                Some(Ok(Err(status))) => {
-                    transcript.note(format!("upgrade refused with HTTP {status}"));
-                    verdict(vec![Problem::new(
-                        FailureKind::RightCredentialRefused,
-                        format!("the WebSocket upgrade was refused with HTTP {status}"),
-                    )])
-                }
-                Some(Ok(Ok(mut socket))) => {
-                    let route =
-                        self.judge.dialect.event(&name).cloned().unwrap_or(EventRoute::Accord);
-                    let routed = RoutedEvent { event: &name, route: &route };
-                    let session =
-                        self.subscribe(&mut socket, &mut transcript, routed, &namespace, &event);
-                    let outcome = in_time(deadline, session).await;
-                    socket.close().await;
-                    outcome.unwrap_or_else(|| self.not_run())
-                }
+                Outcome::Passed
+            } else {
+                self.subscribed_alone(&name, &mut transcript).await
             };
             self.push(
                 Phase::Events,
@@ -80,6 +43,34 @@ impl Run<'_> {
                 outcome,
                 transcript,
             );
+        }
+    }
+
+    /// The event `name` subscribed on a WebSocket of its own.
+    async fn subscribed_alone(&mut self, name: &str, transcript: &mut Transcript) -> Outcome {
+        transcript.route(Transport::Ws, self.client.carried(Credential::Right));
+        let deadline = self.deadline;
+        match in_time(deadline, self.client.socket(Credential::Right)).await {
+            None => self.not_run(),
+            Some(Err(e)) => {
+                transcript.note(format!("transport: {e}"));
+                verdict(vec![e.problem()])
+            }
+            Some(Ok(Err(status))) => {
+                transcript.note(format!("upgrade refused with HTTP {status}"));
+                verdict(vec![Problem::new(
+                    FailureKind::RightCredentialRefused,
+                    format!("the WebSocket upgrade was refused with HTTP {status}"),
+                )])
+            }
+            Some(Ok(Ok(mut socket))) => {
+                let route = self.judge.dialect.event(name).cloned().unwrap_or(EventRoute::Accord);
+                let routed = RoutedEvent { event: name, route: &route };
+                let session = self.subscribe(&mut socket, transcript, routed);
+                let outcome = in_time(deadline, session).await;
+                socket.close().await;
+                outcome.unwrap_or_else(|| self.not_run())
+            }
         }
     }
 
@@ -134,8 +125,6 @@ impl Run<'_> {
         socket: &mut Socket,
         transcript: &mut Transcript,
         routed: RoutedEvent<'_>,
-        namespace: &str,
-        event: &str,
     ) -> Outcome {
         let name = routed.event;
         let (method, params) = routed.subscribe();
@@ -145,7 +134,6 @@ impl Run<'_> {
             Ok(opened) => opened,
             Err(outcome) => return outcome,
         };
-        let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
         let mut validated = 0;
         for text in &notes {
             let invalid = |message: String| Problem::new(FailureKind::EventInvalid, message);
@@ -159,13 +147,7 @@ impl Run<'_> {
             match routed.read_for(&subscription, &value) {
                 Ok(payload) => {
                     validated += 1;
-                    problems.extend(validation_problems(
-                        &self.judge.contract,
-                        &target,
-                        &payload,
-                        FailureKind::EventPayloadInvalid,
-                        "the payload",
-                    ));
+                    problems.extend(self.payload_problems(name, &payload, "the payload"));
                 }
                 Err(unread) => problems.push(invalid(unread.to_string())),
             }
@@ -246,6 +228,17 @@ impl Run<'_> {
             ));
         }
         verdict(problems)
+    }
+}
+
+impl Run<'_> {
+    /// What is wrong with `payload` as a payload of the event `name` (`namespace.event`);
+    /// `what` names it in the messages.
+    pub(crate) fn payload_problems(&self, name: &str, payload: &Value, what: &str) -> Vec<Problem> {
+        let (namespace, event) = name.split_once('.').unwrap_or(("", name));
+        let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
+        let kind = FailureKind::EventPayloadInvalid;
+        validation_problems(&self.judge.contract, &target, payload, kind, what)
     }
 }
 

@@ -16,7 +16,6 @@ use super::*;
 use crate::client::Socket;
 use crate::failure::{FailureKind, Problem};
 use crate::flows::PlannedFlow;
-use crate::judge::validation_problems;
 use crate::policy::Decision;
 use crate::pool::in_time;
 use crate::report::{Outcome, Phase};
@@ -469,15 +468,8 @@ impl Run<'_> {
             };
             let sub = &mut subscribed[i];
             sub.arrived += 1;
-            let (ns, e) = sub.event.split_once('.').unwrap_or(("", &sub.event));
-            let target = Target::Event { namespace: ns.to_owned(), event: e.to_owned() };
-            problems.extend(validation_problems(
-                &self.judge.contract,
-                &target,
-                &payload,
-                FailureKind::EventPayloadInvalid,
-                &format!("the payload of {}", sub.event),
-            ));
+            let what = format!("the payload of {}", sub.event);
+            problems.extend(self.payload_problems(&sub.event, &payload, &what));
         }
     }
 }
