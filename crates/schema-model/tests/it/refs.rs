@@ -5,22 +5,14 @@ use accord_schema_model::{Document, RefType, Resolved, TypeKind, TypeNode};
 
 const DOC: &str = r#"{"schema": 1, "namespaces": {
   "pump": {"version": "1.0.0", "types": {
-    "Rpm": {"kind": "integer"},
-    "Speed": {"kind": "ref", "name": "Rpm"},
+    "Rpm": {"kind": "integer"}, "Speed": {"kind": "ref", "name": "Rpm"},
     "Level": {"kind": "ref", "name": "Metres", "namespace": "tank"},
-    "Loop": {"kind": "ref", "name": "Loop2"},
-    "Loop2": {"kind": "ref", "name": "Loop"},
-    "Lost": {"kind": "ref", "name": "Nowhere"},
-    "Me": {"kind": "ref", "name": "Me"},
+    "Loop": {"kind": "ref", "name": "Loop2"}, "Loop2": {"kind": "ref", "name": "Loop"},
+    "Lost": {"kind": "ref", "name": "Nowhere"}, "Me": {"kind": "ref", "name": "Me"},
     "Into": {"kind": "ref", "name": "A"},
-    "A": {"kind": "ref", "name": "B"},
-    "B": {"kind": "ref", "name": "C"},
-    "C": {"kind": "ref", "name": "A"}
+    "A": {"kind": "ref", "name": "B"}, "B": {"kind": "ref", "name": "C"}, "C": {"kind": "ref", "name": "A"}
   }},
-  "tank": {"version": "1.0.0", "types": {
-    "Metres": {"kind": "number"},
-    "Rpm": {"kind": "string"}
-  }}
+  "tank": {"version": "1.0.0", "types": {"Metres": {"kind": "number"}, "Rpm": {"kind": "string"}}}
 }}"#;
 
 fn reference(name: &str, namespace: Option<&str>) -> RefType {
