@@ -3,8 +3,7 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use accord_schema_model::{Document, Method, Namespace, Semantics};
-use accord_wire::{Dialect, EventRoute};
+use accord_schema_model::{Dialect, Document, EventRoute, Method, Namespace, Semantics};
 use serde_json::{Value, json};
 
 use crate::diagnostic::escape_controls;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use accord_mcp::{Backend, ExposurePolicy, Mcp, Options};
-use accord_wire::Dialect;
+use accord_schema_model::Dialect;
 
 use crate::{Outcome, input, output, token};
 

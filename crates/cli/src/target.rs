@@ -4,9 +4,8 @@
 //! contract's Dialect resolves it.
 
 use crate::diagnostic::escape_controls;
-use accord_schema_model::Document;
+use accord_schema_model::{Dialect, Document, MethodRoute};
 use accord_validate::{Target, did_you_mean};
-use accord_wire::{Dialect, MethodRoute};
 
 /// The target flags, at most one of which is given (commands that need one say so).
 #[derive(Debug, clap::Args)]

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use accord_wire::event::{Notification, SUBSCRIBE, UNSUBSCRIBE};
-use accord_wire::{EventRoute, PubsubRoute};
+use accord_schema_model::EventRoute;
+use accord_wire::RoutedEvent;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -61,10 +61,8 @@ impl Client {
         route: &EventRoute,
         collect: Collect,
     ) -> Result<Vec<Value>, Error> {
-        let (subscribe, params) = match route {
-            EventRoute::Accord => (SUBSCRIBE, json!({"event": event})),
-            EventRoute::Pubsub(p) => (p.subscribe.as_str(), Value::Array(p.params.clone())),
-        };
+        let routed = RoutedEvent { event, route };
+        let (subscribe, params) = routed.subscribe();
         let id = self.next_id();
         socket.send(&request_text(id, subscribe, Some(params))).await?;
         // Notifications may overtake the subscription's answer: kept until its id is known.
@@ -88,11 +86,12 @@ impl Client {
                 }
             }
         };
-        let mut payloads: Vec<Value> = early
-            .iter()
-            .filter_map(|m| payload(m, event, route, &subscription))
-            .take(collect.count)
-            .collect();
+        let payload = |message: &str| {
+            let value: Value = serde_json::from_str(message).ok()?;
+            routed.read_for(&subscription, &value).ok()
+        };
+        let mut payloads: Vec<Value> =
+            early.iter().filter_map(|m| payload(m)).take(collect.count).collect();
         if collect.emit_on_fake {
             for _ in payloads.len()..collect.count {
                 let emit = request_text(
@@ -107,42 +106,12 @@ impl Client {
         while payloads.len() < collect.count {
             match socket.next(deadline).await? {
                 None => break,
-                Some(message) => payloads.extend(payload(&message, event, route, &subscription)),
+                Some(message) => payloads.extend(payload(&message)),
             }
         }
-        let unsubscribe = match route {
-            EventRoute::Accord => request_text(
-                self.next_id(),
-                UNSUBSCRIBE,
-                Some(json!({"subscription": subscription})),
-            ),
-            EventRoute::Pubsub(p) => {
-                request_text(self.next_id(), &p.unsubscribe, Some(json!([subscription])))
-            }
-        };
+        let (unsubscribe, params) = routed.unsubscribe(&subscription);
         // The answer is not awaited: the socket closes next, which ends the subscription anyway.
-        socket.send(&unsubscribe).await?;
+        socket.send(&request_text(self.next_id(), unsubscribe, Some(params))).await?;
         Ok(payloads)
-    }
-}
-
-/// The payload `message` carries when it is a notification of `subscription` to `event`.
-fn payload(message: &str, event: &str, route: &EventRoute, subscription: &Value) -> Option<Value> {
-    let value: Value = serde_json::from_str(message).ok()?;
-    match route {
-        EventRoute::Accord => {
-            let note = Notification::from_value(&value).ok()??;
-            (note.event == event && subscription.as_str() == Some(note.subscription.as_str()))
-                .then_some(note.payload)
-        }
-        EventRoute::Pubsub(PubsubRoute { notification, .. }) => {
-            if value.get("method").and_then(Value::as_str) != Some(notification.as_str()) {
-                return None;
-            }
-            let params = value.get("params")?;
-            // geth's ids are hex strings, jsonrpsee's strings or integers: compared as JSON.
-            (params.get("subscription") == Some(subscription))
-                .then(|| params.get("result").cloned())?
-        }
     }
 }

@@ -7,7 +7,8 @@ pub mod transport;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use accord_wire::{Dialect, Id, Request, Response, RpcError};
+use accord_schema_model::Dialect;
+use accord_wire::{Id, Request, Response, RpcError};
 use serde_json::Value;
 use tokio::sync::Mutex;
 use tokio::time::Instant;

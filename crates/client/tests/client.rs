@@ -5,9 +5,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use accord_client::{Answer, Client, Collect, Error, Transport};
-use accord_schema_model::Document;
+use accord_schema_model::{Dialect, Document};
 use accord_serve::{Config, Server};
-use accord_wire::Dialect;
 use serde_json::{Value, json};
 
 const TIMEOUT: Duration = Duration::from_secs(10);

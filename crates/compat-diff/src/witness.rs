@@ -8,7 +8,7 @@ use accord_validate::{Contract, Target};
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use crate::compare::{WitnessPlan, direct_refs, resolve_in};
+use crate::compare::{WitnessPlan, direct_refs};
 use crate::rules::Polarity;
 
 /// How many generated values of the wider side are tried before giving up.
@@ -61,7 +61,7 @@ fn reachable(doc: &Document, ns: &str, roots: &[&TypeNode]) -> Document {
     let mut stack: Vec<(&str, &TypeNode)> = roots.iter().map(|t| (ns, *t)).collect();
     while let Some((at_ns, node)) = stack.pop() {
         direct_refs(node, |r| {
-            if let Some((tns, name, target)) = resolve_in(doc, at_ns, r)
+            if let Some((tns, name, target)) = doc.named(at_ns, r)
                 && keep.insert((tns, name))
             {
                 stack.push((tns, target));

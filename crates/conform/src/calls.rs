@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use serde_json::{Value, json};
 
 use accord_schema_model::EventRoute;
-use accord_wire::event::SUBSCRIBE;
+use accord_wire::RoutedEvent;
 
 use crate::failure::{FailureKind, Problem};
 use crate::pool::{Job, Positive};
@@ -428,14 +428,15 @@ impl Run<'_> {
         // accord's rpc.subscribe over HTTP, for an event the wire subscribes accord's way (a
         // pubsub event is subscribed over a WebSocket only, and no code is named for the
         // refusal of its subscribe method over HTTP).
-        let accord_event = self
-            .judge
-            .dialect
-            .events()
-            .find(|(_, route)| matches!(route, EventRoute::Accord))
-            .map(|(name, _)| name.to_owned());
-        if let Some(event) = accord_event {
-            let sent = self.request(SUBSCRIBE, Some(json!({"event": event})));
+        let accord_event =
+            self.judge.dialect.events().find(|(_, route)| matches!(route, EventRoute::Accord)).map(
+                |(event, route)| {
+                    let (method, params) = RoutedEvent { event, route }.subscribe();
+                    (method.to_owned(), params)
+                },
+            );
+        if let Some((method, params)) = accord_event {
+            let sent = self.request(&method, Some(params));
             probes.push(("rpc.subscribe over HTTP", "-32004".to_owned(), sent));
         }
         for (name, expected, sent) in probes {

@@ -11,7 +11,6 @@ mod plan;
 mod policy;
 mod pool;
 mod protocol;
-mod pubsub;
 mod replay;
 mod report;
 mod run;

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use accord_schema_model::EventRoute;
 use accord_validate::Target;
+use accord_wire::RoutedEvent;
 use axum::Router;
 use axum::extract::State as Extract;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -84,18 +85,12 @@ async fn watch(state: Arc<State>, mut page: WebSocket) {
         }
         Err(err) => return fail(&mut page, err.to_string()).await,
     };
-    let subscribe = match &route {
-        EventRoute::Accord => {
-            json!({"jsonrpc": "2.0", "id": 1, "method": accord_wire::event::SUBSCRIBE, "params": {"event": event}})
-        }
-        EventRoute::Pubsub(pubsub) => {
-            json!({"jsonrpc": "2.0", "id": 1, "method": pubsub.subscribe, "params": pubsub.params})
-        }
-    };
+    let (method, params) = RoutedEvent { event: &event, route: &route }.subscribe();
+    let subscribe = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
     if plant.send(UpMessage::Text(subscribe.to_string().into())).await.is_err() {
         return fail(&mut page, "the plant closed the WebSocket").await;
     }
-    let mut subscription: Option<String> = None;
+    let mut subscription: Option<Value> = None;
     let mut next_id = 2u64;
     loop {
         tokio::select! {
@@ -106,7 +101,7 @@ async fn watch(state: Arc<State>, mut page: WebSocket) {
                         .and_then(|v| v.get("emit").and_then(Value::as_bool))
                         == Some(true);
                     if wants_emit && state.fake {
-                        let emit = json!({"jsonrpc": "2.0", "id": next_id, "method": "rpc.fake", "params": {"emit": event}});
+                        let emit = json!({"jsonrpc": "2.0", "id": next_id, "method": accord_wire::fake::METHOD, "params": {"emit": event}});
                         next_id += 1;
                         if plant.send(UpMessage::Text(emit.to_string().into())).await.is_err() {
                             break;
@@ -144,7 +139,7 @@ fn pass_on(
     known: &Known,
     event: &str,
     route: &EventRoute,
-    subscription: &mut Option<String>,
+    subscription: &mut Option<Value>,
     message: &Value,
 ) -> Option<Value> {
     if let Some(id) = message.get("id").and_then(Value::as_u64) {
@@ -153,31 +148,15 @@ fn pass_on(
         }
         let result = message.get("result")?;
         if id == 1 {
-            *subscription = Some(match result {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            });
+            *subscription = Some(result.clone());
             return Some(json!({"type": "subscribed", "subscription": result}));
         }
         return Some(json!({"type": "emitted", "answer": result}));
     }
-    let method = message.get("method")?.as_str()?;
-    let params = message.get("params")?;
-    let (notification, payload_member) = match route {
-        EventRoute::Accord => (accord_wire::event::NOTIFICATION, "payload"),
-        EventRoute::Pubsub(pubsub) => (pubsub.notification.as_str(), "result"),
-    };
-    let theirs = params.get("subscription").map(|s| match s {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    });
-    if method != notification || theirs.is_none() || theirs != *subscription {
-        return None;
-    }
-    let payload = params.get(payload_member)?;
+    let payload = RoutedEvent { event, route }.read_for(subscription.as_ref()?, message).ok()?;
     let (namespace, name) = event.split_once('.')?;
     let target = Target::Event { namespace: namespace.to_owned(), event: name.to_owned() };
-    let errors = known.check(&target, payload);
+    let errors = known.check(&target, &payload);
     Some(json!({
         "type": "event",
         "payload": payload,

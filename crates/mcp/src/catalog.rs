@@ -5,8 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use accord_schema_model::{Document, Method, TypeKind, TypeNode};
-use accord_wire::{Dialect, MethodRoute};
+use accord_schema_model::{Dialect, Document, Method, MethodRoute, TypeKind, TypeNode};
 use rmcp::model::{JsonObject, Tool};
 use serde_json::{Value, json};
 

@@ -17,9 +17,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use accord_client::Client;
-use accord_schema_model::Document;
+use accord_schema_model::{Dialect, Document};
 use accord_validate::Contract;
-use accord_wire::Dialect;
 use rmcp::ServiceExt;
 
 pub use crate::catalog::Catalog;

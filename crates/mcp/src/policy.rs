@@ -2,7 +2,7 @@
 //! read, idempotent and write are exposed; destructive and undeclared ("ask before pressing")
 //! are hidden unless allowed by class or by name; `--read-only` exposes read methods only.
 
-use accord_wire::Dialect;
+use accord_schema_model::Dialect;
 
 use crate::Error;
 

@@ -9,7 +9,7 @@ use std::pin::Pin;
 use std::time::Instant;
 
 use accord_wire::encode::{self, Answer};
-use accord_wire::{Access, EventRoute, Id, Incoming, Request, RpcError, event, limits};
+use accord_wire::{Access, Id, Incoming, Request, RoutedEvent, RpcError, event, limits};
 use serde_json::Value;
 
 use crate::core::{ContractCall, Plant, Route};
@@ -250,7 +250,7 @@ impl Plant {
                 (answer, called.and_then(|name| self.contract_call(&name)))
             }
             Route::Subscribe => (self.subscribe(params, session), None),
-            Route::Unsubscribe => (self.unsubscribe(params, session), None),
+            Route::Unsubscribe => (self.rpc_unsubscribe(params, session), None),
             Route::Pubsub => (handler.pubsub(self, &request, session), None),
         };
         handler.answered(&request, &answer, called, session.transport, started);
@@ -287,19 +287,25 @@ impl Plant {
         }
     }
 
-    /// `rpc.unsubscribe`: ends only a subscription made accord's way (a pubsub one is ended by
-    /// its own unsubscribe method).
-    fn unsubscribe(&self, params: Option<&Value>, session: &mut Session<'_>) -> Answer {
+    /// Ends the subscription `id` when `method` (an unsubscribe call's wire name) is the
+    /// unsubscribe method of its event's route: accord's `rpc.unsubscribe` ends only a
+    /// subscription made accord's way, a pubsub one is ended by its own unsubscribe method.
+    /// Whether it ended one.
+    pub fn unsubscribe(&self, subs: &mut Subscriptions, method: &str, id: &str) -> bool {
+        let ends = subs.get(id).is_some_and(|s| {
+            RoutedEvent::of(self.dialect(), &s.event)
+                .is_some_and(|routed| routed.unsubscribe_method() == method)
+        });
+        ends && subs.remove(id)
+    }
+
+    /// `rpc.unsubscribe`, answered by [`Plant::unsubscribe`].
+    fn rpc_unsubscribe(&self, params: Option<&Value>, session: &mut Session<'_>) -> Answer {
         let Some(subs) = session.subscriptions.as_deref_mut() else {
             return self.protocol().not_on_transport(session.transport.as_str()).into();
         };
         match event::read_unsubscribe_params(params) {
-            Ok(id) => {
-                let accord = subs.get(&id).is_some_and(|s| {
-                    matches!(self.dialect().event(&s.event), Some(EventRoute::Accord))
-                });
-                Answer::Value(Value::Bool(accord && subs.remove(&id)))
-            }
+            Ok(id) => Answer::Value(Value::Bool(self.unsubscribe(subs, event::UNSUBSCRIBE, &id))),
             Err(error) => self.protocol().params_refusal(error).into(),
         }
     }

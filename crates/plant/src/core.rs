@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use accord_schema_model::{Document, ParamStructure};
+use accord_schema_model::{Dialect, Document, EventRoute, ParamStructure};
 use accord_validate::{Contract, Target};
 use accord_wire::encode::Answer;
 use accord_wire::protocol::ProtocolErrors;
-use accord_wire::{Access, Dialect, EventRoute, Id, ProtocolMethod, RpcError, describe};
+use accord_wire::{Access, Id, ProtocolMethod, RpcError, describe};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::broadcast;

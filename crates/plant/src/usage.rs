@@ -427,7 +427,8 @@ impl Usage {
         let (mut node, mut at, mut named) = (&param.field.ty, ns.to_owned(), None);
         for _ in 0..MAX_MEMBER_DEPTH {
             let TypeKind::Ref(r) = &node.kind else { break };
-            let (target, tns) = resolve(doc, &at, node)?;
+            let (tns, _, target) = doc.named(&at, r)?;
+            let tns = tns.to_owned();
             named = Some((tns.clone(), r.name.clone()));
             (node, at) = (target, tns);
         }
@@ -750,14 +751,6 @@ impl<'de> serde::de::Visitor<'de> for Positional<'_> {
     }
 }
 
-/// The named type a ref points at, in `ns` unless the ref names another namespace.
-fn resolve<'d>(doc: &'d Document, ns: &str, node: &TypeNode) -> Option<(&'d TypeNode, String)> {
-    let TypeKind::Ref(r) = &node.kind else { return None };
-    let ns = r.namespace.clone().unwrap_or_else(|| ns.to_owned());
-    let ty = doc.namespaces.as_ref()?.get(&ns)?.types.as_ref()?.get(&r.name)?;
-    Some((ty, ns))
-}
-
 /// A deprecated param or field a walk of params found.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Hit {
@@ -905,7 +898,8 @@ impl Walk<'_, '_> {
                 }
             }
             (TypeKind::Ref(r), _) => {
-                let Some((target, tns)) = resolve(self.doc, ns, ty) else { return };
+                let Some((tns, _, target)) = self.doc.named(ns, r) else { return };
+                let tns = tns.to_owned();
                 if value.is_none()
                     && depth >= MAX_MEMBER_DEPTH
                     && !self.expanded.insert((tns.clone(), r.name.clone()))

@@ -43,7 +43,7 @@ impl<'d> NamedTypes<'d> {
         let mut stack = vec![node];
         while let Some(node) = stack.pop() {
             if let TypeKind::Ref(r) = &node.kind {
-                out.extend(self.id(r.namespace.as_deref().unwrap_or(ns), &r.name));
+                out.extend(self.id(r.namespace_in(ns), &r.name));
             }
             stack.extend(node.children());
         }
@@ -102,7 +102,7 @@ impl<'d> NamedTypes<'d> {
             }
             TypeKind::Ref(r) => {
                 // A dangling ref is another finding.
-                self.id(r.namespace.as_deref().unwrap_or(ns), &r.name).is_none_or(|id| known[id])
+                self.id(r.namespace_in(ns), &r.name).is_none_or(|id| known[id])
             }
         }
     }

@@ -12,6 +12,7 @@ mod node;
 mod pointer;
 mod read;
 mod refinement;
+mod refs;
 mod severity;
 mod source;
 mod type_node;
@@ -37,6 +38,7 @@ pub use crate::{
         ArrayType, EnumType, MapType, NumberRules, ObjectType, RefType, Refinement, StringRules,
         TupleType, UnionType,
     },
+    refs::Resolved,
     severity::Severity,
     source::{Located, Position, SourceMap, Span},
     type_node::{Kind, TypeKind, TypeNode},

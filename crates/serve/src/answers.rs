@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use accord_plant::{ContractCall, Credential, Handler, Plant as Engine, Session, Subscriptions};
-use accord_schema_model::Document;
+use accord_schema_model::{Document, EventRoute};
 use accord_validate::{Generator, Target};
 use accord_wire::fake::{ExampleRef, Fake};
-use accord_wire::{Call, EventRoute, Id, Request, RpcError, event, fake};
+use accord_wire::{Call, Id, Request, RoutedEvent, RpcError, fake};
 use serde_json::{Value, json};
 
 use crate::credential::Token;
@@ -232,17 +232,10 @@ impl FakePlant {
             sub.sent += 1;
             match self.event_payload(&sub.event, n) {
                 Ok(payload) => {
-                    let note = match self.core.dialect().event(&sub.event) {
-                        Some(EventRoute::Pubsub(route)) => {
-                            crate::pubsub::notification(route, &sub.id, payload)
-                        }
-                        _ => event::Notification {
-                            subscription: sub.id.clone(),
-                            event: sub.event.clone(),
-                            payload,
-                        }
-                        .to_value(),
-                    };
+                    let route =
+                        self.core.dialect().event(&sub.event).unwrap_or(&EventRoute::Accord);
+                    let note =
+                        RoutedEvent { event: &sub.event, route }.notification(&sub.id, payload);
                     if !outbox.send(serde_json::to_vec(&note).unwrap_or_default()).await {
                         break;
                     }

@@ -1,25 +1,17 @@
-//! Subscriptions in the pubsub style (docs/wire.md §11.3): geth's `eth_subscribe` /
-//! `eth_subscription` / `eth_unsubscribe`, selected by leading params, and jsonrpsee's one
-//! method per subscription. The routes (method names, selecting params) are the model's
-//! `Dialect`'s; a pubsub subscription lives in the connection's [`Subscriptions`] beside
-//! accord-style ones, and its payloads are made and checked the same way.
+//! Answering subscribe and unsubscribe calls in the pubsub style (docs/wire.md §11.3): geth's
+//! `eth_subscribe` / `eth_unsubscribe`, selected by leading params, and jsonrpsee's one method
+//! per subscription. The routes are the model's `Dialect`'s, their calls and notifications
+//! accord-wire's [`RoutedEvent`]'s; a pubsub subscription lives in the connection's
+//! [`accord_plant::Subscriptions`] beside accord-style ones, and its payloads are made and
+//! checked the same way.
 
-use accord_wire::{EventRoute, PubsubRoute, RpcError};
-use serde_json::{Value, json};
+use accord_wire::{RoutedEvent, RpcError};
+use serde_json::Value;
 
-use accord_plant::{Session, Subscriptions};
+use accord_plant::Session;
 use accord_wire::encode::Answer;
 
 use crate::answers::FakePlant;
-
-/// One notification: `{"subscription": ID, "result": PAYLOAD}` under the route's name.
-pub(crate) fn notification(route: &PubsubRoute, subscription: &str, payload: Value) -> Value {
-    json!({
-        "jsonrpc": accord_wire::JSONRPC,
-        "method": route.notification,
-        "params": {"subscription": subscription, "result": payload},
-    })
-}
 
 /// A subscribe or unsubscribe call's params: positional, or none.
 fn positional<'p>(plant: &FakePlant, params: Option<&'p Value>) -> Result<&'p [Value], RpcError> {
@@ -61,11 +53,9 @@ impl FakePlant {
                     .core
                     .dialect()
                     .events()
-                    .filter_map(|(_, route)| match route {
-                        EventRoute::Pubsub(p) if p.subscribe == method => {
-                            Some(Value::Array(p.params.clone()).to_string())
-                        }
-                        _ => None,
+                    .filter_map(|(event, route)| {
+                        let (subscribe, params) = RoutedEvent { event, route }.subscribe();
+                        (subscribe == method).then(|| params.to_string())
                     })
                     .collect();
                 self.core
@@ -103,13 +93,6 @@ impl FakePlant {
             }
             Err(error) => return error.into(),
         };
-        Answer::Value(Value::Bool(self.ends(subs, method, id) && subs.remove(id)))
-    }
-
-    /// Whether `method` is the unsubscribe method of subscription `id`'s event.
-    fn ends(&self, subs: &Subscriptions, method: &str, id: &str) -> bool {
-        subs.get(id).is_some_and(|s| {
-            matches!(self.core.dialect().event(&s.event), Some(EventRoute::Pubsub(p)) if p.unsubscribe == method)
-        })
+        Answer::Value(Value::Bool(self.core.unsubscribe(subs, method, id)))
     }
 }

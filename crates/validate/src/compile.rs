@@ -250,7 +250,7 @@ impl<'d> Compiler<'d> {
         self.names.insert(id, (namespace, name));
         let node = match &ty.kind {
             TypeKind::Ref(r) => {
-                let target_ns = r.namespace.as_deref().unwrap_or(namespace);
+                let target_ns = r.namespace_in(namespace);
                 Node::Ref(self.named(target_ns, &r.name, &at)?)
             }
             _ => self.build(namespace, ty, &at)?,
@@ -263,7 +263,7 @@ impl<'d> Compiler<'d> {
     /// The node of an anonymous type node (a ref links to its named type, no new node).
     fn node(&mut self, namespace: &'d str, t: &'d TypeNode, at: &At<'_>) -> Result<NodeId, Error> {
         if let TypeKind::Ref(r) = &t.kind {
-            let target_ns = r.namespace.as_deref().unwrap_or(namespace);
+            let target_ns = r.namespace_in(namespace);
             return self.named(target_ns, &r.name, at);
         }
         let node = self.build(namespace, t, at)?;
@@ -355,7 +355,7 @@ impl<'d> Compiler<'d> {
                 Node::Union(Union { variants, discriminator: None, implied: None })
             }
             TypeKind::Ref(r) => {
-                let target_ns = r.namespace.as_deref().unwrap_or(ns);
+                let target_ns = r.namespace_in(ns);
                 Node::Ref(self.named(target_ns, &r.name, at)?)
             }
         })

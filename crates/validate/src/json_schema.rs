@@ -381,7 +381,7 @@ impl<'d> Export<'d> {
                 }
             }
             TypeKind::Ref(r) => {
-                let target_ns = r.namespace.as_deref().unwrap_or(ns);
+                let target_ns = r.namespace_in(ns);
                 let reference = self.reference(target_ns, &r.name)?;
                 if let Value::Object(m) = reference {
                     s.extend(m);

@@ -12,15 +12,14 @@ pub mod limits;
 mod members;
 pub mod methods;
 pub mod protocol;
+pub mod subscription;
 
-pub use accord_schema_model::dialect::{
-    self, Dialect, EventRoute, MethodRoute, Profile, ProtocolCodes, PubsubRoute,
-};
 pub use codes::RpcError;
 pub use credential::{Access, Presented};
 pub use envelope::{Call, Id, Incoming, Request, Response};
 pub use error::Error;
 pub use methods::ProtocolMethod;
+pub use subscription::RoutedEvent;
 
 /// The JSON-RPC version string every request and response carries.
 pub const JSONRPC: &str = "2.0";

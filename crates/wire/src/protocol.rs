@@ -6,7 +6,8 @@
 //! answers are byte-identical to a plant without a `wire` section. Nothing here names a code
 //! of its own: the codes come from the model's `Dialect`.
 
-use crate::{ProtocolCodes, RpcError};
+use crate::RpcError;
+use accord_schema_model::{Profile, ProtocolCodes};
 use accord_validate::ValidationError;
 use serde_json::json;
 
@@ -97,7 +98,7 @@ impl ProtocolErrors {
     pub fn not_on_transport(&self, transport: &str) -> RpcError {
         let error = RpcError::not_on_transport(transport);
         match self.codes.profile {
-            crate::Profile::Accord => error,
+            Profile::Accord => error,
             _ => recode(error, self.codes.method_not_found[0]),
         }
     }

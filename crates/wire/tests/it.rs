@@ -6,6 +6,9 @@ use accord_wire::envelope::Rejected;
 use accord_wire::event::Notification;
 use accord_wire::{Access, Call, Id, Incoming, Presented, Request, Response, RpcError, codes};
 use semver::Version;
+
+#[path = "it/subscription.rs"]
+mod subscription;
 use serde_json::{Value, json};
 
 fn reason(rejected: &Rejected) -> String {

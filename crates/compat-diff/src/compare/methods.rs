@@ -7,8 +7,7 @@ use accord_schema_model::{Document, Method, ParamStructure, TypeKind, TypeNode};
 use indexmap::IndexMap;
 
 use super::{
-    At, Comparison, PositionKind, WitnessPlan, deprecated, present_optional, resolve,
-    same_field_shape,
+    At, Comparison, PositionKind, WitnessPlan, deprecated, present_optional, same_field_shape,
 };
 use crate::rules::{self, Polarity};
 
@@ -414,10 +413,10 @@ fn vocabulary(doc: &Document, ns: &str, node: &TypeNode) -> BTreeSet<String> {
         }
         match &node.kind {
             TypeKind::Ref(r) => {
-                if let Some((tns, name, t)) = resolve(doc, &ns, r)
-                    && entered.insert((tns.clone(), name.clone()))
+                if let Some((tns, name, t)) = doc.named(&ns, r)
+                    && entered.insert((tns.to_owned(), name.to_owned()))
                 {
-                    stack.push((tns, t, name, depth + 1));
+                    stack.push((tns.to_owned(), t, name.to_owned(), depth + 1));
                 }
             }
             TypeKind::Object(obj) => {

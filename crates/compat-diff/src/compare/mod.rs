@@ -232,27 +232,6 @@ impl<'a> Comparison<'a> {
         })
     }
 }
-/// Resolves a ref to (namespace, name, node).
-pub(crate) fn resolve<'d>(
-    doc: &'d Document,
-    ns: &str,
-    r: &accord_schema_model::RefType,
-) -> Option<(String, String, &'d TypeNode)> {
-    resolve_in(doc, ns, r).map(|(tns, name, node)| (tns.to_owned(), name.to_owned(), node))
-}
-
-/// Resolves a ref to its named type, borrowing the names from `doc`.
-pub(crate) fn resolve_in<'d>(
-    doc: &'d Document,
-    ns: &str,
-    r: &accord_schema_model::RefType,
-) -> Option<(&'d str, &'d str, &'d TypeNode)> {
-    let tns = r.namespace.as_deref().unwrap_or(ns);
-    let (tns, n) = doc.namespaces.as_ref()?.get_key_value(tns)?;
-    let (name, node) = n.types.as_ref()?.get_key_value(&r.name)?;
-    Some((tns, name, node))
-}
-
 /// Compares two type nodes alone (no document around them), for the duality property.
 pub fn compare_types(
     old: &TypeNode,

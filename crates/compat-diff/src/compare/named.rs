@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use accord_schema_model::{Document, TypeKind, TypeNode};
 use indexmap::IndexMap;
 
-use super::{At, Comparison, PositionKind, ptr, resolve_in};
+use super::{At, Comparison, PositionKind, ptr};
 use crate::rules::Polarity;
 
 impl Comparison<'_> {
@@ -120,7 +120,7 @@ pub(super) fn reach_towards(doc: &Document, targets: &HashSet<(&str, &str)>) -> 
     for (ns, n) in nss {
         for (name, t) in n.types.iter().flatten() {
             direct_refs(t, |r| {
-                if let Some((tns, tname, _)) = resolve_in(doc, ns, r) {
+                if let Some((tns, tname, _)) = doc.named(ns, r) {
                     used_by.entry((tns, tname)).or_default().push((ns, name));
                 }
             });
@@ -188,7 +188,7 @@ impl<'d> Towards<'d, '_> {
         let mut text: Option<String> = None;
         while let Some((ns, node)) = stack.pop() {
             direct_refs(node, |r| {
-                let Some((tns, name, t)) = resolve_in(self.doc, ns, r) else { return };
+                let Some((tns, name, t)) = self.doc.named(ns, r) else { return };
                 let key = (tns, name);
                 if !self.leads.contains(&key) || seen.contains(&key) {
                     return;

@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use super::{
-    At, Change, Comparison, PositionKind, deprecated, present_optional, ptr, reserved_has, resolve,
+    At, Change, Comparison, PositionKind, deprecated, present_optional, ptr, reserved_has,
     same_field_shape,
 };
 use crate::rules::{self, Polarity};
@@ -26,8 +26,8 @@ impl Comparison<'_> {
             (TypeKind::Ref(_), TypeKind::Union(u)) if union_names(u, o) => self.unions(at, o, n),
             (TypeKind::Union(u), TypeKind::Ref(_)) if union_names(u, n) => self.unions(at, o, n),
             (TypeKind::Ref(or), TypeKind::Ref(nr)) => {
-                let ons = or.namespace.clone().unwrap_or_else(|| at.old_ns.clone());
-                let nns = nr.namespace.clone().unwrap_or_else(|| at.new_ns.clone());
+                let ons = or.namespace_in(&at.old_ns);
+                let nns = nr.namespace_in(&at.new_ns);
                 if ons == nns && or.name == nr.name {
                     return; // compared once in `named_types`
                 }
@@ -285,15 +285,15 @@ impl Comparison<'_> {
 
     pub(super) fn through_refs(&mut self, at: &At, o: &TypeNode, n: &TypeNode) {
         let (ons, oname, otarget) = match &o.kind {
-            TypeKind::Ref(r) => match resolve(self.old, &at.old_ns, r) {
-                Some((ns, name, t)) => (ns, name, t),
+            TypeKind::Ref(r) => match self.old.named(&at.old_ns, r) {
+                Some((ns, name, t)) => (ns.to_owned(), name.to_owned(), t),
                 None => return,
             },
             _ => (at.old_ns.clone(), String::new(), o),
         };
         let (nns, nname, ntarget) = match &n.kind {
-            TypeKind::Ref(r) => match resolve(self.new, &at.new_ns, r) {
-                Some((ns, name, t)) => (ns, name, t),
+            TypeKind::Ref(r) => match self.new.named(&at.new_ns, r) {
+                Some((ns, name, t)) => (ns.to_owned(), name.to_owned(), t),
                 None => return,
             },
             _ => (at.new_ns.clone(), String::new(), n),

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use accord_schema_model::Document;
 
-use crate::compare::{direct_refs, resolve_in};
+use crate::compare::direct_refs;
 
 /// The methods of a document that reach one named type.
 #[derive(Debug, Default, Clone)]
@@ -31,7 +31,7 @@ impl<'d> Graph<'d> {
         for (ns, n) in doc.namespaces.iter().flatten() {
             for (name, t) in n.types.iter().flatten() {
                 direct_refs(t, |r| {
-                    if let Some((tns, tname, _)) = resolve_in(doc, ns, r) {
+                    if let Some((tns, tname, _)) = doc.named(ns, r) {
                         used_by.entry((tns, tname)).or_default().push((ns, name));
                     }
                 });
@@ -60,8 +60,7 @@ impl<'d> Graph<'d> {
         let reaches = |ns: &str, node: &accord_schema_model::TypeNode| {
             let mut found = false;
             direct_refs(node, |r| {
-                found |=
-                    resolve_in(self.doc, ns, r).is_some_and(|(t, n, _)| leads.contains(&(t, n)));
+                found |= self.doc.named(ns, r).is_some_and(|(t, n, _)| leads.contains(&(t, n)));
             });
             found
         };

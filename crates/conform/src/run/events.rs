@@ -2,8 +2,7 @@
 
 use accord_schema_model::EventRoute;
 use accord_validate::Target;
-use accord_wire::event::{NOTIFICATION, Notification, SUBSCRIBE, UNSUBSCRIBE};
-use accord_wire::{ProtocolMethod, Response};
+use accord_wire::{ProtocolMethod, Response, RoutedEvent};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -17,79 +16,25 @@ use crate::transcript::{Credential, Transcript, Transport};
 
 impl Run<'_> {
     pub(crate) async fn events(&mut self) {
-        let events: Vec<(String, String, String)> = self
+        let events: Vec<String> = self
             .judge
             .doc
             .namespaces
             .iter()
             .flatten()
-            .flat_map(|(n, ns)| {
-                ns.events
-                    .iter()
-                    .flatten()
-                    .map(move |(e, _)| (format!("{n}.{e}"), n.clone(), e.clone()))
-            })
+            .flat_map(|(n, ns)| ns.events.iter().flatten().map(move |(e, _)| format!("{n}.{e}")))
             .collect();
-        for (name, namespace, event) in events {
-            if let Some((flow, n)) = self.flow_events.get(&name).cloned() {
+        for name in events {
+            let mut transcript = Transcript::default();
+            let outcome = if let Some((flow, n)) = self.flow_events.get(&name).cloned() {
                 // Subscribed before a flow's first step and validated as the steps caused it:
                 // a real plant sends its events when something happens, not on request.
-                let mut transcript = Transcript::default();
                 transcript.note(format!(
                     "{n} notification(s) validated in the flow {flow}, subscribed before its first step"
                 ));
-                self.push(
-                    Phase::Events,
-                    &name,
-                    "subscribe, collect, validate, unsubscribe",
-                    Outcome::Passed,
-                    transcript,
-                );
-                continue;
-            }
-            let mut transcript = Transcript::default();
-            transcript.route(Transport::Ws, self.client.carried(Credential::Right));
-            let deadline = self.deadline;
-            let outcome = match in_time(deadline, self.client.socket(Credential::Right)).await {
-                None => self.not_run(),
-                Some(Err(e)) => {
-                    transcript.note(format!("transport: {e}"));
-                    verdict(vec![e.problem()])
-                }
-                Some(Ok(Err(status))) => {
-                    transcript.note(format!("upgrade refused with HTTP {status}"));
-                    verdict(vec![Problem::new(
-                        FailureKind::RightCredentialRefused,
-                        format!("the WebSocket upgrade was refused with HTTP {status}"),
-                    )])
-                }
-                Some(Ok(Ok(mut socket))) => {
-                    let outcome = match self.judge.dialect.event(&name).cloned() {
-                        Some(EventRoute::Pubsub(route)) => {
-                            let session = self.subscribe_pubsub(
-                                &mut socket,
-                                &mut transcript,
-                                &route,
-                                &name,
-                                &namespace,
-                                &event,
-                            );
-                            in_time(deadline, session).await
-                        }
-                        _ => {
-                            let session = self.subscribe(
-                                &mut socket,
-                                &mut transcript,
-                                &name,
-                                &namespace,
-                                &event,
-                            );
-                            in_time(deadline, session).await
-                        }
-                    };
-                    socket.close().await;
-                    outcome.unwrap_or_else(|| self.not_run())
-                }
+                Outcome::Passed
+            } else {
+                self.subscribed_alone(&name, &mut transcript).await
             };
             self.push(
                 Phase::Events,
@@ -101,12 +46,40 @@ impl Run<'_> {
         }
     }
 
+    /// The event `name` subscribed on a WebSocket of its own.
+    async fn subscribed_alone(&mut self, name: &str, transcript: &mut Transcript) -> Outcome {
+        transcript.route(Transport::Ws, self.client.carried(Credential::Right));
+        let deadline = self.deadline;
+        match in_time(deadline, self.client.socket(Credential::Right)).await {
+            None => self.not_run(),
+            Some(Err(e)) => {
+                transcript.note(format!("transport: {e}"));
+                verdict(vec![e.problem()])
+            }
+            Some(Ok(Err(status))) => {
+                transcript.note(format!("upgrade refused with HTTP {status}"));
+                verdict(vec![Problem::new(
+                    FailureKind::RightCredentialRefused,
+                    format!("the WebSocket upgrade was refused with HTTP {status}"),
+                )])
+            }
+            Some(Ok(Ok(mut socket))) => {
+                let route = self.judge.dialect.event(name).cloned().unwrap_or(EventRoute::Accord);
+                let routed = RoutedEvent { event: name, route: &route };
+                let session = self.subscribe(&mut socket, transcript, routed);
+                let outcome = in_time(deadline, session).await;
+                socket.close().await;
+                outcome.unwrap_or_else(|| self.not_run())
+            }
+        }
+    }
+
     /// Asks the plant to emit `name` (`rpc.fake`, docs/wire.md §6, on every wire: accord serve
     /// emits on request; a real plant answers it as a method it does not have) and collects
     /// notifications into `notes` until as many as were emitted (else `calls`) have arrived or
     /// the timeout has run out; both subscription styles wait this way. `Err` is the verdict
     /// when the socket fails on the ask.
-    pub(crate) async fn collect_emitted(
+    async fn collect_emitted(
         &mut self,
         socket: &mut Socket,
         transcript: &mut Transcript,
@@ -145,67 +118,63 @@ impl Run<'_> {
         Ok(emitted)
     }
 
+    /// One subscription of the event `routed` (`namespace.event`), by its route: subscribe,
+    /// ask the plant to emit, validate each notification's payload, unsubscribe.
     async fn subscribe(
         &mut self,
         socket: &mut Socket,
         transcript: &mut Transcript,
-        name: &str,
-        namespace: &str,
-        event: &str,
+        routed: RoutedEvent<'_>,
     ) -> Outcome {
-        let sent = self.request(SUBSCRIBE, Some(json!({"event": name})));
-        let string_id = |result| match result {
-            Value::String(id) => Some(id),
-            _ => None,
-        };
-        let opened = self.open_subscription(socket, transcript, &sent, name, string_id).await;
+        let name = routed.event;
+        let (method, params) = routed.subscribe();
+        let sent = self.request(method, Some(params));
+        let opened = self.open_subscription(socket, transcript, &sent, routed).await;
         let Opened { id: subscription, notes, emitted, mut problems } = match opened {
             Ok(opened) => opened,
             Err(outcome) => return outcome,
         };
-        let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
+        let mut validated = 0;
         for text in &notes {
+            let invalid = |message: String| Problem::new(FailureKind::EventInvalid, message);
             let value: Value = match serde_json::from_str(text) {
                 Ok(v) => v,
                 Err(e) => {
-                    problems.push(Problem::new(
-                        FailureKind::EventInvalid,
-                        format!("a message that is not JSON: {e}"),
-                    ));
+                    problems.push(invalid(format!("a message that is not JSON: {e}")));
                     continue;
                 }
             };
-            match Notification::from_value(&value) {
-                Ok(Some(n)) => {
-                    if n.event != name {
-                        problems.push(Problem::new(FailureKind::EventInvalid, format!("a notification of `{}` on a subscription to `{name}`", n.event)));
-                    } else if n.subscription != subscription {
-                        problems.push(Problem::new(FailureKind::EventInvalid, format!("a notification for subscription `{}`, not `{subscription}`", n.subscription)));
-                    } else {
-                        problems.extend(validation_problems(&self.judge.contract, &target, &n.payload, FailureKind::EventPayloadInvalid, "the payload"));
-                    }
+            match routed.read_for(&subscription, &value) {
+                Ok(payload) => {
+                    validated += 1;
+                    problems.extend(self.payload_problems(name, &payload, "the payload"));
                 }
-                Ok(None) => problems.push(Problem::new(FailureKind::EventInvalid, format!("a message that is neither a response awaited nor an `{NOTIFICATION}` notification"))),
-                Err(e) => problems.push(Problem::new(FailureKind::EventInvalid, format!("a malformed notification: {e}"))),
+                Err(unread) => problems.push(invalid(unread.to_string())),
             }
         }
         problems.extend(missing_events(emitted, notes.len()));
-        let params = json!({"subscription": subscription});
-        self.close_subscription(socket, transcript, UNSUBSCRIBE, params, &mut problems).await;
+        if matches!(routed.route, EventRoute::Pubsub(_)) {
+            // A pubsub route's names are the wire's own: the note says which were used.
+            self.notes.push(format!(
+                "{name}: {validated} `{}` notification(s) validated, subscribed with {method}",
+                routed.notification_method()
+            ));
+        }
+        let (method, params) = routed.unsubscribe(&subscription);
+        self.close_subscription(socket, transcript, method, params, &mut problems).await;
         self.subscription_outcome(problems, &notes)
     }
 
-    /// Sends `sent`, a subscribe call of the event `name`, and asks the plant to emit it: the
-    /// subscription as `id` reads it from the answer's result, the notifications collected,
-    /// and the problems so far; `Err` is the verdict when there is no subscription.
-    pub(crate) async fn open_subscription<T>(
+    /// Sends `sent`, the subscribe call of `routed`, and asks the plant to emit it: the
+    /// subscription id the answer's result gives, the notifications collected, and the
+    /// problems so far; `Err` is the verdict when there is no subscription.
+    async fn open_subscription(
         &mut self,
         socket: &mut Socket,
         transcript: &mut Transcript,
         sent: &str,
-        name: &str,
-        id: impl FnOnce(Value) -> Option<T>,
-    ) -> Result<Opened<T>, Outcome> {
+        routed: RoutedEvent<'_>,
+    ) -> Result<Opened, Outcome> {
         let mut problems = Vec::new();
         let (reply, mut notes) = match ws_call(socket, transcript, sent).await {
             Ok(r) => r,
@@ -213,7 +182,7 @@ impl Run<'_> {
         };
         problems.extend(self.judge.exchange(Transport::Ws, Credential::Right, sent, &reply));
         let Some(subscription) = read_response(&reply).and_then(|r| match r {
-            Response::Success { result, .. } => id(result),
+            Response::Success { result, .. } => routed.subscription_id(&result),
             Response::Failure { .. } => None,
         }) else {
             if problems.is_empty() {
@@ -221,8 +190,9 @@ impl Run<'_> {
             }
             return Err(verdict(problems));
         };
-        let emitted =
-            self.collect_emitted(socket, transcript, name, &mut notes, &mut problems).await?;
+        let emitted = self
+            .collect_emitted(socket, transcript, routed.event, &mut notes, &mut problems)
+            .await?;
         Ok(Opened { id: subscription, notes, emitted, problems })
     }
 
@@ -250,7 +220,7 @@ impl Run<'_> {
 
     /// The verdict of one subscription: skipped when nothing arrived and nothing went wrong
     /// (there was nothing to validate).
-    pub(crate) fn subscription_outcome(&self, problems: Vec<Problem>, notes: &[String]) -> Outcome {
+    fn subscription_outcome(&self, problems: Vec<Problem>, notes: &[String]) -> Outcome {
         if problems.is_empty() && notes.is_empty() {
             return Outcome::Skipped(format!(
                 "no notification arrived within {} ms; nothing to validate",
@@ -261,17 +231,28 @@ impl Run<'_> {
     }
 }
 
+impl Run<'_> {
+    /// What is wrong with `payload` as a payload of the event `name` (`namespace.event`);
+    /// `what` names it in the messages.
+    pub(crate) fn payload_problems(&self, name: &str, payload: &Value, what: &str) -> Vec<Problem> {
+        let (namespace, event) = name.split_once('.').unwrap_or(("", name));
+        let target = Target::Event { namespace: namespace.to_owned(), event: event.to_owned() };
+        let kind = FailureKind::EventPayloadInvalid;
+        validation_problems(&self.judge.contract, &target, payload, kind, what)
+    }
+}
+
 /// A subscription the plant granted: its id, the notifications collected after asking the
 /// plant to emit, how many it said it emitted, and the problems so far.
-pub(crate) struct Opened<T> {
-    pub(crate) id: T,
-    pub(crate) notes: Vec<String>,
-    pub(crate) emitted: Option<u64>,
-    pub(crate) problems: Vec<Problem>,
+struct Opened {
+    id: Value,
+    notes: Vec<String>,
+    emitted: Option<u64>,
+    problems: Vec<Problem>,
 }
 
 /// The problem when fewer notifications arrived than the plant said it emitted.
-pub(crate) fn missing_events(emitted: Option<u64>, arrived: usize) -> Option<Problem> {
+fn missing_events(emitted: Option<u64>, arrived: usize) -> Option<Problem> {
     let n = emitted.filter(|&n| (arrived as u64) < n)?;
     Some(Problem::new(
         FailureKind::EventMissing,

@@ -7,16 +7,15 @@
 
 use accord_schema_model::{EventRoute, LinkValue, ParamStructure};
 use accord_validate::Target;
-use accord_wire::Response;
-use accord_wire::event::{Notification, SUBSCRIBE, UNSUBSCRIBE};
-use serde_json::{Map, Value, json};
+use accord_wire::subscription::Unread;
+use accord_wire::{Response, RoutedEvent};
+use serde_json::{Map, Value};
 use tokio::time::Instant;
 
 use super::*;
 use crate::client::Socket;
 use crate::failure::{FailureKind, Problem};
 use crate::flows::PlannedFlow;
-use crate::judge::validation_problems;
 use crate::policy::Decision;
 use crate::pool::in_time;
 use crate::report::{Outcome, Phase};
@@ -257,11 +256,8 @@ impl Run<'_> {
                     }
                     entry.1 += sub.arrived;
                 }
-                let (method, params) = match &sub.route {
-                    EventRoute::Pubsub(route) => (route.unsubscribe.clone(), json!([sub.id])),
-                    EventRoute::Accord => (UNSUBSCRIBE.to_owned(), json!({"subscription": sub.id})),
-                };
-                self.close_subscription(&mut s, transcript, &method, params, &mut problems).await;
+                let (method, params) = sub.routed().unsubscribe(&sub.id);
+                self.close_subscription(&mut s, transcript, method, params, &mut problems).await;
             }
             s.close().await;
         }
@@ -382,18 +378,18 @@ impl Run<'_> {
         problems: &mut Vec<Problem>,
     ) -> Option<Subscribed> {
         let route = self.judge.dialect.event(event).cloned().unwrap_or(EventRoute::Accord);
-        let sent = match &route {
-            EventRoute::Pubsub(r) => {
-                self.request(&r.subscribe, Some(Value::Array(r.params.clone())))
-            }
-            EventRoute::Accord => self.request(SUBSCRIBE, Some(json!({"event": event}))),
-        };
+        let (method, params) = RoutedEvent { event, route: &route }.subscribe();
+        let sent = self.request(method, Some(params));
         let reply = self.ws_judged(socket, transcript, &sent, problems).await?;
-        match read_response(&reply) {
-            Some(Response::Success {
-                result: id @ (Value::String(_) | Value::Number(_)), ..
-            }) => Some(Subscribed { event: event.to_owned(), route, id, arrived: 0 }),
-            _ => {
+        let id = match read_response(&reply) {
+            Some(Response::Success { result, .. }) => {
+                RoutedEvent { event, route: &route }.subscription_id(&result)
+            }
+            _ => None,
+        };
+        match id {
+            Some(id) => Some(Subscribed { event: event.to_owned(), route, id, arrived: 0 }),
+            None => {
                 problems.push(Problem::new(
                     FailureKind::Subscription,
                     format!("no subscription to {event}, which the flow's steps may cause"),
@@ -442,42 +438,56 @@ impl Run<'_> {
                     .push(Problem::new(FailureKind::EventInvalid, "a message that is not JSON"));
                 continue;
             };
-            let (id, payload) = if let Ok(Some(n)) = Notification::from_value(&value) {
-                (Value::String(n.subscription.clone()), n.payload.clone())
-            } else {
-                let params = value.get("params");
-                match (
-                    params.and_then(|p| p.get("subscription")),
-                    params.and_then(|p| p.get("result")),
-                ) {
-                    (Some(id), Some(payload)) => (id.clone(), payload.clone()),
-                    _ => {
-                        problems.push(Problem::new(
-                            FailureKind::EventInvalid,
-                            "a message that is neither a response awaited nor a notification of a subscription",
-                        ));
-                        continue;
+            // The subscription whose route reads the message and whose id it names; else the
+            // nearest miss says what is wrong with it.
+            let mut miss: Option<Unread> = None;
+            let mut found = None;
+            for (i, sub) in subscribed.iter().enumerate() {
+                match sub.routed().read_for(&sub.id, &value) {
+                    Ok(payload) => {
+                        found = Some((i, payload));
+                        break;
+                    }
+                    Err(unread) => {
+                        if miss.as_ref().is_none_or(|m| nearness(&unread) > nearness(m)) {
+                            miss = Some(unread);
+                        }
                     }
                 }
-            };
-            let Some(sub) = subscribed.iter_mut().find(|s| s.id == id) else {
-                problems.push(Problem::new(
-                    FailureKind::EventInvalid,
-                    format!("a notification for subscription {id}, which the flow did not make"),
-                ));
+            }
+            let Some((i, payload)) = found else {
+                let message = match miss {
+                    None | Some(Unread::OtherMethod { .. }) => "a message that is neither a response awaited nor a notification of a subscription".to_owned(),
+                    Some(Unread::OtherSubscription { found, .. }) => {
+                        format!("a notification for subscription {found}, which the flow did not make")
+                    }
+                    Some(unread) => unread.to_string(),
+                };
+                problems.push(Problem::new(FailureKind::EventInvalid, message));
                 continue;
             };
+            let sub = &mut subscribed[i];
             sub.arrived += 1;
-            let (ns, e) = sub.event.split_once('.').unwrap_or(("", &sub.event));
-            let target = Target::Event { namespace: ns.to_owned(), event: e.to_owned() };
-            problems.extend(validation_problems(
-                &self.judge.contract,
-                &target,
-                &payload,
-                FailureKind::EventPayloadInvalid,
-                &format!("the payload of {}", sub.event),
-            ));
+            let what = format!("the payload of {}", sub.event);
+            problems.extend(self.payload_problems(&sub.event, &payload, &what));
         }
+    }
+}
+
+/// How near a miss `unread` is to a notification of a flow's subscription: a message in the
+/// shape of one but of the wrong event says more than one that names another subscription,
+/// which says more than one of another method.
+fn nearness(unread: &Unread) -> u8 {
+    match unread {
+        Unread::OtherMethod { .. } => 0,
+        Unread::OtherSubscription { .. } => 1,
+        _ => 2,
+    }
+}
+
+impl Subscribed {
+    fn routed(&self) -> RoutedEvent<'_> {
+        RoutedEvent { event: &self.event, route: &self.route }
     }
 }
 

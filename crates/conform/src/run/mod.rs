@@ -26,8 +26,6 @@ mod describe;
 mod events;
 mod flows;
 
-pub(crate) use events::{Opened, missing_events};
-
 pub(crate) struct Run<'a> {
     pub(crate) client: Client,
     pub(crate) judge: Judge<'a>,

@@ -5,8 +5,7 @@
 use crate::common;
 
 use accord_mcp::{Catalog, ExposurePolicy};
-use accord_schema_model::Semantics;
-use accord_wire::Dialect;
+use accord_schema_model::{Dialect, Semantics};
 use serde_json::{Value, json};
 
 /// docs/mcp.md's table: readOnly, destructive, idempotent (openWorld is the backend's).

@@ -3,4 +3,5 @@
 mod fixtures;
 mod props;
 mod reader;
+mod refs;
 mod wire;

@@ -201,29 +201,18 @@ impl<'d> Walk<'d> {
 
     /// Follows refs from `node` (standing in `namespace`) to the node they end at, with the
     /// namespace it stands in and, when it is a named type, its pointer. `None` for a dangling
-    /// ref or a cycle of refs.
+    /// ref or a cycle of refs (the model's [`Document::through_refs`]).
     pub(crate) fn resolve(
         &self,
         namespace: &'d str,
         node: &'d TypeNode,
         at: &Pointer,
     ) -> Option<(&'d str, &'d TypeNode, Pointer)> {
-        let (mut ns, mut node, mut at) = (namespace, node, at.clone());
-        // More hops than named types means a cycle.
-        let mut hops = self.named.list.len() + 1;
-        while let TypeKind::Ref(r) = &node.kind {
-            if hops == 0 {
-                return None;
-            }
-            hops -= 1;
-            let target_ns = match &r.namespace {
-                Some(other) => self.doc.namespaces.as_ref()?.get_key_value(other)?.0.as_str(),
-                None => ns,
-            };
-            node = self.named(target_ns, &r.name)?;
-            ns = target_ns;
-            at = Walk::named_pointer(target_ns, &r.name);
-        }
-        Some((ns, node, at))
+        let end = self.doc.through_refs(namespace, node)?;
+        let at = match end.name {
+            Some(name) => Walk::named_pointer(end.namespace, name),
+            None => at.clone(),
+        };
+        Some((end.namespace, end.node, at))
     }
 }

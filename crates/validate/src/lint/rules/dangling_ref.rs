@@ -48,7 +48,7 @@ pub(crate) fn find(walk: &Walk<'_>) -> Vec<Dangling> {
     let mut out = Vec::new();
     for node in &walk.nodes {
         let TypeKind::Ref(r) = &node.node.kind else { continue };
-        let namespace = r.namespace.as_deref().unwrap_or(node.namespace);
+        let namespace = r.namespace_in(node.namespace);
         let namespace_exists =
             walk.doc.namespaces.as_ref().is_some_and(|all| all.contains_key(namespace));
         if walk.named(namespace, &r.name).is_none() {

@@ -148,17 +148,11 @@ fn follows_from_other_findings(cx: &LintContext<'_>, at: &Pointer) -> bool {
         // Each named type the arm passes through, and the last one's fields.
         for _ in 0..64 {
             let TypeKind::Ref(r) = &node.kind else { break };
-            let target_ns = r.namespace.as_deref().unwrap_or(ns);
-            let target_at = crate::lint::walk::Walk::named_pointer(target_ns, &r.name);
+            let target_at = crate::lint::walk::Walk::named_pointer(r.namespace_in(ns), &r.name);
             if cx.repaired.set_aside_within(&target_at) {
                 return true;
             }
-            let Some((found_ns, _)) =
-                cx.walk.doc.namespaces.as_ref().and_then(|a| a.get_key_value(target_ns))
-            else {
-                return true;
-            };
-            let Some(next) = cx.walk.named(target_ns, &r.name) else { return true };
+            let Some((found_ns, _, next)) = cx.walk.doc.named(ns, r) else { return true };
             ns = found_ns;
             node = next;
         }

@@ -51,7 +51,7 @@ fn alias_targets(walk: &Walk<'_>, namespace: &str, node: &TypeNode) -> Vec<usize
     while let Some(node) = stack.pop() {
         match &node.kind {
             TypeKind::Ref(r) => {
-                let ns = r.namespace.as_deref().unwrap_or(namespace);
+                let ns = r.namespace_in(namespace);
                 out.extend(walk.named_id(ns, &r.name));
             }
             TypeKind::Union(u) => stack.extend(u.variants.iter().rev()),
