@@ -291,7 +291,8 @@ impl FakePlant {
                 .generator()
                 .budget(self.limits.generation)
                 .prefer(self.prefer.arms)
-                .one_case_hex(self.prefer.lower_hex),
+                .one_case_hex(self.prefer.lower_hex)
+                .static_scalars(self.prefer.static_scalars),
         )
         .generate(seed)
         .map_err(|e| match e {

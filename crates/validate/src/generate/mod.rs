@@ -12,6 +12,7 @@
 //! The same seed gives the same value on every run and machine (ChaCha8, a portable generator).
 
 mod dice;
+mod fixed;
 mod mutate;
 mod number;
 mod plan;
@@ -65,6 +66,7 @@ pub struct Generator<'c> {
     plan: Plan,
     prefer: ArmPreference,
     one_case_hex: bool,
+    static_scalars: bool,
     root_arm: Option<usize>,
 }
 
@@ -170,6 +172,7 @@ impl<'c> Generator<'c> {
             plan,
             prefer: ArmPreference::NONE,
             one_case_hex: false,
+            static_scalars: false,
             root_arm: None,
         }
     }
@@ -199,6 +202,23 @@ impl<'c> Generator<'c> {
     /// whose pattern refuses the typical form keeps the form it was sampled in.
     pub fn one_case_hex(self, on: bool) -> Self {
         Generator { one_case_hex: on, ..self }
+    }
+
+    /// The same generator, giving every scalar its static value, the same whatever the seed
+    /// (Prism's static mode): a number is zero where its rules allow it, else the bound nearest
+    /// zero; a string the shortest text its pattern matches, each character the least digit or
+    /// letter its class holds (`0x0` for `^0x(0|[1-9a-f][0-9a-f]*)$`, forty `0`s for an
+    /// address), else a fixed value of its format (the epoch, the nil UUID), else letters of
+    /// its `minLength`; a boolean `false`; an enum its first value. Values of one type then
+    /// agree wherever they appear, which members that a rule the contract cannot state ties
+    /// together (a signature's `v` and `yParity`) need. The seed still picks the shapes: array
+    /// lengths, the arms a preference leaves tied, optional members (unless
+    /// [`ArmPreference::richest`]) and unknown members. Where a static value cannot be used it
+    /// is drawn as before: a type whose static value breaks one of its rules, a map's keys
+    /// (one key would make every map one member long) and an item of an array whose items must
+    /// be unique once the static one is taken.
+    pub fn static_scalars(self, on: bool) -> Self {
+        Generator { static_scalars: on, ..self }
     }
 
     /// The same generator, making values of one arm of the type: the arm at `index` when the

@@ -706,6 +706,74 @@ fn richest_arm_and_one_case_hex_give_what_clients_consume() {
     }));
 }
 
+/// The static value of each scalar type of the every-kind contract: the same for every seed,
+/// valid, and what docs/serve.md says (zero or the bound nearest it, the least match of a
+/// pattern, a fixed value of a format, the first enum value, `false`).
+#[test]
+fn static_scalars_are_one_value_per_type_whatever_the_seed() {
+    let scalars = [
+        "Int",
+        "IntFloatBounds",
+        "IntHalf",
+        "Huge",
+        "Low",
+        "Free",
+        "Tenth",
+        "Tight",
+        "Temp",
+        "AnyNumber",
+        "Name",
+        "Token",
+        "Tagged",
+        "Short",
+        "Text",
+        "When",
+        "Day",
+        "Clock",
+        "Id",
+        "Link",
+        "V4",
+        "V6",
+        "Hex",
+        "Later",
+        "Mac",
+        "State",
+        "Flag",
+    ];
+    let mut table = serde_json::Map::new();
+    for name in scalars {
+        let v = kind(name);
+        let fixed = v.generator().static_scalars(true);
+        let first = fixed.generate(0).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(v.is_valid(&first), "{name}: {first}");
+        for seed in 1..8 {
+            assert_eq!(fixed.generate(seed).unwrap(), first, "{name} seed {seed}");
+        }
+        table.insert(name.to_owned(), first);
+    }
+    insta::with_settings!({ snapshot_path => "../snapshots" }, {
+        insta::assert_json_snapshot!("static_scalars", table);
+    });
+    // Shapes still vary with the seed: how long an array is, which items a unique array has.
+    let ints = kind("Ints");
+    let fixed = ints.generator().static_scalars(true);
+    let arrays: BTreeSet<String> =
+        (0..40).map(|seed| fixed.generate(seed).unwrap().to_string()).collect();
+    assert!(arrays.len() > 1, "{arrays:?}");
+    for seed in 0..40 {
+        let value = fixed.generate(seed).unwrap();
+        assert!(ints.is_valid(&value), "unique items: {value}");
+        assert_eq!(value[0], json!(0), "the static item first: {value}");
+    }
+    // A map's keys are drawn: a map is not one member long for every seed.
+    let keyed = kind("Keyed");
+    let sizes: BTreeSet<usize> = (0..40)
+        .map(|seed| keyed.generator().static_scalars(true).generate(seed).unwrap())
+        .map(|m| m.as_object().unwrap().len())
+        .collect();
+    assert!(sizes.iter().any(|&n| n > 1), "{sizes:?}");
+}
+
 #[test]
 fn root_arm_makes_values_of_one_arm() {
     let (contract, target) = arms_validator("Latest");
