@@ -292,7 +292,7 @@ impl FakePlant {
                 .budget(self.limits.generation)
                 .prefer(self.prefer.arms)
                 .one_case_hex(self.prefer.lower_hex)
-                .static_scalars(self.prefer.static_scalars),
+                .static_values(self.prefer.static_values),
         )
         .generate(seed)
         .map_err(|e| match e {

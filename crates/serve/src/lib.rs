@@ -144,9 +144,10 @@ pub struct Prefer {
     /// Answer a call whose params match no example with one of the method's examples (chosen
     /// by the call's seed) rather than a generated value.
     pub examples: bool,
-    /// Scalars take their static value, the same whatever the seed: zero, the least text a
-    /// pattern matches, an enum's first value ([`accord_validate::Generator::static_scalars`]).
-    pub static_scalars: bool,
+    /// Values take their static form, the same whatever the seed: a type's example or default,
+    /// else for a scalar zero, the least text a pattern matches, an enum's first value
+    /// ([`accord_validate::Generator::static_values`]).
+    pub static_values: bool,
 }
 
 impl Prefer {
@@ -155,15 +156,16 @@ impl Prefer {
         ["typical", "uniform", "non-null", "object", "richest", "lower-hex", "static", "examples"];
 
     /// What a typical client can consume, the default: non-null arms first, then the richest
-    /// object arm, hex text in lower case and whole bytes, static scalars (zero, the least
-    /// match of a pattern), which agree where two members of one type must. Examples for other
+    /// object arm, hex text in lower case and whole bytes, static values (a type's example or
+    /// default, else zero, the least match of a pattern), which agree where two members of one
+    /// type must. Examples for other
     /// params are not sent: their values belong to other params (another block's number,
     /// another account).
     pub const TYPICAL: Prefer = Prefer {
         arms: ArmPreference::TYPICAL,
         lower_hex: true,
         examples: false,
-        static_scalars: true,
+        static_values: true,
     };
 
     /// Every valid answer alike: union arms in a seeded random order, hex text as its pattern
@@ -172,7 +174,7 @@ impl Prefer {
         arms: ArmPreference::NONE,
         lower_hex: false,
         examples: false,
-        static_scalars: false,
+        static_values: false,
     };
 
     /// Reads a comma-separated list of [`Prefer::NAMES`] (`non-null,object,examples`). A list
@@ -189,14 +191,14 @@ impl Prefer {
                 "typical" => {
                     prefer.arms = ArmPreference::TYPICAL;
                     prefer.lower_hex = true;
-                    prefer.static_scalars = true;
+                    prefer.static_values = true;
                 }
                 "uniform" => {}
                 "non-null" => prefer.arms = prefer.arms.non_null(),
                 "object" => prefer.arms = prefer.arms.objects(),
                 "richest" => prefer.arms = prefer.arms.objects().richest(),
                 "lower-hex" => prefer.lower_hex = true,
-                "static" => prefer.static_scalars = true,
+                "static" => prefer.static_values = true,
                 "examples" => prefer.examples = true,
                 other => {
                     return Err(format!(

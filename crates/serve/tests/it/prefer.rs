@@ -136,7 +136,7 @@ fn pairs<'v>(value: &'v Value, a: &str, b: &str, out: &mut Vec<(&'v Value, &'v V
 }
 
 #[tokio::test]
-async fn static_scalars_agree_where_a_rule_the_contract_cannot_state_ties_them() {
+async fn static_values_agree_where_a_rule_the_contract_cannot_state_ties_them() {
     // A signature's `v` and `yParity` are both the `byte` type; the spec ties them in prose
     // only. Drawn independently (uniform, or typical without `static`) they rarely agree;
     // static, both are the byte's static value.
@@ -190,9 +190,9 @@ fn prefer_names_are_checked() {
     let all = Prefer::parse("non-null, object,examples").unwrap();
     assert!(all.examples && all.arms.non_null && all.arms.objects);
     assert!(!all.lower_hex && !all.arms.richest, "a list replaces the default");
-    assert!(!all.static_scalars, "a list replaces the default");
-    assert!(Prefer::TYPICAL.static_scalars && !Prefer::UNIFORM.static_scalars);
-    assert!(Prefer::parse("static").unwrap().static_scalars);
+    assert!(!all.static_values, "a list replaces the default");
+    assert!(Prefer::default().static_values && !Prefer::parse("uniform").unwrap().static_values);
+    assert!(Prefer::parse("static").unwrap().static_values);
     let error = Prefer::parse("non-null,objects").unwrap_err();
     assert_eq!(
         error,

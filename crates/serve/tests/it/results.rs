@@ -42,7 +42,7 @@ async fn stable_mode_answers_the_same_request_the_same_way() {
 }
 
 #[tokio::test]
-async fn the_default_answers_static_scalars_whatever_the_request_or_seed() {
+async fn the_default_answers_static_values_whatever_the_request_or_seed() {
     let mut answers = Vec::new();
     for seed in [7, 8] {
         let server = pump(local_with(|c| c.seed = seed)).await;

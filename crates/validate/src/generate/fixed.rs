@@ -1,5 +1,6 @@
-//! Static scalars ([`super::Generator::static_scalars`]): one value per scalar type, whatever
-//! the seed, the way Prism's static mode answers. A number is zero when its rules allow it,
+//! Static scalars ([`super::Generator::static_values`], for types the contract gives no example
+//! or default): one value per scalar type, whatever the seed, the way Prism's static mode
+//! answers. A number is zero when its rules allow it,
 //! else the bound nearest zero; text is the shortest, smallest text its pattern matches, a
 //! fixed value of its format, or letters of its least length. Two members of one type then
 //! agree (a signature's `v` and `yParity` are both `0x00`), which independently drawn values

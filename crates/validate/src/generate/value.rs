@@ -34,14 +34,16 @@ pub(crate) struct Fail {
 /// One walk.
 pub(crate) struct Gen<'g, 'p> {
     program: &'p Program,
+    /// The generator, to check a contract's typical value against its node.
+    generator: &'g Generator<'p>,
     plan: &'g Plan,
     pub(crate) dice: Dice,
     max_items: u64,
     prefer: ArmPreference,
     one_case_hex: bool,
-    /// Scalars take their static value (see [`Generator::static_scalars`]); turned off for
+    /// Scalars take their static value (see [`Generator::static_values`]); turned off for
     /// what must vary (map keys, unique items past the first).
-    static_scalars: bool,
+    static_values: bool,
     /// Steps of the walk so far (refs and union arms included): past a few hundred, frugal.
     made: usize,
     /// Values made so far, as the budget counts them (refs and unions are their target's).
@@ -56,12 +58,13 @@ impl<'g, 'p> Gen<'g, 'p> {
     pub(crate) fn new(generator: &'g Generator<'p>, dice: Dice) -> Self {
         Gen {
             program: generator.validator.program,
+            generator,
             plan: &generator.plan,
             dice,
             max_items: generator.max_items as u64,
             prefer: generator.prefer,
             one_case_hex: generator.one_case_hex,
-            static_scalars: generator.static_scalars,
+            static_values: generator.static_values,
             made: 0,
             nodes: 0,
             bytes: 0,
@@ -125,6 +128,17 @@ impl<'g, 'p> Gen<'g, 'p> {
             return Err(self.fail("no value of the type fits in the nesting left"));
         }
         self.made += 1;
+        if self.static_values
+            && let Some(typical) = self.typical(id, room)
+        {
+            let size = value_size(&typical);
+            self.nodes = self.nodes.saturating_add(size.nodes as usize);
+            if self.nodes > self.budget.nodes {
+                return Err(self.over(BudgetLimit::Nodes));
+            }
+            self.spend(size.bytes)?;
+            return Ok(typical);
+        }
         let counted = !matches!(self.program.node(id), Node::Ref(_) | Node::Union(_));
         if counted {
             // A ref or a union is the value of its target or arm, counted there.
@@ -152,7 +166,7 @@ impl<'g, 'p> Gen<'g, 'p> {
 
     /// The value of one node, as [`Gen::value`] asks for it.
     fn node(&mut self, id: NodeId, room: u32) -> Result<Value, Fail> {
-        if self.static_scalars && is_scalar(self.program.node(id)) {
+        if self.static_values && is_scalar(self.program.node(id)) {
             if let Some(value) = self.fixed(id) {
                 return Ok(value);
             }
@@ -205,6 +219,14 @@ impl<'g, 'p> Gen<'g, 'p> {
             Node::Ref(target) => self.value(*target, room),
             Node::Params(params) => self.params(params, room),
         }
+    }
+
+    /// The contract's typical value of node `id` (its type's first example, else its default),
+    /// when it has one that the node accepts within the nesting left.
+    fn typical(&self, id: NodeId, room: u32) -> Option<Value> {
+        let value = self.program.typical.get(&id)?;
+        let fits = super::plan::nesting(value) <= room;
+        (fits && self.generator.accepts(id, value)).then(|| value.clone())
     }
 
     /// The static value of a scalar node; `None` for other nodes and for a scalar whose static
@@ -284,13 +306,13 @@ impl<'g, 'p> Gen<'g, 'p> {
         self.spend(2)?;
         let mut out: Vec<Value> = Vec::new();
         let mut misses = 0;
-        let static_scalars = self.static_scalars;
+        let static_values = self.static_values;
         while (out.len() as u64) < count {
             self.path.push(Cow::Owned(out.len().to_string()));
             // Items that must be unique are drawn once the static one is taken.
-            self.static_scalars = static_scalars && misses == 0;
+            self.static_values = static_values && misses == 0;
             let item = self.value(list.items, room - 1);
-            self.static_scalars = static_scalars;
+            self.static_values = static_values;
             self.path.pop();
             let item = match item {
                 Ok(item) => item,
@@ -369,9 +391,9 @@ impl<'g, 'p> Gen<'g, 'p> {
                 Some(keys) => {
                     // Keys are drawn even under static scalars: one key would make every map
                     // one member long.
-                    let static_scalars = std::mem::replace(&mut self.static_scalars, false);
+                    let static_values = std::mem::replace(&mut self.static_values, false);
                     let key = self.value(keys, 0);
-                    self.static_scalars = static_scalars;
+                    self.static_values = static_values;
                     match key {
                         Ok(Value::String(key)) => key,
                         Err(fail) if fail.budget.is_some() => return Err(fail),
@@ -493,7 +515,7 @@ impl<'g, 'p> Gen<'g, 'p> {
 /// The seed a scalar whose static value breaks one of its rules is drawn from.
 const STATIC_SEED: u64 = 0;
 
-/// Whether a node is a scalar that [`Generator::static_scalars`] gives a static value.
+/// Whether a node is a scalar that [`Generator::static_values`] gives a static value.
 fn is_scalar(node: &Node) -> bool {
     matches!(
         node,
