@@ -13,7 +13,8 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -76,24 +77,47 @@ fn web3_python() -> PathBuf {
     python
 }
 
+/// How long one library's calls may take (they take a few seconds): a client stuck on the
+/// fake fails the test instead of hanging it.
+const RUN_LIMIT: Duration = Duration::from_secs(120);
+
+/// `command`'s output, killed and failed past `limit`.
+fn output_within(command: &mut Command, limit: Duration, what: &str) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{what} does not start: {e}"));
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{what}'s calls took more than {} s", limit.as_secs());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
 /// The lines one library's script wrote: (call, error) with `None` for a call that went through.
 fn run_library(library: &str, url: &str, python: &PathBuf) -> Vec<(String, Option<String>)> {
     let kit = root().join("crates/cli/tests/eth-clients");
-    let out = if library == "web3.py" {
-        Command::new(python).arg(kit.join("web3_calls.py")).arg(url).output().unwrap()
+    let mut command = if library == "web3.py" {
+        let mut command = Command::new(python);
+        command.arg(kit.join("web3_calls.py")).arg(url);
+        command
     } else {
         assert!(
             kit.join("node_modules").join(library).join("package.json").exists(),
             "{library} is not installed in {}: `cargo xtask test` installs it (`npm ci` there)",
             kit.display()
         );
-        Command::new("node")
-            .arg(kit.join("calls.mjs"))
-            .arg(library)
-            .arg(url)
-            .output()
-            .expect("node runs (Debian's nodejs)")
+        let mut command = Command::new("node");
+        command.arg(kit.join("calls.mjs")).arg(library).arg(url);
+        command
     };
+    let out = output_within(&mut command, RUN_LIMIT, library);
     assert!(
         out.status.success(),
         "{library}'s calls did not run: {}",
