@@ -158,9 +158,8 @@ impl Prefer {
     /// What a typical client can consume, the default: non-null arms first, then the richest
     /// object arm, hex text in lower case and whole bytes, static values (a type's example or
     /// default, else zero, the least match of a pattern), which agree where two members of one
-    /// type must. Examples for other
-    /// params are not sent: their values belong to other params (another block's number,
-    /// another account).
+    /// type must. Examples for other params are not sent: their values belong to other params
+    /// (another block's number, another account).
     pub const TYPICAL: Prefer = Prefer {
         arms: ArmPreference::TYPICAL,
         lower_hex: true,
@@ -169,7 +168,7 @@ impl Prefer {
     };
 
     /// Every valid answer alike: union arms in a seeded random order, hex text as its pattern
-    /// samples it (for fuzzing a client).
+    /// samples it, every value drawn from the seed (for fuzzing a client).
     pub const UNIFORM: Prefer = Prefer {
         arms: ArmPreference::NONE,
         lower_hex: false,

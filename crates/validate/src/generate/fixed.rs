@@ -1,11 +1,11 @@
 //! Static scalars ([`super::Generator::static_values`], for types the contract gives no example
 //! or default): one value per scalar type, whatever the seed, the way Prism's static mode
-//! answers. A number is zero when its rules allow it,
-//! else the bound nearest zero; text is the shortest, smallest text its pattern matches, a
-//! fixed value of its format, or letters of its least length. Two members of one type then
-//! agree (a signature's `v` and `yParity` are both `0x00`), which independently drawn values
-//! seldom do. A rule the static value breaks (a pattern with a `minLength` the shortest match
-//! misses) leaves the type to the seeded draw, which the caller falls back to on `None`.
+//! answers. A number is zero when its rules allow it, else the round value nearest zero at a
+//! bound; text is the shortest, smallest text its pattern matches, a fixed value of its
+//! format, or `a` repeated to its least length. Two members of one type then agree (a
+//! signature's `v` and `yParity` are both `0x00`), which independently drawn values seldom do.
+//! `None` where the static value breaks a rule (a pattern whose shortest match is under its
+//! `minLength`): the caller then draws the value from a fixed seed.
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 use serde_json::Value;
