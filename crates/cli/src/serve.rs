@@ -39,11 +39,13 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     scenario: Option<PathBuf>,
     /// Which valid answers the fake prefers, comma-separated: typical (the default: non-null,
-    /// richest, lower-hex), uniform (none: every valid answer alike, for fuzzing a client),
-    /// non-null (union arms that are not null first), object (object arms first), richest (the
-    /// arm with the most members, objects in arrays too), lower-hex (hex text in lower case and
-    /// whole bytes), examples (a method's examples before generated values, whatever the
-    /// params). A list replaces the default (docs/serve.md).
+    /// richest, lower-hex, static), uniform (none: every valid answer alike, for fuzzing a
+    /// client), non-null (union arms that are not null first), object (object arms first),
+    /// richest (the arm with the most members, objects in arrays too), lower-hex (hex text in
+    /// lower case and whole bytes), static (one value whatever the seed: a type's example or
+    /// default, else zero, the least text a pattern matches), examples (a method's examples
+    /// before generated values, whatever the params). A list replaces the default
+    /// (docs/serve.md).
     #[arg(long, value_name = "LIST", value_parser = Prefer::parse)]
     prefer: Option<Prefer>,
     /// Send each subscription a notification every MS milliseconds.

@@ -284,7 +284,8 @@ impl FakePlant {
                 .generator()
                 .budget(self.limits.generation)
                 .prefer(self.prefer.arms)
-                .one_case_hex(self.prefer.lower_hex),
+                .one_case_hex(self.prefer.lower_hex)
+                .static_values(self.prefer.static_values),
         )
         .generate(seed)
         .map_err(|e| match e {

@@ -144,23 +144,37 @@ pub struct Prefer {
     /// Answer a call whose params match no example with one of the method's examples (chosen
     /// by the call's seed) rather than a generated value.
     pub examples: bool,
+    /// Values take their static form, the same whatever the seed: a type's example or default,
+    /// else for a scalar zero, the least text a pattern matches, an enum's first value
+    /// ([`accord_validate::Generator::static_values`]).
+    pub static_values: bool,
 }
 
 impl Prefer {
     /// The names `--prefer` takes, in the order docs/serve.md lists them.
-    pub const NAMES: [&'static str; 7] =
-        ["typical", "uniform", "non-null", "object", "richest", "lower-hex", "examples"];
+    pub const NAMES: [&'static str; 8] =
+        ["typical", "uniform", "non-null", "object", "richest", "lower-hex", "static", "examples"];
 
     /// What a typical client can consume, the default: non-null arms first, then the richest
-    /// object arm, hex text in lower case and whole bytes. Examples for other params are not
-    /// sent: their values belong to other params (another block's number, another account).
-    pub const TYPICAL: Prefer =
-        Prefer { arms: ArmPreference::TYPICAL, lower_hex: true, examples: false };
+    /// object arm, hex text in lower case and whole bytes, static values (a type's example or
+    /// default, else zero, the least match of a pattern), which agree where two members of one
+    /// type must. Examples for other params are not sent: their values belong to other params
+    /// (another block's number, another account).
+    pub const TYPICAL: Prefer = Prefer {
+        arms: ArmPreference::TYPICAL,
+        lower_hex: true,
+        examples: false,
+        static_values: true,
+    };
 
     /// Every valid answer alike: union arms in a seeded random order, hex text as its pattern
-    /// samples it (for fuzzing a client).
-    pub const UNIFORM: Prefer =
-        Prefer { arms: ArmPreference::NONE, lower_hex: false, examples: false };
+    /// samples it, every value drawn from the seed (for fuzzing a client).
+    pub const UNIFORM: Prefer = Prefer {
+        arms: ArmPreference::NONE,
+        lower_hex: false,
+        examples: false,
+        static_values: false,
+    };
 
     /// Reads a comma-separated list of [`Prefer::NAMES`] (`non-null,object,examples`). A list
     /// replaces the default: it prefers what it names and nothing else (`typical` names the
@@ -176,12 +190,14 @@ impl Prefer {
                 "typical" => {
                     prefer.arms = ArmPreference::TYPICAL;
                     prefer.lower_hex = true;
+                    prefer.static_values = true;
                 }
                 "uniform" => {}
                 "non-null" => prefer.arms = prefer.arms.non_null(),
                 "object" => prefer.arms = prefer.arms.objects(),
                 "richest" => prefer.arms = prefer.arms.objects().richest(),
                 "lower-hex" => prefer.lower_hex = true,
+                "static" => prefer.static_values = true,
                 "examples" => prefer.examples = true,
                 other => {
                     return Err(format!(

@@ -256,6 +256,7 @@ impl<'d> Compiler<'d> {
             _ => self.build(namespace, ty, &at)?,
         };
         self.program.nodes[id as usize] = node;
+        self.note_typical(id, ty);
         self.note_discriminator(id, ty, &at);
         Ok(id)
     }
@@ -268,8 +269,18 @@ impl<'d> Compiler<'d> {
         }
         let node = self.build(namespace, t, at)?;
         let id = self.push(node);
+        self.note_typical(id, t);
         self.note_discriminator(id, t, at);
         Ok(id)
+    }
+
+    /// The type's first example, else its default, as its node's typical value. A ref's own
+    /// examples are not kept: its node is the named type's, shared by every ref to it.
+    fn note_typical(&mut self, id: NodeId, t: &TypeNode) {
+        let example = t.examples.as_ref().and_then(|all| all.first());
+        if let Some(value) = example.or(t.default.as_ref()) {
+            self.program.typical.insert(id, value.clone());
+        }
     }
 
     /// Unions with a discriminator are tabulated once every node exists (arms may be refs to

@@ -17,6 +17,9 @@ pub(crate) type NodeId = u32;
 #[derive(Debug, Default)]
 pub(crate) struct Program {
     pub(crate) nodes: Vec<Node>,
+    /// What the contract gives as a node's typical value: its type's first example, else its
+    /// default (types that give one only). The generator's static values start here.
+    pub(crate) typical: HashMap<NodeId, Value>,
 }
 
 impl Program {

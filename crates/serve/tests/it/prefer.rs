@@ -121,6 +121,48 @@ async fn the_typical_default_gives_logs_full_blocks_and_one_case_hex() {
     assert!(hex.iter().any(|s| s.bytes().any(|b| b.is_ascii_uppercase())), "uniform: mixed case");
 }
 
+/// Every object in `value` that has both `a` and `b` (at any depth).
+fn pairs<'v>(value: &'v Value, a: &str, b: &str, out: &mut Vec<(&'v Value, &'v Value)>) {
+    match value {
+        Value::Array(items) => items.iter().for_each(|v| pairs(v, a, b, out)),
+        Value::Object(members) => {
+            if let (Some(x), Some(y)) = (members.get(a), members.get(b)) {
+                out.push((x, y));
+            }
+            members.values().for_each(|v| pairs(v, a, b, out));
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn static_values_agree_where_a_rule_the_contract_cannot_state_ties_them() {
+    // A signature's `v` and `yParity` are both the `byte` type; the spec ties them in prose
+    // only. Drawn independently (uniform, or typical without `static`) they rarely agree;
+    // static, both are the byte's static value.
+    let blocks =
+        eth_answers(Prefer::default(), "eth_getBlockByNumber", json!(["0x1b4", true])).await;
+    let mut signatures = Vec::new();
+    blocks.iter().for_each(|b| pairs(b, "v", "yParity", &mut signatures));
+    assert!(signatures.len() > 10, "{blocks:?}");
+    assert!(signatures.iter().all(|(v, y)| *v == "0x00" && *y == "0x00"), "{signatures:?}");
+    // The seed still picks shapes: how many transactions a block holds.
+    let counts: std::collections::BTreeSet<usize> =
+        blocks.iter().map(|b| b["transactions"].as_array().unwrap().len()).collect();
+    assert!(counts.len() > 1, "{counts:?}");
+    for list in ["uniform", "non-null,richest,lower-hex"] {
+        let drawn = eth_answers(
+            Prefer::parse(list).unwrap(),
+            "eth_getBlockByNumber",
+            json!(["0x1b4", true]),
+        )
+        .await;
+        let mut signatures = Vec::new();
+        drawn.iter().for_each(|b| pairs(b, "v", "yParity", &mut signatures));
+        assert!(signatures.iter().any(|(v, y)| v != y), "{list}: {signatures:?}");
+    }
+}
+
 #[tokio::test]
 async fn prefer_examples_answers_an_example_whatever_the_params() {
     let example = json!({"sensor": "flow", "celsius": 71.5});
@@ -148,10 +190,13 @@ fn prefer_names_are_checked() {
     let all = Prefer::parse("non-null, object,examples").unwrap();
     assert!(all.examples && all.arms.non_null && all.arms.objects);
     assert!(!all.lower_hex && !all.arms.richest, "a list replaces the default");
+    assert!(!all.static_values, "a list replaces the default");
+    assert!(Prefer::default().static_values && !Prefer::parse("uniform").unwrap().static_values);
+    assert!(Prefer::parse("static").unwrap().static_values);
     let error = Prefer::parse("non-null,objects").unwrap_err();
     assert_eq!(
         error,
-        "`objects` is not a preference (use typical, uniform, non-null, object, richest, lower-hex, examples)"
+        "`objects` is not a preference (use typical, uniform, non-null, object, richest, lower-hex, static, examples)"
     );
 }
 

@@ -12,6 +12,7 @@
 //! The same seed gives the same value on every run and machine (ChaCha8, a portable generator).
 
 mod dice;
+mod fixed;
 mod mutate;
 mod number;
 mod plan;
@@ -65,6 +66,7 @@ pub struct Generator<'c> {
     plan: Plan,
     prefer: ArmPreference,
     one_case_hex: bool,
+    static_values: bool,
     root_arm: Option<usize>,
 }
 
@@ -170,6 +172,7 @@ impl<'c> Generator<'c> {
             plan,
             prefer: ArmPreference::NONE,
             one_case_hex: false,
+            static_values: false,
             root_arm: None,
         }
     }
@@ -199,6 +202,25 @@ impl<'c> Generator<'c> {
     /// whose pattern refuses the typical form keeps the form it was sampled in.
     pub fn one_case_hex(self, on: bool) -> Self {
         Generator { one_case_hex: on, ..self }
+    }
+
+    /// The same generator, giving values their static form, the same whatever the seed (as
+    /// Prism's static mode does): a type's first example, else its `default` (when the type
+    /// accepts it), else, for a scalar, its static value: a number is zero where its rules
+    /// allow it, else the round value nearest zero at a bound; a string the shortest text its
+    /// pattern matches, each character the least digit or letter its class holds (`0x0` for
+    /// `^0x(0|[1-9a-f][0-9a-f]*)$`, forty `0`s for an address), else a fixed value of its
+    /// format (the epoch, the nil UUID), else `a` repeated to its `minLength`; a boolean
+    /// `false`; an enum its first value. Values of one type then agree wherever they appear,
+    /// which members tied by a rule the contract cannot state (a signature's `v` and
+    /// `yParity`) need. The seed still picks the shapes: array lengths, the arms a preference
+    /// leaves tied, optional members (unless [`ArmPreference::richest`]) and unknown members.
+    /// A scalar whose static value breaks one of its rules is drawn from a fixed seed (still
+    /// the same for every seed); a map's keys (one key would make every map one member long)
+    /// and the items of an array whose items must be unique, once the static one is taken,
+    /// are drawn from the seed as before.
+    pub fn static_values(self, on: bool) -> Self {
+        Generator { static_values: on, ..self }
     }
 
     /// The same generator, making values of one arm of the type: the arm at `index` when the

@@ -50,12 +50,12 @@ pub(crate) fn int_num(n: i128) -> Option<Num> {
     if let Ok(i) = i64::try_from(n) { Some(Num::I(i)) } else { u64::try_from(n).ok().map(Num::U) }
 }
 
-fn div_floor(a: i128, b: i128) -> i128 {
+pub(crate) fn div_floor(a: i128, b: i128) -> i128 {
     let q = a / b;
     if a % b != 0 && a < 0 { q - 1 } else { q }
 }
 
-fn div_ceil(a: i128, b: i128) -> i128 {
+pub(crate) fn div_ceil(a: i128, b: i128) -> i128 {
     let q = a / b;
     if a % b != 0 && a > 0 { q + 1 } else { q }
 }
@@ -187,12 +187,12 @@ fn tighter(inclusive: Option<Num>, exclusive: Option<Num>, lower: bool) -> Optio
 }
 
 /// A double as the JSON number a plant writes: an integer when whole and exact.
-fn plain_num(f: f64) -> Num {
+pub(crate) fn plain_num(f: f64) -> Num {
     if f.fract() == 0.0 && f.abs() < 9.0e15 { Num::I(f as i64) } else { Num::F(f) }
 }
 
 /// `m` as `mantissa * 10^-scale`, read from its shortest decimal form.
-fn decimal(m: f64) -> Option<(i128, u32)> {
+pub(crate) fn decimal(m: f64) -> Option<(i128, u32)> {
     let text = format!("{m}");
     let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
     let digits = format!("{int}{frac}");
@@ -205,7 +205,7 @@ fn decimal(m: f64) -> Option<(i128, u32)> {
 }
 
 /// The `k`th multiple of `m`, as the decimal it is.
-fn multiple(k: i128, m: f64, decimal: Option<(i128, u32)>) -> Option<Num> {
+pub(crate) fn multiple(k: i128, m: f64, decimal: Option<(i128, u32)>) -> Option<Num> {
     match decimal {
         Some((mantissa, 0)) => int_num(k.checked_mul(mantissa)?),
         Some((mantissa, scale)) => {

@@ -29,6 +29,8 @@ const SMALL_CLASS: u32 = 256;
 #[derive(Debug, Clone)]
 pub(crate) struct PatternSampler {
     variants: Vec<rand_regex::Regex>,
+    /// The shortest, smallest text the pattern matches (the static value), when it is short.
+    pub(crate) least: Option<String>,
 }
 
 impl PatternSampler {
@@ -38,6 +40,7 @@ impl PatternSampler {
             .parse(pattern)
             .map_err(|e| format!("the pattern does not parse: {e}"))?;
         let tamed = tame(parsed);
+        let least = super::fixed::least_match(&tamed, MAX_LENGTH.min(4096) as usize);
         let min = rules.min_length.unwrap_or(0).min(MAX_LENGTH);
         let mut repeats = vec![2, 8, min.saturating_add(4).min(1024)];
         if let Some(max) = rules.max_length {
@@ -50,7 +53,7 @@ impl PatternSampler {
             .map(|r| rand_regex::Regex::with_hir(tamed.clone(), r as u32))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("no string can be sampled from the pattern: {e}"))?;
-        Ok(PatternSampler { variants })
+        Ok(PatternSampler { variants, least })
     }
 
     fn sample(&self, dice: &mut Dice) -> Option<String> {

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::dice::Dice;
 use super::plan::Plan;
-use super::{ArmPreference, Generator, number, text};
+use super::{ArmPreference, Generator, fixed, number, text};
 use crate::budget::{Budget, BudgetLimit, scalar_bytes, value_size};
 use crate::number::json_equal;
 use crate::program::{Dict, List, Members, Node, NodeId, Params, Program};
@@ -34,11 +34,16 @@ pub(crate) struct Fail {
 /// One walk.
 pub(crate) struct Gen<'g, 'p> {
     program: &'p Program,
+    /// The generator, to check a contract's typical value against its node.
+    generator: &'g Generator<'p>,
     plan: &'g Plan,
     pub(crate) dice: Dice,
     max_items: u64,
     prefer: ArmPreference,
     one_case_hex: bool,
+    /// Scalars take their static value (see [`Generator::static_values`]); turned off for
+    /// what must vary (map keys, unique items past the first).
+    static_values: bool,
     /// Steps of the walk so far (refs and union arms included): past a few hundred, frugal.
     made: usize,
     /// Values made so far, as the budget counts them (refs and unions are their target's).
@@ -53,11 +58,13 @@ impl<'g, 'p> Gen<'g, 'p> {
     pub(crate) fn new(generator: &'g Generator<'p>, dice: Dice) -> Self {
         Gen {
             program: generator.validator.program,
+            generator,
             plan: &generator.plan,
             dice,
             max_items: generator.max_items as u64,
             prefer: generator.prefer,
             one_case_hex: generator.one_case_hex,
+            static_values: generator.static_values,
             made: 0,
             nodes: 0,
             bytes: 0,
@@ -121,6 +128,17 @@ impl<'g, 'p> Gen<'g, 'p> {
             return Err(self.fail("no value of the type fits in the nesting left"));
         }
         self.made += 1;
+        if self.static_values
+            && let Some(typical) = self.typical(id, room)
+        {
+            let size = value_size(&typical);
+            self.nodes = self.nodes.saturating_add(size.nodes as usize);
+            if self.nodes > self.budget.nodes {
+                return Err(self.over(BudgetLimit::Nodes));
+            }
+            self.spend(size.bytes)?;
+            return Ok(typical);
+        }
         let counted = !matches!(self.program.node(id), Node::Ref(_) | Node::Union(_));
         if counted {
             // A ref or a union is the value of its target or arm, counted there.
@@ -148,6 +166,22 @@ impl<'g, 'p> Gen<'g, 'p> {
 
     /// The value of one node, as [`Gen::value`] asks for it.
     fn node(&mut self, id: NodeId, room: u32) -> Result<Value, Fail> {
+        if self.static_values && is_scalar(self.program.node(id)) {
+            if let Some(value) = self.fixed(id) {
+                return Ok(value);
+            }
+            // A static value that breaks a rule (a least match shorter than `minLength`):
+            // drawn, from a seed of its own so that it is still the same for every seed.
+            let seeded = std::mem::replace(&mut self.dice, Dice::new(STATIC_SEED));
+            let value = self.drawn(id, room);
+            self.dice = seeded;
+            return value;
+        }
+        self.drawn(id, room)
+    }
+
+    /// The value of one node, drawn with the walk's dice.
+    fn drawn(&mut self, id: NodeId, room: u32) -> Result<Value, Fail> {
         let program = self.program;
         match program.node(id) {
             Node::Any => Ok(self.any(room)),
@@ -184,6 +218,36 @@ impl<'g, 'p> Gen<'g, 'p> {
             Node::Union(union) => self.union(&union.variants, room),
             Node::Ref(target) => self.value(*target, room),
             Node::Params(params) => self.params(params, room),
+        }
+    }
+
+    /// The contract's typical value of node `id` (its type's first example, else its default),
+    /// when it has one that the node accepts within the nesting left.
+    fn typical(&self, id: NodeId, room: u32) -> Option<Value> {
+        let value = self.program.typical.get(&id)?;
+        let fits = super::plan::nesting(value) <= room;
+        (fits && self.generator.accepts(id, value)).then(|| value.clone())
+    }
+
+    /// The static value of a scalar node; `None` for other nodes and for a scalar whose static
+    /// value breaks one of its rules (then drawn as usual).
+    fn fixed(&self, id: NodeId) -> Option<Value> {
+        match self.program.node(id) {
+            Node::Boolean => Some(Value::Bool(false)),
+            Node::Integer(rules) => fixed::integer(rules),
+            Node::Number(rules) => fixed::number(rules),
+            Node::String(rules) => {
+                let least = match self.plan.patterns.get(&id) {
+                    Some(Ok(sampler)) => Some(sampler.least.as_deref()?),
+                    Some(Err(_)) => return None,
+                    None => None,
+                };
+                let text = fixed::string(rules, least)?;
+                let text = if self.one_case_hex { text::typical_hex(rules, text) } else { text };
+                Some(Value::String(text))
+            }
+            Node::Enum(choices) => choices.values.first().cloned(),
+            _ => None,
         }
     }
 
@@ -242,9 +306,13 @@ impl<'g, 'p> Gen<'g, 'p> {
         self.spend(2)?;
         let mut out: Vec<Value> = Vec::new();
         let mut misses = 0;
+        let static_values = self.static_values;
         while (out.len() as u64) < count {
             self.path.push(Cow::Owned(out.len().to_string()));
+            // Items that must be unique are drawn once the static one is taken.
+            self.static_values = static_values && misses == 0;
             let item = self.value(list.items, room - 1);
+            self.static_values = static_values;
             self.path.pop();
             let item = match item {
                 Ok(item) => item,
@@ -320,11 +388,18 @@ impl<'g, 'p> Gen<'g, 'p> {
             }
             let key = match dict.keys {
                 None => text::key(&mut self.dice),
-                Some(keys) => match self.value(keys, 0) {
-                    Ok(Value::String(key)) => key,
-                    Err(fail) if fail.budget.is_some() => return Err(fail),
-                    _ => continue,
-                },
+                Some(keys) => {
+                    // Keys are drawn even under static scalars: one key would make every map
+                    // one member long.
+                    let static_values = std::mem::replace(&mut self.static_values, false);
+                    let key = self.value(keys, 0);
+                    self.static_values = static_values;
+                    match key {
+                        Ok(Value::String(key)) => key,
+                        Err(fail) if fail.budget.is_some() => return Err(fail),
+                        _ => continue,
+                    }
+                }
             };
             if out.contains_key(&key) {
                 continue;
@@ -435,6 +510,17 @@ impl<'g, 'p> Gen<'g, 'p> {
         }
         Ok(Value::Array(out))
     }
+}
+
+/// The seed a scalar whose static value breaks one of its rules is drawn from.
+const STATIC_SEED: u64 = 0;
+
+/// Whether a node is a scalar that [`Generator::static_values`] gives a static value.
+fn is_scalar(node: &Node) -> bool {
+    matches!(
+        node,
+        Node::Boolean | Node::Integer(_) | Node::Number(_) | Node::String(_) | Node::Enum(_)
+    )
 }
 
 /// `base`, or `base-2`, `base-3`, …: the first name `members` does not declare.

@@ -706,6 +706,104 @@ fn richest_arm_and_one_case_hex_give_what_clients_consume() {
     }));
 }
 
+/// The static value of each scalar type of the every-kind contract: the same for every seed,
+/// valid, and what docs/serve.md says (zero or the bound nearest it, the least match of a
+/// pattern, a fixed value of a format, the first enum value, `false`).
+#[test]
+fn static_values_are_one_value_per_type_whatever_the_seed() {
+    let scalars = [
+        "Int",
+        "IntFloatBounds",
+        "IntHalf",
+        "Huge",
+        "Low",
+        "Free",
+        "Tenth",
+        "Tight",
+        "Temp",
+        "AnyNumber",
+        "Name",
+        "Token",
+        "Tagged",
+        "Short",
+        "Text",
+        "When",
+        "Day",
+        "Clock",
+        "Id",
+        "Link",
+        "V4",
+        "V6",
+        "Hex",
+        "Later",
+        "Mac",
+        "State",
+        "Flag",
+    ];
+    let mut table = serde_json::Map::new();
+    for name in scalars {
+        let v = kind(name);
+        let fixed = v.generator().static_values(true);
+        let first = fixed.generate(0).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(v.is_valid(&first), "{name}: {first}");
+        for seed in 1..8 {
+            assert_eq!(fixed.generate(seed).unwrap(), first, "{name} seed {seed}");
+        }
+        table.insert(name.to_owned(), first);
+    }
+    insta::with_settings!({ snapshot_path => "../snapshots" }, {
+        insta::assert_json_snapshot!("static_values", table);
+    });
+    // Shapes still vary with the seed: how long an array is, which items a unique array has.
+    let ints = kind("Ints");
+    let fixed = ints.generator().static_values(true);
+    let arrays: BTreeSet<String> =
+        (0..40).map(|seed| fixed.generate(seed).unwrap().to_string()).collect();
+    assert!(arrays.len() > 1, "{arrays:?}");
+    for seed in 0..40 {
+        let value = fixed.generate(seed).unwrap();
+        assert!(ints.is_valid(&value), "unique items: {value}");
+        assert_eq!(value[0], json!(0), "the static item first: {value}");
+    }
+    // A map's keys are drawn: a map is not one member long for every seed.
+    let keyed = kind("Keyed");
+    let sizes: BTreeSet<usize> = (0..40)
+        .map(|seed| keyed.generator().static_values(true).generate(seed).unwrap())
+        .map(|m| m.as_object().unwrap().len())
+        .collect();
+    assert!(sizes.iter().any(|&n| n > 1), "{sizes:?}");
+}
+
+/// A type's own example, else its default, is its static value; one the type refuses is not.
+#[test]
+fn static_values_start_with_the_contracts_example_then_default() {
+    let cases = [
+        (json!({"kind": "integer", "min": 0, "default": 5, "examples": [7, 8]}), json!(7)),
+        (json!({"kind": "integer", "min": 0, "default": 5}), json!(5)),
+        (json!({"kind": "integer", "min": 0, "default": -1}), json!(0)),
+        (
+            json!({"kind": "string", "pattern": "^P-[0-9]{3}$", "examples": ["pump"]}),
+            json!("P-000"),
+        ),
+        (
+            json!({"kind": "object", "fields": {"a": {"type": {"kind": "integer"}}},
+                "examples": [{"a": 3, "b": true}]}),
+            json!({"a": 3, "b": true}),
+        ),
+        (
+            json!({"kind": "array", "items": {"kind": "integer", "examples": [9]}, "minItems": 2, "maxItems": 2}),
+            json!([9, 9]),
+        ),
+    ];
+    for (ty, want) in cases {
+        let contract = single(ty.clone());
+        let v = single_validator(&contract);
+        for seed in 0..4 {
+            assert_eq!(v.generator().static_values(true).generate(seed).unwrap(), want, "{ty}");
+        }
+    }
+}
+
 #[test]
 fn root_arm_makes_values_of_one_arm() {
     let (contract, target) = arms_validator("Latest");
