@@ -336,6 +336,11 @@ impl SourceLoader for FsLoader {
     fn read(&mut self, path: &str) -> Option<String> {
         std::fs::read_to_string(self.root.join(path)).ok()
     }
+
+    fn identity(&mut self, path: &str) -> Option<String> {
+        let canonical = std::fs::canonicalize(self.root.join(path)).ok()?;
+        Some(canonical.to_string_lossy().into_owned())
+    }
 }
 
 /// Extracts the crate in `dir`, from `src/lib.rs` or else `src/main.rs`; or, when `dir` is a
