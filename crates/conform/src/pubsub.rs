@@ -8,6 +8,7 @@ use accord_schema_model::PubsubRoute;
 use accord_validate::Target;
 use serde_json::{Value, json};
 
+use crate::arguments::subscribe_arguments;
 use crate::client::Socket;
 use crate::failure::{FailureKind, Problem};
 use crate::judge::validation_problems;
@@ -26,7 +27,16 @@ impl Run<'_> {
         namespace: &str,
         event: &str,
     ) -> Outcome {
-        let sent = self.request(&route.subscribe, Some(Value::Array(route.params.clone())));
+        // The selecting params, then the subscription's own arguments, generated valid.
+        let seed = crate::run::seed_for(self.options.seed, name, 0);
+        let arguments = match subscribe_arguments(self.judge.doc, namespace, event, seed) {
+            Ok(arguments) => arguments,
+            Err(reason) => {
+                return Outcome::Skipped(format!("no valid subscribe arguments: {reason}"));
+            }
+        };
+        let params = route.params.iter().cloned().chain(arguments).collect();
+        let sent = self.request(&route.subscribe, Some(Value::Array(params)));
         // geth's ids are hex strings, jsonrpsee's strings or integers: kept as sent, compared
         // as JSON values.
         let any_id =

@@ -19,7 +19,8 @@ const BLOCK_TIME: Duration = Duration::from_millis(50);
 /// How many blocks finality lags behind the best block.
 const FINALITY_LAG: usize = 2;
 /// The storage key every block writes its number under (a node's `System.Number`).
-pub(crate) const NUMBER_KEY: &str = "0x26aa394eea5630e07c48ae0c9558cef702a5c1b19ab7a04f536c519aca4983ac";
+pub(crate) const NUMBER_KEY: &str =
+    "0x26aa394eea5630e07c48ae0c9558cef702a5c1b19ab7a04f536c519aca4983ac";
 
 /// The node, shared by every RPC module and the block author.
 #[derive(Clone)]
@@ -158,7 +159,10 @@ impl Chain {
         };
         let hash = hash_of(&("block", number));
         let included = extrinsics.iter().map(hash_of).collect();
-        let block = SignedBlock { block: Block { header: header.clone(), extrinsics }, justifications: None };
+        let block = SignedBlock {
+            block: Block { header: header.clone(), extrinsics },
+            justifications: None,
+        };
         self.blocks.push((hash.clone(), block));
         let finalized = (self.blocks.len() > FINALITY_LAG).then(|| {
             self.finalized = self.blocks.len() - 1 - FINALITY_LAG;
@@ -202,8 +206,12 @@ pub(crate) fn runtime_version() -> RuntimeVersion {
 /// Accepts a subscription and sends it what `items` yields for each authored block, until the
 /// subscriber goes or the node stops; `first` is sent at once. A subscription whose stream is
 /// over stays open, silent, until unsubscribed, as the unsubscribe call expects it live.
-pub(crate) fn follow<T, F>(node: &Node, pending: PendingSubscriptionSink, first: Vec<T>, mut items: F)
-where
+pub(crate) fn follow<T, F>(
+    node: &Node,
+    pending: PendingSubscriptionSink,
+    first: Vec<T>,
+    mut items: F,
+) where
     T: Serialize + Send + Sync + 'static,
     F: FnMut(&Imported) -> Vec<T> + Send + 'static,
 {
