@@ -29,7 +29,7 @@ pub use crate::{
     config::{Config, NamespaceConfig, WireFrom},
     diagnostic::{Diagnostic, Location, Severity},
     error::Error,
-    limits::{LIMIT_CODES, MAX_LOWERING, MAX_NESTING, MAX_SOURCE_BYTES},
+    limits::{LIMIT_CODES, MAX_LOWERED_NODES, MAX_LOWERING, MAX_NESTING, MAX_SOURCE_BYTES},
     merge::merge,
     modules::{Dependency, SourceLoader},
 };

@@ -27,7 +27,7 @@ fn every_hostile_fixture_is_an_input_error_naming_the_place() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract/hostile");
     let mut cases: Vec<_> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
     cases.sort();
-    assert_eq!(cases.len(), 6);
+    assert_eq!(cases.len(), 8);
     let mut seen = Vec::new();
     for case in cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
