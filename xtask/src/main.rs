@@ -226,8 +226,14 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
                 match arg {
                     "--secs" => {
                         let n = rest.next().ok_or("`--secs` needs a number of seconds")?;
-                        let n = n.parse::<u64>().ok().filter(|n| (1..=fuzz_smoke::MAX_SECS).contains(n));
-                        secs = n.ok_or(format!("`--secs` takes 1 to {} seconds", fuzz_smoke::MAX_SECS))?;
+                        let n = n
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|n| (1..=fuzz_smoke::MAX_SECS).contains(n));
+                        secs = n.ok_or(format!(
+                            "`--secs` takes 1 to {} seconds",
+                            fuzz_smoke::MAX_SECS
+                        ))?;
                     }
                     other => return Err(unexpected("fuzz-smoke", other)),
                 }

@@ -132,6 +132,7 @@ pub(crate) fn break_ref_cycles(
 ) {
     for (ns_name, ns) in namespaces.iter_mut() {
         let Some(types) = ns.types.as_mut() else { continue };
+        drop_self_arms(ns_name, types, provenance, diags);
         let mut cyclic = Vec::new();
         for name in types.keys() {
             let mut at = name;
@@ -160,6 +161,48 @@ pub(crate) fn break_ref_cycles(
             if let Some(t) = types.get_mut(&name) {
                 t.kind = TypeKind::Any;
             }
+        }
+    }
+}
+
+/// A union arm of a named type that is a ref to the type itself (`struct T(Option<T>)`: serde's
+/// newtype is transparent and `Some(x)` is `x`, so `T` is `T | null`): check refuses it
+/// (`ref-cycle`), and it adds no value (a value matches `T | X` only by matching `X`), so it is
+/// dropped, with warning `self-reference`; a union left with one arm is that arm. Found by the
+/// `extract` fuzz target's smoke.
+fn drop_self_arms(
+    ns_name: &str,
+    types: &mut IndexMap<String, TypeNode>,
+    provenance: &[(String, Location)],
+    diags: &mut Diagnostics,
+) {
+    for (name, t) in types.iter_mut() {
+        let TypeKind::Union(u) = &mut t.kind else { continue };
+        let is_self = |arm: &TypeNode| {
+            matches!(&arm.kind, TypeKind::Ref(r)
+                if &r.name == name && r.namespace.as_ref().is_none_or(|n| n == ns_name))
+        };
+        let before = u.variants.len();
+        u.variants.retain(|arm| !is_self(arm));
+        if u.variants.len() == before {
+            continue;
+        }
+        let pointer =
+            format!("/namespaces/{}/types/{}", pointer_escape(ns_name), pointer_escape(name));
+        diags.warn(
+            "self-reference",
+            place(&pointer, provenance),
+            format!("type `{name}` has itself as a union arm (a newtype of an `Option` of itself, say): the arm adds no value and is dropped"),
+            Some("give the type a field, or describe it in accord.toml's [types]".into()),
+        );
+        match u.variants.len() {
+            // Nothing but itself: no value has that shape.
+            0 => t.kind = TypeKind::Any,
+            1 => {
+                let arm = u.variants.pop().expect("one arm");
+                t.kind = arm.kind;
+            }
+            _ => {}
         }
     }
 }

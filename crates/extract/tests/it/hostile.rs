@@ -97,3 +97,18 @@ fn a_newtype_of_itself_is_any_value_not_a_ref_cycle() {
     let t = &x.document.namespaces.as_ref().unwrap()["h"].types.as_ref().unwrap()["Deep"];
     assert!(matches!(t.kind, accord_schema_model::TypeKind::Any), "{t:?}");
 }
+
+/// `struct Deep(Option<Deep>)` (the `extract` fuzz target's smoke, regression
+/// `extract-newtype-option-self.bin`): serde's newtype is transparent and `Some(x)` is `x`, so
+/// every value is `null`; the self arm of `Deep | null` is dropped, never written as the ref
+/// cycle check refuses.
+#[test]
+fn a_newtype_of_an_option_of_itself_is_null_not_a_ref_cycle() {
+    let text =
+        format!("{TRAIT}#[derive(Serialize, Deserialize)]\npub struct Deep(Option<Deep>);\n");
+    let x = extract(&mut one_file(text), "src/lib.rs", &Config::default());
+    let codes: Vec<&str> = x.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["self-reference"]);
+    let t = &x.document.namespaces.as_ref().unwrap()["h"].types.as_ref().unwrap()["Deep"];
+    assert!(matches!(t.kind, accord_schema_model::TypeKind::Null), "{t:?}");
+}
