@@ -258,6 +258,8 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
         let fields = fields_of.get(base.as_str()).into_iter().flatten();
         provenance.extend(fields.map(|f| (*f).clone()));
     }
+    // Self arms first: dropping one may leave arms equal (`Option<Option<T>>`: null twice).
+    unions::drop_self_arms(&mut namespaces, &provenance, &mut diags);
     unions::merge_equal_arms(&mut namespaces, &provenance, &mut diags);
     unions::break_ref_cycles(&mut namespaces, &provenance, &mut diags);
     finite::widen_types_without_value(&mut namespaces, &provenance, &mut diags);

@@ -132,7 +132,6 @@ pub(crate) fn break_ref_cycles(
 ) {
     for (ns_name, ns) in namespaces.iter_mut() {
         let Some(types) = ns.types.as_mut() else { continue };
-        drop_self_arms(ns_name, types, provenance, diags);
         let mut cyclic = Vec::new();
         for name in types.keys() {
             let mut at = name;
@@ -165,28 +164,44 @@ pub(crate) fn break_ref_cycles(
     }
 }
 
-/// A union arm of a named type that is a ref to the type itself (`struct T(Option<T>)`: serde's
-/// newtype is transparent and `Some(x)` is `x`, so `T` is `T | null`): check refuses it
-/// (`ref-cycle`), and it adds no value (a value matches `T | X` only by matching `X`), so it is
-/// dropped, with warning `self-reference`; a union left with one arm is that arm. Found by the
-/// `extract` fuzz target's smoke.
-fn drop_self_arms(
-    ns_name: &str,
-    types: &mut IndexMap<String, TypeNode>,
+/// A union arm of a named type that is a ref to the type itself, also inside union arms
+/// (`struct T(Option<T>)`: serde's newtype is transparent and `Some(x)` is `x`, so `T` is
+/// `T | null`; `Option<Option<T>>` nests the union): check refuses it (`ref-cycle`), and it adds
+/// no value (a value matches `T | X` only by matching `X`), so it is dropped, with warning
+/// `self-reference`; a union left with one arm is that arm. Found by the `extract` fuzz
+/// target's smoke.
+pub(crate) fn drop_self_arms(
+    namespaces: &mut IndexMap<String, Namespace>,
     provenance: &[(String, Location)],
     diags: &mut Diagnostics,
 ) {
-    for (name, t) in types.iter_mut() {
-        let TypeKind::Union(u) = &mut t.kind else { continue };
-        let is_self = |arm: &TypeNode| {
-            matches!(&arm.kind, TypeKind::Ref(r)
-                if &r.name == name && r.namespace.as_ref().is_none_or(|n| n == ns_name))
-        };
-        let before = u.variants.len();
-        u.variants.retain(|arm| !is_self(arm));
-        if u.variants.len() == before {
-            continue;
+    for (ns_name, ns) in namespaces.iter_mut() {
+        for (name, t) in ns.types.iter_mut().flatten() {
+            drop_self_arms_of(ns_name, name, t, provenance, diags);
         }
+    }
+}
+
+fn drop_self_arms_of(
+    ns_name: &str,
+    name: &str,
+    t: &mut TypeNode,
+    provenance: &[(String, Location)],
+    diags: &mut Diagnostics,
+) {
+    if !matches!(t.kind, TypeKind::Union(_)) {
+        return;
+    }
+    let is_self = |node: &TypeNode| {
+        matches!(&node.kind, TypeKind::Ref(r)
+            if r.name == name && r.namespace.as_ref().is_none_or(|n| n == ns_name))
+    };
+    let mut dropped = false;
+    if strip_self(t, &is_self, &mut dropped) {
+        // Nothing but itself: no value has that shape.
+        t.kind = TypeKind::Any;
+    }
+    if dropped {
         let pointer =
             format!("/namespaces/{}/types/{}", pointer_escape(ns_name), pointer_escape(name));
         diags.warn(
@@ -195,14 +210,30 @@ fn drop_self_arms(
             format!("type `{name}` has itself as a union arm (a newtype of an `Option` of itself, say): the arm adds no value and is dropped"),
             Some("give the type a field, or describe it in accord.toml's [types]".into()),
         );
-        match u.variants.len() {
-            // Nothing but itself: no value has that shape.
-            0 => t.kind = TypeKind::Any,
-            1 => {
-                let arm = u.variants.pop().expect("one arm");
-                t.kind = arm.kind;
-            }
-            _ => {}
+    }
+}
+
+/// Drops the arms of `node`'s unions (nested unions included) that `is_self`; a union left with
+/// one arm becomes it. Whether `node` is left with no value at all (itself, or a union of
+/// nothing else).
+fn strip_self(
+    node: &mut TypeNode,
+    is_self: &dyn Fn(&TypeNode) -> bool,
+    dropped: &mut bool,
+) -> bool {
+    if is_self(node) {
+        *dropped = true;
+        return true;
+    }
+    let TypeKind::Union(u) = &mut node.kind else { return false };
+    u.variants.retain_mut(|arm| !strip_self(arm, is_self, dropped));
+    match u.variants.len() {
+        0 => true,
+        1 => {
+            let arm = u.variants.pop().expect("one arm");
+            node.kind = arm.kind;
+            false
         }
+        _ => false,
     }
 }
