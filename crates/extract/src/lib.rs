@@ -270,6 +270,7 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
         wire,
         ..Document::default()
     };
+    deeper_than_the_reader(&document, &provenance, &mut diags);
     Extraction { document, diagnostics: diags.all, provenance, versions_given, lines }
 }
 
@@ -315,6 +316,31 @@ fn drop_unreached(namespaces: &mut IndexMap<String, accord_schema_model::Namespa
             }
         }
     }
+}
+
+/// Never write what the reader refuses as too deep (docs/format.md §2.5: 127 levels, the records
+/// around a type node included): source inside [`MAX_NESTING`] can still nest a type past it
+/// (`Vec<…>` 128 deep under a method's result; each `Option` is two levels, a union and its
+/// arms), found by the `extract` fuzz target's smoke. An error at the deepest place, `nesting-too-deep`.
+fn deeper_than_the_reader(
+    document: &Document,
+    provenance: &[(String, Location)],
+    diags: &mut diagnostic::Diagnostics,
+) {
+    let Err(e) = Document::from_value(document.to_value()) else { return };
+    if !matches!(*e.kind, accord_schema_model::ErrorKind::TooDeep { .. }) {
+        return;
+    }
+    diags.error(
+        "nesting-too-deep",
+        unions::place(e.pointer.as_str(), provenance),
+        format!(
+            "this type would nest the contract more than {} levels deep at {}, deeper than the format is read (docs/format.md §2.5); extract does not write it",
+            accord_schema_model::DEPTH_LIMIT,
+            e.pointer
+        ),
+        Some("name an inner part of the type (a struct), or describe it in accord.toml's [types]".into()),
+    );
 }
 
 pub(crate) fn pointer_escape(s: &str) -> String {
