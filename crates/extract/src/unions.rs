@@ -214,8 +214,9 @@ fn drop_self_arms_of(
 }
 
 /// Drops the arms of `node`'s unions (nested unions included) that `is_self`; a union left with
-/// one arm becomes it. Whether `node` is left with no value at all (itself, or a union of
-/// nothing else).
+/// one arm becomes it, and where an arm was dropped, union arms are flattened into their union
+/// and repeated arms merged (`Option<Option<Option<T>>>` leaves `null` three times over).
+/// Whether `node` is left with no value at all (itself, or a union of nothing else).
 fn strip_self(
     node: &mut TypeNode,
     is_self: &dyn Fn(&TypeNode) -> bool,
@@ -226,7 +227,25 @@ fn strip_self(
         return true;
     }
     let TypeKind::Union(u) = &mut node.kind else { return false };
+    let before = *dropped;
     u.variants.retain_mut(|arm| !strip_self(arm, is_self, dropped));
+    if *dropped && !before {
+        let mut flat: Vec<TypeNode> = Vec::new();
+        for arm in std::mem::take(&mut u.variants) {
+            match arm.kind {
+                TypeKind::Union(inner) => flat.extend(inner.variants),
+                _ => flat.push(arm),
+            }
+        }
+        let mut shapes = Vec::new();
+        flat.retain(|arm| {
+            let shape = arm.without_docs().to_value();
+            let new = !shapes.contains(&shape);
+            shapes.push(shape);
+            new
+        });
+        u.variants = flat;
+    }
     match u.variants.len() {
         0 => true,
         1 => {

@@ -128,7 +128,15 @@ fn a_newtype_of_an_option_of_itself_is_null_not_a_ref_cycle() {
     assert_eq!(codes, ["self-reference"]);
     let t = &x.document.namespaces.as_ref().unwrap()["h"].types.as_ref().unwrap()["Deep"];
     assert!(matches!(t.kind, accord_schema_model::TypeKind::Null), "{t:?}");
-    // Nested: `Option<Option<Deep>>` is a union of a union (`extract-newtype-option-option-self.bin`).
+    // Nested: `Option<Option<Deep>>` is a union of a union (`extract-newtype-option-option-self.bin`);
+    // three deep leaves `null` three times (`extract-newtype-option-thrice-self.bin`).
+    for wrapped in ["Option<Option<Option<Deep>>>", "Option<Option<Option<Option<Deep>>>>"] {
+        let text =
+            format!("{TRAIT}#[derive(Serialize, Deserialize)]\npub struct Deep({wrapped});\n");
+        let x = extract(&mut one_file(text), "src/lib.rs", &Config::default());
+        let t = &x.document.namespaces.as_ref().unwrap()["h"].types.as_ref().unwrap()["Deep"];
+        assert!(matches!(t.kind, accord_schema_model::TypeKind::Null), "{wrapped}: {t:?}");
+    }
     let text = format!(
         "{TRAIT}#[derive(Serialize, Deserialize)]\npub struct Deep(Option<Option<Deep>>);\n"
     );
