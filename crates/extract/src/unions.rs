@@ -48,7 +48,21 @@ pub(crate) fn place(pointer: &str, provenance: &[(String, Location)]) -> Locatio
         .unwrap_or_default()
 }
 
+/// Merges until nothing is left to merge: an inner union merged into one arm can leave its
+/// outer union with a repeat (`Option<Option<()>>`: `(null | null) | null`), which the pass
+/// that merged it had already passed by. Each pass that merges removes an arm, so it ends.
 fn walk(node: &mut TypeNode, at: &str, provenance: &[(String, Location)], diags: &mut Diagnostics) {
+    while walk_once(node, at, provenance, diags) {}
+}
+
+/// One pass; whether it merged anything.
+fn walk_once(
+    node: &mut TypeNode,
+    at: &str,
+    provenance: &[(String, Location)],
+    diags: &mut Diagnostics,
+) -> bool {
+    let mut any = false;
     // Depth first with an explicit stack: a hostile source's deep nesting must not recurse.
     let mut stack = vec![(node, at.to_owned())];
     while let Some((node, at)) = stack.pop() {
@@ -71,6 +85,7 @@ fn walk(node: &mut TypeNode, at: &str, provenance: &[(String, Location)], diags:
                 i += 1;
                 keep
             });
+            any |= !merged.is_empty();
             for (arm, first) in merged {
                 diags.warn(
                     "union-arms-merged",
@@ -120,6 +135,7 @@ fn walk(node: &mut TypeNode, at: &str, provenance: &[(String, Location)], diags:
         };
         stack.extend(kids);
     }
+    any
 }
 
 /// A named type that is only a ref to itself, directly or through other refs (`struct T(Box<T>)`:
@@ -214,9 +230,7 @@ fn drop_self_arms_of(
 }
 
 /// Drops the arms of `node`'s unions (nested unions included) that `is_self`; a union left with
-/// one arm becomes it, and where an arm was dropped, union arms are flattened into their union
-/// and repeated arms merged (`Option<Option<Option<T>>>` leaves `null` three times over).
-/// Whether `node` is left with no value at all (itself, or a union of nothing else).
+/// one arm becomes it (arms left equal are merged after, by `merge_equal_arms`). Whether `node` is left with no value at all (itself, or a union of nothing else).
 fn strip_self(
     node: &mut TypeNode,
     is_self: &dyn Fn(&TypeNode) -> bool,
@@ -227,25 +241,7 @@ fn strip_self(
         return true;
     }
     let TypeKind::Union(u) = &mut node.kind else { return false };
-    let before = *dropped;
     u.variants.retain_mut(|arm| !strip_self(arm, is_self, dropped));
-    if *dropped && !before {
-        let mut flat: Vec<TypeNode> = Vec::new();
-        for arm in std::mem::take(&mut u.variants) {
-            match arm.kind {
-                TypeKind::Union(inner) => flat.extend(inner.variants),
-                _ => flat.push(arm),
-            }
-        }
-        let mut shapes = Vec::new();
-        flat.retain(|arm| {
-            let shape = arm.without_docs().to_value();
-            let new = !shapes.contains(&shape);
-            shapes.push(shape);
-            new
-        });
-        u.variants = flat;
-    }
     match u.variants.len() {
         0 => true,
         1 => {

@@ -129,8 +129,13 @@ fn a_newtype_of_an_option_of_itself_is_null_not_a_ref_cycle() {
     let t = &x.document.namespaces.as_ref().unwrap()["h"].types.as_ref().unwrap()["Deep"];
     assert!(matches!(t.kind, accord_schema_model::TypeKind::Null), "{t:?}");
     // Nested: `Option<Option<Deep>>` is a union of a union (`extract-newtype-option-option-self.bin`);
-    // three deep leaves `null` three times (`extract-newtype-option-thrice-self.bin`).
-    for wrapped in ["Option<Option<Option<Deep>>>", "Option<Option<Option<Option<Deep>>>>"] {
+    // three deep leaves `null` three times; `Option<Option<()>>` is `(null | null) | null`
+    // without any self arm (`extract-option-option-unit.bin`), merged inner union first.
+    for wrapped in [
+        "Option<Option<Option<Deep>>>",
+        "Option<Option<Option<Option<Deep>>>>",
+        "Option<Option<()>>",
+    ] {
         let text =
             format!("{TRAIT}#[derive(Serialize, Deserialize)]\npub struct Deep({wrapped});\n");
         let x = extract(&mut one_file(text), "src/lib.rs", &Config::default());
