@@ -595,8 +595,7 @@ fn join(dir: &str, rest: &str) -> String {
     if dir.is_empty() { rest.to_owned() } else { format!("{dir}/{rest}") }
 }
 
-/// `src/a/../b.rs` → `src/b.rs`; `src/../../x.rs` → `../x.rs`; an absolute path (a
-/// dependency's) stays absolute.
+/// `src/a/../b.rs` → `src/b.rs`; `src/../../x.rs` → `../x.rs`.
 fn normalize(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
@@ -611,6 +610,5 @@ fn normalize(path: &str) -> String {
             p => parts.push(p),
         }
     }
-    let joined = parts.join("/");
-    if path.starts_with('/') { format!("/{joined}") } else { joined }
+    parts.join("/")
 }
