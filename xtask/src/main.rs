@@ -15,6 +15,7 @@ mod fixtures;
 mod floor;
 mod format_schema;
 mod freeze;
+mod fuzz_smoke;
 mod layering;
 mod load;
 #[cfg(test)]
@@ -83,6 +84,9 @@ tasks:
   console-shots            the screenshots of docs/console.md (docs/console/*.png), made by the
                            console's browser script in headless Chromium against accord serve
                            --console of the pump plant (needs chromium and npm ci, as .ci/run does)
+  fuzz-smoke [--secs N]    the extract fuzz target (fuzz/) built on the stable toolchain and run for N
+                           seconds (default 30, at most 60), seeded with its regression inputs; fails
+                           on a crash, a hang or memory past 2 GiB (CI runs it)
   layering                 print the dependencies between workspace packages and check them against
                            the layering table in docs/ARCHITECTURE.md
   help                     print this text
@@ -115,6 +119,10 @@ enum Task {
         check: bool,
     },
     Package,
+    /// The extract fuzz target for `secs` seconds.
+    FuzzSmoke {
+        secs: u64,
+    },
     Layering,
     ConsoleShots,
     BenchServe,
@@ -215,6 +223,26 @@ fn parse_args(args: &[String]) -> Result<Task, String> {
             Task::Crates { check }
         }
         "package" => Task::Package,
+        "fuzz-smoke" => {
+            let mut secs = fuzz_smoke::DEFAULT_SECS;
+            while let Some(arg) = rest.next() {
+                match arg {
+                    "--secs" => {
+                        let n = rest.next().ok_or("`--secs` needs a number of seconds")?;
+                        let n = n
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|n| (1..=fuzz_smoke::MAX_SECS).contains(n));
+                        secs = n.ok_or(format!(
+                            "`--secs` takes 1 to {} seconds",
+                            fuzz_smoke::MAX_SECS
+                        ))?;
+                    }
+                    other => return Err(unexpected("fuzz-smoke", other)),
+                }
+            }
+            Task::FuzzSmoke { secs }
+        }
         "layering" => Task::Layering,
         "console-shots" => Task::ConsoleShots,
         "bench-serve" => Task::BenchServe,
@@ -277,6 +305,7 @@ fn task_name(task: &Task) -> &'static str {
         Task::Release { .. } => "release",
         Task::Crates { .. } => "crates",
         Task::Package => "package",
+        Task::FuzzSmoke { .. } => "fuzz-smoke",
         Task::Layering => "layering",
         Task::ConsoleShots => "console-shots",
         Task::BenchServe => "bench-serve",
@@ -329,6 +358,7 @@ fn main() -> ExitCode {
             let names: Vec<String> = found.into_iter().map(|(name, _)| name).collect();
             workspace::package(&root, &workspace::target_dir(&root), &names)
         }),
+        Task::FuzzSmoke { secs } => fuzz_smoke::run(&root, secs),
         Task::Layering => layering::run(&root),
         Task::ConsoleShots => console_shots::run(&root),
         Task::BenchServe => bench_serve::run(&root),
@@ -380,6 +410,10 @@ mod tests {
         );
         assert_eq!(parse("crates --check"), Ok(Task::Crates { check: true }));
         assert_eq!(parse("layering"), Ok(Task::Layering));
+        assert_eq!(parse("fuzz-smoke"), Ok(Task::FuzzSmoke { secs: 30 }));
+        assert_eq!(parse("fuzz-smoke --secs 60"), Ok(Task::FuzzSmoke { secs: 60 }));
+        assert!(parse("fuzz-smoke --secs 61").is_err(), "bounded: at most 60 s");
+        assert!(parse("fuzz-smoke --secs 0").is_err());
         assert_eq!(parse("console-shots"), Ok(Task::ConsoleShots));
         assert_eq!(parse("bench-serve"), Ok(Task::BenchServe));
         assert_eq!(parse("bench-giant"), Ok(Task::BenchGiant { methods: 1_000_000 }));

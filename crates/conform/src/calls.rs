@@ -17,14 +17,6 @@ use crate::report::{Answered, Answers, Check, Outcome, Phase};
 use crate::run::{Called, MUTANT_SOURCES, Run, seed_for};
 use crate::transcript::Transcript;
 
-/// The transcript note of a mutant answered as the params without its extras.
-const TOLERATED: &str =
-    "tolerated: the plant ignored the positional params the method does not declare";
-
-/// Why tolerance passes (docs/conform.md, "Tolerance").
-const TOLERATED_WHY: &str =
-    "readers ignore what they do not know; only accepting what changes meaning fails";
-
 /// One place in the report of these phases.
 enum Item {
     /// A request to send.
@@ -80,17 +72,20 @@ impl Run<'_> {
                 Item::Done(check) => self.push_check(check),
                 Item::Job(job) => match done[i].take() {
                     Some(mut check) => {
-                        if job.tolerable
+                        if let Some(tolerance) = job.tolerable
                             && check.answered == Some(Answered::Result)
                             && check.outcome == Outcome::Passed
                         {
-                            check.transcript.note(TOLERATED);
+                            check.transcript.note(format!("tolerated: {}", tolerance.did()));
                             self.notes.push(format!(
-                                "{}: {}: answered with a result, the extra positional param(s) ignored; tolerated, not a failure ({TOLERATED_WHY})",
-                                job.subject, job.name
+                                "{}: {}: answered with a result, {}; tolerated, not a failure ({})",
+                                job.subject,
+                                job.name,
+                                tolerance.did(),
+                                tolerance.why()
                             ));
                         }
-                        if job.tolerable {
+                        if job.tolerable.is_some() {
                             // Counted for positive calls only.
                             check.answered = None;
                         }
@@ -349,8 +344,10 @@ impl Run<'_> {
             }
             let sent_count = to_send.len();
             for (name, value) in to_send {
-                let tolerable =
-                    self.judge.tolerated(m.namespace, m.method, m.declared, Some(&value)).is_some();
+                let tolerable = self
+                    .judge
+                    .tolerated(m.namespace, m.method, m.declared, Some(&value))
+                    .map(|(_, tolerance)| tolerance);
                 let sent = self.request(&m.wire, Some(value));
                 let mut job = self.job(Phase::Negative, &m.name, name, sent, None);
                 job.tolerable = tolerable;
@@ -460,7 +457,7 @@ impl Run<'_> {
             credential: crate::transcript::Credential::Right,
             sent,
             positive,
-            tolerable: false,
+            tolerable: None,
         }
     }
 }

@@ -399,19 +399,24 @@ impl Judge<'_> {
         }
     }
 
-    /// Invalid `params` that are valid once what a plant may ignore is taken away: positional
-    /// params past the ones the method declares (format.md §10.7 refuses them; JSON-RPC
-    /// servers such as jsonrpsee read the params they know and ignore the rest, and nothing
-    /// the call means changes). The params without the extras, or `None` when the params are
-    /// invalid for another reason too (a wrong type, a missing required param, a value out of
-    /// bounds): those must be refused.
+    /// Invalid `params` that are valid once what a plant may take in its stride is made
+    /// explicit, as the call the plant answers: positional params past the ones the method
+    /// declares taken away (format.md §10.7 refuses them; JSON-RPC servers such as jsonrpsee
+    /// read the params they know and ignore the rest), or required params whose type admits
+    /// `null` left out of an object filled in with `null` (serde, under jsonrpsee's by-name
+    /// params, reads a missing `Option` as `None`, the `null` the contract admits). Nothing the
+    /// call means changes. `None` when the params are invalid for another reason too (a wrong
+    /// type, a missing param that cannot be null, a value out of bounds): those must be refused.
     pub(crate) fn tolerated(
         &self,
         namespace: &str,
         method: &str,
         declared: &Method,
         params: Option<&Value>,
-    ) -> Option<Value> {
+    ) -> Option<(Value, Tolerance)> {
+        if let Some(Value::Object(given)) = params {
+            return self.missing_nullable(namespace, method, declared, given);
+        }
         let Some(Value::Array(items)) = params else { return None };
         if declared.param_structure == Some(ParamStructure::ByName) {
             return None;
@@ -426,13 +431,39 @@ impl Judge<'_> {
         loop {
             let trimmed = Value::Array(kept.clone());
             if self.params_valid(namespace, method, declared, Some(&trimmed)) {
-                return Some(trimmed);
+                return Some((trimmed, Tolerance::ExtraPositional));
             }
             if kept.last() != Some(&Value::Null) {
                 return None;
             }
             kept.pop();
         }
+    }
+
+    /// Params by name whose only fault is required params left out that may be `null`: the
+    /// params with each filled in with `null`.
+    fn missing_nullable(
+        &self,
+        namespace: &str,
+        method: &str,
+        declared: &Method,
+        given: &serde_json::Map<String, Value>,
+    ) -> Option<(Value, Tolerance)> {
+        if declared.param_structure == Some(ParamStructure::ByPosition) {
+            return None;
+        }
+        let mut filled = given.clone();
+        for p in declared.params.iter().flatten() {
+            if !p.field.is_optional() && !given.contains_key(&p.name) {
+                filled.insert(p.name.clone(), Value::Null);
+            }
+        }
+        if filled.len() == given.len() {
+            return None;
+        }
+        let filled = Value::Object(filled);
+        self.params_valid(namespace, method, declared, Some(&filled))
+            .then_some((filled, Tolerance::MissingNullable))
     }
 
     fn call(
@@ -459,7 +490,7 @@ impl Judge<'_> {
             )];
         }
         if !self.params_valid(namespace, method, declared, params) {
-            if let Some(trimmed) = self.tolerated(namespace, method, declared, params) {
+            if let Some((trimmed, _)) = self.tolerated(namespace, method, declared, params) {
                 // Params the plant may ignore (docs/conform.md, "Tolerance"): refusing them
                 // is right, and so is answering the call the rest of the params make.
                 let declared_code =
@@ -878,4 +909,83 @@ pub(crate) fn built_against(doc: &Document) -> Value {
         })
         .collect();
     describe::request_params(&built)
+}
+
+/// What a plant may take in its stride in a mutant (docs/conform.md, "Tolerance").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tolerance {
+    /// Positional params past the declared ones, ignored.
+    ExtraPositional,
+    /// Required params that may be `null`, left out of params by name, read as `null`.
+    MissingNullable,
+}
+
+impl Tolerance {
+    /// What the plant did, for the transcript and the note.
+    pub(crate) fn did(self) -> &'static str {
+        match self {
+            Tolerance::ExtraPositional => "the extra positional param(s) ignored",
+            Tolerance::MissingNullable => {
+                "the required param(s) left out read as null, which their type admits"
+            }
+        }
+    }
+
+    /// Why it passes.
+    pub(crate) fn why(self) -> &'static str {
+        match self {
+            Tolerance::ExtraPositional => {
+                "readers ignore what they do not know; only accepting what changes meaning fails"
+            }
+            Tolerance::MissingNullable => {
+                "the call means what the same call with null means; only accepting what changes meaning fails"
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Options;
+
+    /// `keys(prefix: string | null, count: integer)`, both required: jsonrpsee's
+    /// `fn keys(&self, prefix: Option<String>, count: u32)`.
+    const DOC: &str = r#"{"schema": 1, "namespaces": {"s": {"version": "1.0.0", "methods": {"keys": {
+        "params": [
+            {"name": "prefix", "type": {"kind": "union", "variants": [{"kind": "string"}, {"kind": "null"}]}},
+            {"name": "count", "type": {"kind": "integer", "min": 0, "max": 10}}
+        ],
+        "result": {"kind": "null"}}}}}}"#;
+
+    fn tolerated(doc: &Document, params: Value) -> Option<(Value, Tolerance)> {
+        let dialect = Dialect::of(doc).unwrap();
+        let protocol = Protocol::of(&dialect, None, None, "x".into(), &Options::default());
+        let contract = Contract::compile(doc).unwrap();
+        let judge = Judge { doc, contract, has_token: false, protocol, dialect };
+        let declared = &doc.namespaces.as_ref().unwrap()["s"].methods.as_ref().unwrap()["keys"];
+        judge.tolerated("s", "keys", declared, Some(&params))
+    }
+
+    #[test]
+    fn a_nullable_param_left_out_by_name_is_read_as_null_and_nothing_else_is() {
+        let doc = Document::parse(DOC).unwrap();
+        let filled = serde_json::json!({"count": 1, "prefix": null});
+        assert_eq!(
+            tolerated(&doc, serde_json::json!({"count": 1})),
+            Some((filled, Tolerance::MissingNullable))
+        );
+        // A required param that cannot be null, left out: refused, whatever else.
+        assert_eq!(tolerated(&doc, serde_json::json!({"prefix": "a"})), None);
+        assert_eq!(tolerated(&doc, serde_json::json!({})), None);
+        // Another fault beside the missing nullable param: refused.
+        assert_eq!(tolerated(&doc, serde_json::json!({"count": 11})), None);
+        // By position the gap cannot be left: `[1]` is `prefix: 1`, a wrong type.
+        assert_eq!(tolerated(&doc, serde_json::json!([1])), None);
+        // Extras past the declared params, as before.
+        assert_eq!(
+            tolerated(&doc, serde_json::json!(["a", 1, true])),
+            Some((serde_json::json!(["a", 1]), Tolerance::ExtraPositional))
+        );
+    }
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod arguments;
 mod calls;
 mod causes;
 mod client;

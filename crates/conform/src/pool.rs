@@ -27,9 +27,10 @@ pub(crate) struct Job {
     /// Set for a positive call of a contract method: its answer is counted, and an example
     /// that documents a result must get one.
     pub(crate) positive: Option<Positive>,
-    /// Set for a mutant whose only fault is one a plant may ignore (extra positional params):
-    /// its answer is recorded, so that a result can be noted as tolerance.
-    pub(crate) tolerable: bool,
+    /// Set for a mutant whose only fault is one a plant may take in its stride (extra
+    /// positional params, a nullable param left out): its answer is recorded, so that a result
+    /// can be noted as tolerance.
+    pub(crate) tolerable: Option<crate::judge::Tolerance>,
 }
 
 /// What a positive call adds to its judging.
@@ -69,7 +70,7 @@ impl Run<'_> {
         let (outcome, answered) = match sent.await {
             None => (self.not_run(), None),
             Some((mut problems, reply)) => {
-                let answered = (job.positive.is_some() || job.tolerable)
+                let answered = (job.positive.is_some() || job.tolerable.is_some())
                     .then(|| self.answered(&job.subject, reply.as_ref()));
                 if job.positive.is_some_and(|p| p.documents_result)
                     && answered == Some(Answered::DeclaredError)

@@ -29,7 +29,7 @@ pub use crate::{
     config::{Config, NamespaceConfig, WireFrom},
     diagnostic::{Diagnostic, Location, Severity},
     error::Error,
-    limits::{LIMIT_CODES, MAX_LOWERING, MAX_NESTING, MAX_SOURCE_BYTES},
+    limits::{LIMIT_CODES, MAX_LOWERED_NODES, MAX_LOWERING, MAX_NESTING, MAX_SOURCE_BYTES},
     merge::merge,
     modules::{Dependency, SourceLoader},
 };
@@ -258,6 +258,8 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
         let fields = fields_of.get(base.as_str()).into_iter().flatten();
         provenance.extend(fields.map(|f| (*f).clone()));
     }
+    // Self arms first: dropping one may leave arms equal (`Option<Option<T>>`: null twice).
+    unions::drop_self_arms(&mut namespaces, &provenance, &mut diags);
     unions::merge_equal_arms(&mut namespaces, &provenance, &mut diags);
     unions::break_ref_cycles(&mut namespaces, &provenance, &mut diags);
     finite::widen_types_without_value(&mut namespaces, &provenance, &mut diags);
@@ -268,6 +270,7 @@ fn assemble(parts: Vec<Part>, config: &Config, root: &str) -> Extraction {
         wire,
         ..Document::default()
     };
+    deeper_than_the_reader(&document, &provenance, &mut diags);
     Extraction { document, diagnostics: diags.all, provenance, versions_given, lines }
 }
 
@@ -315,6 +318,31 @@ fn drop_unreached(namespaces: &mut IndexMap<String, accord_schema_model::Namespa
     }
 }
 
+/// Never write what the reader refuses as too deep (docs/format.md §2.5: 127 levels, the records
+/// around a type node included): source inside [`MAX_NESTING`] can still nest a type past it
+/// (`Vec<…>` 128 deep under a method's result; each `Option` is two levels, a union and its
+/// arms), found by the `extract` fuzz target's smoke. An error at the deepest place, `nesting-too-deep`.
+fn deeper_than_the_reader(
+    document: &Document,
+    provenance: &[(String, Location)],
+    diags: &mut diagnostic::Diagnostics,
+) {
+    let Err(e) = Document::from_value(document.to_value()) else { return };
+    if !matches!(*e.kind, accord_schema_model::ErrorKind::TooDeep { .. }) {
+        return;
+    }
+    diags.error(
+        "nesting-too-deep",
+        unions::place(e.pointer.as_str(), provenance),
+        format!(
+            "this type would nest the contract more than {} levels deep at {}, deeper than the format is read (docs/format.md §2.5); extract does not write it",
+            accord_schema_model::DEPTH_LIMIT,
+            e.pointer
+        ),
+        Some("name an inner part of the type (a struct), or describe it in accord.toml's [types]".into()),
+    );
+}
+
 pub(crate) fn pointer_escape(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
@@ -335,6 +363,11 @@ impl FsLoader {
 impl SourceLoader for FsLoader {
     fn read(&mut self, path: &str) -> Option<String> {
         std::fs::read_to_string(self.root.join(path)).ok()
+    }
+
+    fn identity(&mut self, path: &str) -> Option<String> {
+        let canonical = std::fs::canonicalize(self.root.join(path)).ok()?;
+        Some(canonical.to_string_lossy().into_owned())
     }
 }
 

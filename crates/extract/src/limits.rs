@@ -16,6 +16,11 @@ pub const MAX_NESTING: usize = 128;
 /// included (a type at [`MAX_NESTING`] behind a few aliases still reads).
 pub const MAX_LOWERING: usize = 2 * MAX_NESTING;
 
+/// The most type nodes the lowering of one type may make, aliases expanded in place: an alias
+/// that contains itself twice (`type T = (T, T);`, which rustc refuses) would double at every
+/// level before [`MAX_LOWERING`] stops it. Real types make a few thousand at most.
+pub const MAX_LOWERED_NODES: usize = 250_000;
+
 /// The stack `extract_dir` and `extract_dirs` run on (64 MiB, reserved rather than used):
 /// room for [`MAX_NESTING`] in a debug build, with a wide margin.
 pub(crate) const STACK_BYTES: usize = 64 << 20;
@@ -25,7 +30,8 @@ pub const MAX_SOURCE_BYTES: usize = 64 << 20;
 
 /// The diagnostic codes of the limits above: an extraction that hits one stops as an input
 /// error.
-pub const LIMIT_CODES: [&str; 3] = ["nesting-too-deep", "module-cycle", "source-too-large"];
+pub const LIMIT_CODES: [&str; 4] =
+    ["nesting-too-deep", "type-too-large", "module-cycle", "source-too-large"];
 
 /// Where `text` first nests deeper than [`MAX_NESTING`], if it does. A lexical scan: comments,
 /// string, raw string, byte and char literals are skipped; every `<` but `<=` opens an angle

@@ -102,6 +102,9 @@ pub(crate) struct Lowerer<'a> {
     /// included): held under `MAX_LOWERING`, so a chain of ten thousand aliases cannot overflow
     /// the stack.
     depth: usize,
+    /// How many nodes the lowering of the current outermost type has made: held under
+    /// `MAX_LOWERED_NODES`, so an alias that contains itself cannot expand exponentially.
+    lowered: usize,
     /// Whether a param may be `_` (jsonrpc-derive passes params by position): it is then
     /// named by its place (`param2`).
     pub(crate) unnamed_params: bool,
@@ -200,6 +203,7 @@ impl<'a> Lowerer<'a> {
             field_pointer: None,
             unresolved: IndexMap::new(),
             depth: 0,
+            lowered: 0,
             unnamed_params: false,
         };
         for imp in &krate.manual {
@@ -263,7 +267,29 @@ impl<'a> Lowerer<'a> {
 
     /// The node for `ty` written in `scope`, named types registered in namespace `ns`.
     pub(crate) fn lower(&mut self, ty: &Type, scope: &Scope, ns: &str) -> TypeNode {
+        if self.depth == 0 {
+            self.lowered = 0;
+        }
+        self.lowered += 1;
+        if self.lowered > crate::limits::MAX_LOWERED_NODES {
+            // Said once, where the budget ran out; every call after it returns at once.
+            if self.lowered == crate::limits::MAX_LOWERED_NODES + 1 {
+                self.diags.error(
+                    "type-too-large",
+                    locate(&scope.file, syn::spanned::Spanned::span(ty)),
+                    format!(
+                        "this type expands to more than {} type nodes once its aliases are expanded in place (each alias a pair of the next doubles them); extract does not read past that",
+                        crate::limits::MAX_LOWERED_NODES
+                    ),
+                    None,
+                );
+            }
+            return node(TypeKind::Any);
+        }
         if self.depth >= crate::limits::MAX_LOWERING {
+            // The rest of this type is not lowered: an alias that contains itself twice would
+            // reach the depth at each of its 2^256 leaves.
+            self.lowered = crate::limits::MAX_LOWERED_NODES + 2;
             self.diags.error(
                 "nesting-too-deep",
                 locate(&scope.file, syn::spanned::Spanned::span(ty)),

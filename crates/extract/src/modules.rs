@@ -17,6 +17,13 @@ use crate::{
 pub trait SourceLoader {
     /// The text of `path`, or `None` when there is no such file.
     fn read(&mut self, path: &str) -> Option<String>;
+
+    /// What names the file at `path` whatever the spelling (`../krate/src/lib.rs` and
+    /// `src/lib.rs` can be one file), for finding a module that contains itself; `None` when
+    /// the path is its own name (in-memory sources: there is no other spelling).
+    fn identity(&mut self, _path: &str) -> Option<String> {
+        None
+    }
 }
 
 impl<S: std::hash::BuildHasher> SourceLoader for HashMap<String, String, S> {
@@ -181,7 +188,8 @@ pub(crate) fn load(loader: &mut dyn SourceLoader, root: &str, diags: &mut Diagno
         mentions(&text, &mut krate.mentioned);
         let all = attrs::flatten(&file.attrs);
         krate.doc = attrs::docs(&all).description;
-        let mut walker = Walker { loader, diags, krate: &mut krate, open: vec![root.to_owned()] };
+        let open = vec![opened(loader, root)];
+        let mut walker = Walker { loader, diags, krate: &mut krate, open };
         walker.items(ROOT, root, &dir, true, file.items);
     }
     krate
@@ -269,8 +277,8 @@ impl Crate {
             self.lines += text.lines().count();
             mentions(&text, &mut self.mentioned);
             let dir = parent_dir(&dep.root);
-            let mut walker =
-                Walker { loader, diags: &mut quiet, krate: self, open: vec![dep.root.clone()] };
+            let open = vec![opened(loader, &dep.root)];
+            let mut walker = Walker { loader, diags: &mut quiet, krate: self, open };
             walker.items(root, &dep.root, &dir, true, file.items);
             // A dependency's limits are the run's: a hostile dependency stops it too.
             for d in quiet.all.iter().filter(|d| crate::limits::LIMIT_CODES.contains(&d.code)) {
@@ -352,9 +360,14 @@ struct Walker<'a> {
     loader: &'a mut dyn SourceLoader,
     diags: &'a mut Diagnostics,
     krate: &'a mut Crate,
-    /// The files of the modules being read, outermost first: a module whose file is one of
-    /// them is its own ancestor.
-    open: Vec<String>,
+    /// The files of the modules being read, outermost first, as named and as the loader
+    /// identifies them: a module whose file is one of them is its own ancestor.
+    open: Vec<(String, String)>,
+}
+
+/// A file being read: its name and its identity (the loader's, else the name).
+fn opened(loader: &mut dyn SourceLoader, path: &str) -> (String, String) {
+    (path.to_owned(), loader.identity(path).unwrap_or_else(|| path.to_owned()))
 }
 
 impl Walker<'_> {
@@ -495,13 +508,14 @@ impl Walker<'_> {
             }
         };
         for candidate in &candidates {
-            if self.open.contains(candidate) {
+            let this = opened(self.loader, candidate);
+            if self.open.iter().any(|(_, identity)| *identity == this.1) {
                 self.diags.error(
                     "module-cycle",
                     locate(file, m.ident.span()),
                     format!(
                         "module `{name}` is `{candidate}`, which is already being read ({}): a module cannot contain itself",
-                        self.open.join(" → ")
+                        self.open.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(" → ")
                     ),
                     Some("point its `#[path]` at another file".into()),
                 );
@@ -516,7 +530,7 @@ impl Walker<'_> {
                 mentions(&text, &mut self.krate.mentioned);
                 let is_mod_rs = explicit.is_some() || candidate.ends_with("/mod.rs");
                 let child_dir = if is_mod_rs { parent_dir(candidate) } else { base.clone() };
-                self.open.push(candidate.clone());
+                self.open.push(this);
                 self.items(id, candidate, &child_dir, is_mod_rs, parsed.items);
                 self.open.pop();
                 return;
@@ -581,12 +595,15 @@ fn join(dir: &str, rest: &str) -> String {
     if dir.is_empty() { rest.to_owned() } else { format!("{dir}/{rest}") }
 }
 
-/// `src/a/../b.rs` → `src/b.rs`.
+/// `src/a/../b.rs` → `src/b.rs`; `src/../../x.rs` → `../x.rs`.
 fn normalize(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {
             "." | "" => {}
+            // A `..` past the crate's directory stays: `#[path]` may name a file outside it,
+            // as rustc allows (an example serving a fixture's traits).
+            ".." if parts.last().is_none_or(|p| *p == "..") => parts.push(".."),
             ".." => {
                 parts.pop();
             }

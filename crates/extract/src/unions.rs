@@ -48,7 +48,21 @@ pub(crate) fn place(pointer: &str, provenance: &[(String, Location)]) -> Locatio
         .unwrap_or_default()
 }
 
+/// Merges until nothing is left to merge: an inner union merged into one arm can leave its
+/// outer union with a repeat (`Option<Option<()>>`: `(null | null) | null`), which the pass
+/// that merged it had already passed by. Each pass that merges removes an arm, so it ends.
 fn walk(node: &mut TypeNode, at: &str, provenance: &[(String, Location)], diags: &mut Diagnostics) {
+    while walk_once(node, at, provenance, diags) {}
+}
+
+/// One pass; whether it merged anything.
+fn walk_once(
+    node: &mut TypeNode,
+    at: &str,
+    provenance: &[(String, Location)],
+    diags: &mut Diagnostics,
+) -> bool {
+    let mut any = false;
     // Depth first with an explicit stack: a hostile source's deep nesting must not recurse.
     let mut stack = vec![(node, at.to_owned())];
     while let Some((node, at)) = stack.pop() {
@@ -71,6 +85,7 @@ fn walk(node: &mut TypeNode, at: &str, provenance: &[(String, Location)], diags:
                 i += 1;
                 keep
             });
+            any |= !merged.is_empty();
             for (arm, first) in merged {
                 diags.warn(
                     "union-arms-merged",
@@ -120,6 +135,7 @@ fn walk(node: &mut TypeNode, at: &str, provenance: &[(String, Location)], diags:
         };
         stack.extend(kids);
     }
+    any
 }
 
 /// A named type that is only a ref to itself, directly or through other refs (`struct T(Box<T>)`:
@@ -161,5 +177,78 @@ pub(crate) fn break_ref_cycles(
                 t.kind = TypeKind::Any;
             }
         }
+    }
+}
+
+/// A union arm of a named type that is a ref to the type itself, also inside union arms
+/// (`struct T(Option<T>)`: serde's newtype is transparent and `Some(x)` is `x`, so `T` is
+/// `T | null`; `Option<Option<T>>` nests the union): check refuses it (`ref-cycle`), and it adds
+/// no value (a value matches `T | X` only by matching `X`), so it is dropped, with warning
+/// `self-reference`; a union left with one arm is that arm. Found by the `extract` fuzz
+/// target's smoke.
+pub(crate) fn drop_self_arms(
+    namespaces: &mut IndexMap<String, Namespace>,
+    provenance: &[(String, Location)],
+    diags: &mut Diagnostics,
+) {
+    for (ns_name, ns) in namespaces.iter_mut() {
+        for (name, t) in ns.types.iter_mut().flatten() {
+            drop_self_arms_of(ns_name, name, t, provenance, diags);
+        }
+    }
+}
+
+fn drop_self_arms_of(
+    ns_name: &str,
+    name: &str,
+    t: &mut TypeNode,
+    provenance: &[(String, Location)],
+    diags: &mut Diagnostics,
+) {
+    if !matches!(t.kind, TypeKind::Union(_)) {
+        return;
+    }
+    let is_self = |node: &TypeNode| {
+        matches!(&node.kind, TypeKind::Ref(r)
+            if r.name == name && r.namespace.as_ref().is_none_or(|n| n == ns_name))
+    };
+    let mut dropped = false;
+    if strip_self(t, &is_self, &mut dropped) {
+        // Nothing but itself: no value has that shape.
+        t.kind = TypeKind::Any;
+    }
+    if dropped {
+        let pointer =
+            format!("/namespaces/{}/types/{}", pointer_escape(ns_name), pointer_escape(name));
+        diags.warn(
+            "self-reference",
+            place(&pointer, provenance),
+            format!("type `{name}` has itself as a union arm (a newtype of an `Option` of itself, say): the arm adds no value and is dropped"),
+            Some("give the type a field, or describe it in accord.toml's [types]".into()),
+        );
+    }
+}
+
+/// Drops the arms of `node`'s unions (nested unions included) that `is_self`; a union left with
+/// one arm becomes it (arms left equal are merged after, by `merge_equal_arms`). Whether `node` is left with no value at all (itself, or a union of nothing else).
+fn strip_self(
+    node: &mut TypeNode,
+    is_self: &dyn Fn(&TypeNode) -> bool,
+    dropped: &mut bool,
+) -> bool {
+    if is_self(node) {
+        *dropped = true;
+        return true;
+    }
+    let TypeKind::Union(u) = &mut node.kind else { return false };
+    u.variants.retain_mut(|arm| !strip_self(arm, is_self, dropped));
+    match u.variants.len() {
+        0 => true,
+        1 => {
+            let arm = u.variants.pop().expect("one arm");
+            node.kind = arm.kind;
+            false
+        }
+        _ => false,
     }
 }

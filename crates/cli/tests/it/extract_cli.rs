@@ -379,9 +379,12 @@ fn hostile_sources_end_in_exit_2_in_bounded_time_and_memory() {
     use std::time::{Duration, Instant};
     let cases = [
         ("alias-chain", "nesting-too-deep"),
+        ("alias-doubling", "type-too-large"),
+        ("alias-self-pair", "nesting-too-deep"),
         ("deep-generics", "nesting-too-deep"),
         ("deep-parens", "nesting-too-deep"),
         ("path-cycle", "module-cycle"),
+        ("path-outside-back", "module-cycle"),
         ("self-module", "module-cycle"),
     ];
     for (case, code) in cases {

@@ -6,6 +6,7 @@ mod ci_workflow;
 mod common;
 mod conform_boiler;
 mod conform_cli;
+mod conform_node_rpc;
 mod conform_plain_jsonrpsee;
 mod conform_pump;
 mod conform_serve;

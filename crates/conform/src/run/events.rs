@@ -3,6 +3,8 @@
 use accord_schema_model::EventRoute;
 use accord_validate::Target;
 use accord_wire::{ProtocolMethod, Response, RoutedEvent};
+
+use crate::arguments::subscribe_arguments;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -127,7 +129,12 @@ impl Run<'_> {
         routed: RoutedEvent<'_>,
     ) -> Outcome {
         let name = routed.event;
-        let (method, params) = routed.subscribe();
+        let (method, params) = match self.subscribe_call(routed) {
+            Ok(call) => call,
+            Err(reason) => {
+                return Outcome::Skipped(format!("no valid subscribe arguments: {reason}"));
+            }
+        };
         let sent = self.request(method, Some(params));
         let opened = self.open_subscription(socket, transcript, &sent, routed).await;
         let Opened { id: subscription, notes, emitted, mut problems } = match opened {
@@ -163,6 +170,28 @@ impl Run<'_> {
         let (method, params) = routed.unsubscribe(&subscription);
         self.close_subscription(socket, transcript, method, params, &mut problems).await;
         self.subscription_outcome(problems, &notes)
+    }
+
+    /// The subscribe call of `routed`: its route's method and params (accord-wire's
+    /// `RoutedEvent::subscribe`), then, on a pubsub route, the event wire's `arguments`
+    /// generated valid (jsonrpsee refuses `chainHead_v1_follow` without its `with_runtime`).
+    /// `Err` says why no valid arguments could be made.
+    pub(crate) fn subscribe_call<'r>(
+        &self,
+        routed: RoutedEvent<'r>,
+    ) -> Result<(&'r str, Value), String> {
+        let (method, params) = routed.subscribe();
+        let Value::Array(mut params) = params else { return Ok((method, params)) };
+        // The event's namespace and name, as the contract spells the qualified name.
+        let place = self.judge.doc.namespaces.iter().flatten().find_map(|(n, ns)| {
+            let event = routed.event.strip_prefix(n.as_str())?.strip_prefix('.')?;
+            ns.events.as_ref()?.contains_key(event).then_some((n.as_str(), event))
+        });
+        if let Some((namespace, event)) = place {
+            let seed = super::seed_for(self.options.seed, routed.event, 0);
+            params.extend(subscribe_arguments(self.judge.doc, namespace, event, seed)?);
+        }
+        Ok((method, Value::Array(params)))
     }
 
     /// Sends `sent`, the subscribe call of `routed`, and asks the plant to emit it: the

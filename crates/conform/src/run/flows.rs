@@ -378,7 +378,16 @@ impl Run<'_> {
         problems: &mut Vec<Problem>,
     ) -> Option<Subscribed> {
         let route = self.judge.dialect.event(event).cloned().unwrap_or(EventRoute::Accord);
-        let (method, params) = RoutedEvent { event, route: &route }.subscribe();
+        let (method, params) = match self.subscribe_call(RoutedEvent { event, route: &route }) {
+            Ok(call) => call,
+            Err(reason) => {
+                problems.push(Problem::new(
+                    FailureKind::Subscription,
+                    format!("no valid subscribe arguments for {event}: {reason}"),
+                ));
+                return None;
+            }
+        };
         let sent = self.request(method, Some(params));
         let reply = self.ws_judged(socket, transcript, &sent, problems).await?;
         let id = match read_response(&reply) {

@@ -175,7 +175,7 @@ impl<'a> Run<'a> {
             credential,
             sent: sent.to_owned(),
             positive: None,
-            tolerable: false,
+            tolerable: None,
         };
         let check = self.execute(&job).await;
         self.push_check(check);
