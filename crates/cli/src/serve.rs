@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use accord_schema_model::Document;
-use accord_serve::{Config, Limits, Mode, Prefer, ScenarioSource, TokenHandle};
+use accord_serve::{Config, Mode, Prefer, ScenarioSource, ServeLimits, TokenHandle};
 use clap::ValueEnum;
 
 use crate::diagnostic::escape_controls;
@@ -55,15 +55,15 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
     /// The largest HTTP body or WebSocket message, in bytes (docs/wire.md §9).
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().engine.body_bytes as u64,
+    #[arg(long, value_name = "BYTES", default_value_t = ServeLimits::default().engine.body_bytes as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_body_bytes: u64,
     /// The deepest JSON nesting accepted (at most 128, the JSON parser's own limit).
-    #[arg(long, value_name = "LEVELS", default_value_t = Limits::default().engine.depth as u64,
+    #[arg(long, value_name = "LEVELS", default_value_t = ServeLimits::default().engine.depth as u64,
           value_parser = clap::value_parser!(u64).range(1..=128))]
     max_depth: u64,
     /// The most requests in one batch.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().engine.batch_length as u64,
+    #[arg(long, value_name = "N", default_value_t = ServeLimits::default().engine.batch_length as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_batch: u64,
     /// The most open connections, HTTP and WebSocket [default: the descriptor limit less 64,
@@ -72,23 +72,23 @@ pub(crate) struct Args {
           value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
     max_connections: Option<u64>,
     /// The most subscriptions on one WebSocket.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().engine.subscriptions as u64,
+    #[arg(long, value_name = "N", default_value_t = ServeLimits::default().engine.subscriptions as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_subscriptions: u64,
     /// The most bytes all HTTP bodies being read may hold together (at least --max-body-bytes).
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().body_memory as u64,
+    #[arg(long, value_name = "BYTES", default_value_t = ServeLimits::default().body_memory as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_body_memory: u64,
     /// The largest answer to one message, in bytes; a response past it is refused (`-32003`).
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().engine.answer_bytes as u64,
+    #[arg(long, value_name = "BYTES", default_value_t = ServeLimits::default().engine.answer_bytes as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_answer_bytes: u64,
     /// The most values in one generated result, error data or event payload.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().generation.nodes as u64,
+    #[arg(long, value_name = "N", default_value_t = ServeLimits::default().generation.nodes as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_generated_values: u64,
     /// The most bytes of JSON in one generated result, error data or event payload.
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().generation.bytes as u64,
+    #[arg(long, value_name = "BYTES", default_value_t = ServeLimits::default().generation.bytes as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_generated_bytes: u64,
     /// How long request headers, a body, or a begun WebSocket frame may stall before closing.
@@ -195,8 +195,8 @@ pub(crate) fn run(args: &Args) -> Outcome {
 }
 
 /// The `--max-*` options.
-fn limits(args: &Args) -> Limits {
-    let mut limits = Limits::default();
+fn limits(args: &Args) -> ServeLimits {
+    let mut limits = ServeLimits::default();
     limits.engine.body_bytes = usize::try_from(args.max_body_bytes).unwrap_or(usize::MAX);
     limits.engine.depth = usize::try_from(args.max_depth).unwrap_or(128);
     limits.engine.batch_length = usize::try_from(args.max_batch).unwrap_or(usize::MAX);

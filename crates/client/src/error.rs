@@ -5,7 +5,7 @@ use std::time::Duration;
 use accord_wire::RpcError;
 
 /// Why a call or a subscription got no JSON-RPC answer. An answer that is a JSON-RPC error is
-/// not an `Error`: it is [`Answer::Error`](crate::Answer::Error).
+/// not an `Error`: it is [`Reply::Error`](crate::Reply::Error).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::transport::Socket;
-use crate::{Answer, Client, Error, is_response_to, read_answer, request_text};
+use crate::{Client, Error, Reply, is_response_to, read_answer, request_text};
 
 /// How many payloads to collect, and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,8 +77,8 @@ impl Client {
                 continue;
             }
             match read_answer(&message, id, None)? {
-                Answer::Result(subscription) => break subscription,
-                Answer::Error(error) => {
+                Reply::Result(subscription) => break subscription,
+                Reply::Error(error) => {
                     return Err(Error::Subscribe {
                         event: event.to_owned(),
                         error: Box::new(error),

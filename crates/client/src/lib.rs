@@ -17,19 +17,13 @@ pub use crate::error::Error;
 pub use crate::events::Collect;
 use crate::transport::{Endpoint, Socket};
 
-/// Which transport calls take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Transport {
-    /// One HTTP `POST` per call.
-    Http,
-    /// One WebSocket, opened on the first call and kept; calls on it take turns.
-    WebSocket,
-}
+/// Which transport calls take: one HTTP `POST` per call, or one WebSocket, opened on the first
+/// call and kept (calls on it take turns).
+pub use accord_wire::Transport;
 
-/// A plant's answer to one call: what it sent, before anyone judges it.
+/// A plant's reply to one call: what it sent, before anyone judges it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
+pub enum Reply {
     /// `result`.
     Result(Value),
     /// `error`: a declared error or a protocol error, as the plant sent it.
@@ -121,7 +115,7 @@ impl Client {
     ///
     /// [`Error::UnknownMethod`] for a method the contract does not have (nothing is sent);
     /// a transport error, or [`Error::Answer`] when what came back is not a response.
-    pub async fn call(&self, method: &str, params: Option<Value>) -> Result<Answer, Error> {
+    pub async fn call(&self, method: &str, params: Option<Value>) -> Result<Reply, Error> {
         let route =
             self.dialect.resolve(method).ok_or_else(|| Error::UnknownMethod(method.to_owned()))?;
         let wire_name = route.wire_name.clone();
@@ -134,7 +128,7 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::NoDescribe`] when the wire has none; otherwise as [`Client::call`].
-    pub async fn describe(&self, params: Option<Value>) -> Result<Answer, Error> {
+    pub async fn describe(&self, params: Option<Value>) -> Result<Reply, Error> {
         let describe = self.dialect.describe.clone().ok_or(Error::NoDescribe)?;
         self.request(&describe, params).await
     }
@@ -149,7 +143,7 @@ impl Client {
     }
 
     /// One request by its wire name, over the client's transport.
-    async fn request(&self, wire_name: &str, params: Option<Value>) -> Result<Answer, Error> {
+    async fn request(&self, wire_name: &str, params: Option<Value>) -> Result<Reply, Error> {
         let id = self.next_id();
         let text = request_text(id, wire_name, params);
         match self.transport {
@@ -204,7 +198,7 @@ async fn ws_exchange(
     text: String,
     id: u64,
     timeout: Duration,
-) -> Result<Answer, Error> {
+) -> Result<Reply, Error> {
     socket.send(&text).await?;
     let deadline = Instant::now() + timeout;
     loop {
@@ -224,7 +218,7 @@ fn is_response_to(message: &str, id: u64) -> bool {
 }
 
 /// Reads a response to the request numbered `id`.
-fn read_answer(text: &str, id: u64, status: Option<u16>) -> Result<Answer, Error> {
+fn read_answer(text: &str, id: u64, status: Option<u16>) -> Result<Reply, Error> {
     if text.is_empty() {
         return Err(Error::answer("an empty answer", status, text));
     }
@@ -233,9 +227,9 @@ fn read_answer(text: &str, id: u64, status: Option<u16>) -> Result<Answer, Error
     let response =
         Response::from_value(&value, "").map_err(|e| Error::answer(e.to_string(), status, text))?;
     match response {
-        Response::Failure { error, .. } => Ok(Answer::Error(error)),
+        Response::Failure { error, .. } => Ok(Reply::Error(error)),
         Response::Success { id: Id::Number(n), result } if n.as_u64() == Some(id) => {
-            Ok(Answer::Result(result))
+            Ok(Reply::Result(result))
         }
         Response::Success { id: other, .. } => Err(Error::answer(
             format!("the response answers id {other}, the request was {id}"),

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use accord_client::{Answer, Client, Collect, Error, Transport};
+use accord_client::{Client, Collect, Error, Reply, Transport};
 use accord_schema_model::{Dialect, Document};
 use accord_serve::{Config, Server};
 use serde_json::{Value, json};
@@ -26,10 +26,10 @@ async fn plant(name: &str, token: Option<&str>) -> (Server, Dialect) {
     (accord_serve::start(doc, config).await.unwrap(), dialect)
 }
 
-fn result(answer: Answer) -> Value {
+fn result(answer: Reply) -> Value {
     match answer {
-        Answer::Result(v) => v,
-        Answer::Error(e) => panic!("an error answer: {e:?}"),
+        Reply::Result(v) => v,
+        Reply::Error(e) => panic!("an error answer: {e:?}"),
     }
 }
 
@@ -57,7 +57,7 @@ async fn a_method_is_called_by_its_contract_name_over_http_and_websocket() {
 async fn error_objects_come_back_as_answers_and_unknown_names_are_refused_before_sending() {
     let (server, dialect) = plant("pump-plant", None).await;
     let client = Client::new(dialect, &server.url(), None, TIMEOUT).unwrap();
-    let Answer::Error(error) = client.call("pump.status", Some(json!({"pump": 7}))).await.unwrap()
+    let Reply::Error(error) = client.call("pump.status", Some(json!({"pump": 7}))).await.unwrap()
     else {
         panic!("invalid params must be answered with an error");
     };
@@ -79,7 +79,7 @@ async fn the_token_is_sent_as_a_bearer_credential_on_both_transports() {
     for url in [server.url(), server.ws_url()] {
         let without = Client::new(dialect.clone(), &url, None, TIMEOUT).unwrap();
         match without.call("pump.list", None).await {
-            Ok(Answer::Error(e)) => assert_eq!(e.code, -32001, "{url}"),
+            Ok(Reply::Error(e)) => assert_eq!(e.code, -32001, "{url}"),
             Err(Error::Upgrade(401)) => {}
             other => panic!("{url}: a call without the credential got {other:?}"),
         }

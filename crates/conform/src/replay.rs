@@ -23,7 +23,7 @@ impl Run<'_> {
                 Line::Note(text) => {
                     if let Some(t) = text.strip_prefix("transport: ") {
                         let next = match t.trim() {
-                            "ws" => Transport::Ws,
+                            "ws" => Transport::WebSocket,
                             "http" => Transport::Http,
                             _ => transport,
                         };
@@ -71,7 +71,7 @@ impl Run<'_> {
                                 }),
                             )
                         }
-                        Transport::Ws => {
+                        Transport::WebSocket => {
                             self.replay_ws(&mut socket, &mut t, credential, sent).await
                         }
                     };
@@ -132,7 +132,9 @@ impl Run<'_> {
         }
         match ws_call(s, t, sent).await {
             Ok((reply, _)) if credential == Credential::Wrong => (problems, reply),
-            Ok((reply, _)) => (self.judge.exchange(Transport::Ws, credential, sent, &reply), reply),
+            Ok((reply, _)) => {
+                (self.judge.exchange(Transport::WebSocket, credential, sent, &reply), reply)
+            }
             Err(e) => {
                 problems.push(e.problem());
                 (problems, none)

@@ -7,22 +7,14 @@ use std::fmt::Write as _;
 
 use crate::Error;
 
-/// How a message travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Transport {
-    /// `POST /`.
-    Http,
-    /// A WebSocket on `/`.
-    Ws,
-}
+/// How a message travels (accord-wire's one name for it).
+pub use accord_wire::Transport;
 
-impl Transport {
-    /// As written in notes.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Transport::Http => "http",
-            Transport::Ws => "ws",
-        }
+/// A transport as a `// transport:` note writes it (`http`, `ws`: the `.io` files' short names).
+pub(crate) fn note_name(transport: Transport) -> &'static str {
+    match transport {
+        Transport::Http => "http",
+        Transport::WebSocket => "ws",
     }
 }
 
@@ -84,7 +76,7 @@ impl Transcript {
 
     /// Notes the transport and credential of the lines that follow.
     pub fn route(&mut self, transport: Transport, credential: Credential) {
-        self.note(format!("transport: {}", transport.as_str()));
+        self.note(format!("transport: {}", note_name(transport)));
         self.note(format!("credential: {}", credential.as_str()));
     }
 

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use accord_client::Answer;
+use accord_client::Reply;
 use accord_validate::Target;
 use axum::Json;
 use axum::Router;
@@ -142,10 +142,10 @@ async fn describe(Extract(state): Extract<Arc<State>>, headers: HeaderMap) -> Re
         Err(err) => return problem(StatusCode::BAD_GATEWAY, err.to_string()),
     };
     let result = match answer {
-        Ok(Answer::Result(result)) => result,
+        Ok(Reply::Result(result)) => result,
         // A describe answered with an error: only the credential codes say something the page
         // can act on.
-        Ok(Answer::Error(error)) => {
+        Ok(Reply::Error(error)) => {
             return Json(match error.code {
                 -32001 => credential_state(false),
                 -32002 => credential_state(true),
@@ -309,8 +309,8 @@ async fn call(
     // the transcript is written from what was sent and what came back, as conform writes it.
     let request = json!({"jsonrpc": "2.0", "id": 1, "method": found.wire_name, "params": params});
     let response = match client.call(method, Some(params)).await {
-        Ok(Answer::Result(result)) => json!({"jsonrpc": "2.0", "id": 1, "result": result}),
-        Ok(Answer::Error(error)) => json!({"jsonrpc": "2.0", "id": 1, "error": error.to_value()}),
+        Ok(Reply::Result(result)) => json!({"jsonrpc": "2.0", "id": 1, "result": result}),
+        Ok(Reply::Error(error)) => json!({"jsonrpc": "2.0", "id": 1, "error": error.to_value()}),
         Err(accord_client::Error::Answer { reason, status, body }) => {
             let request = request.to_string();
             let transcript = transcript::http_exchange(&request, status.unwrap_or(0), &body);

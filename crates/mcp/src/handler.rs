@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use accord_client::{Answer, Collect};
+use accord_client::{Collect, Reply};
 use accord_validate::Target;
 use accord_wire::RpcError;
 use rmcp::model::{
@@ -136,13 +136,13 @@ impl Inner {
             return Ok(invalid_arguments(errors));
         }
         match self.client.call(&route.qualified(), Some(params)).await {
-            Ok(Answer::Result(value)) => {
+            Ok(Reply::Result(value)) => {
                 Ok(CallToolResult::structured(json!({RESULT_MEMBER: value})))
             }
-            Ok(Answer::Error(error)) if m.errors.iter().flatten().any(|d| d.code == error.code) => {
+            Ok(Reply::Error(error)) if m.errors.iter().flatten().any(|d| d.code == error.code) => {
                 Ok(declared_error(&error))
             }
-            Ok(Answer::Error(error)) => Err(ErrorData::internal_error(
+            Ok(Reply::Error(error)) => Err(ErrorData::internal_error(
                 format!(
                     "the plant answered {} {} (not an error this method declares)",
                     error.code, error.message
@@ -202,7 +202,7 @@ impl Inner {
     /// plant answers it, else the document as the model writes it.
     async fn contract_text(&self) -> String {
         if self.client.dialect().describe.is_some()
-            && let Ok(Answer::Result(answer)) = self.client.describe(None).await
+            && let Ok(Reply::Result(answer)) = self.client.describe(None).await
         {
             return serde_json::to_string_pretty(&answer).unwrap_or_default();
         }

@@ -96,23 +96,7 @@ impl Handler for Dispatched<'_> {
 }
 
 /// The transport a message came over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Transport {
-    /// `POST /`.
-    Http,
-    /// A WebSocket message.
-    WebSocket,
-}
-
-impl Transport {
-    /// The name docs/wire.md's `-32004` data uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Transport::Http => "http",
-            Transport::WebSocket => "websocket",
-        }
-    }
-}
+pub use accord_wire::Transport;
 
 /// What one message is answered within.
 #[derive(Debug)]

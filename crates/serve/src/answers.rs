@@ -19,7 +19,7 @@ use crate::scenario::{self, Canned, CannedAnswer};
 use crate::seed::{self, Mode};
 use crate::table::{MethodInfo, Table};
 use crate::ws_send::Outbox;
-use crate::{Config, Error, Limits, Prefer};
+use crate::{Config, Error, Prefer, ServeLimits};
 use accord_wire::encode::{self, Answer};
 
 /// How a contract call is steered by `rpc.fake`.
@@ -39,7 +39,7 @@ pub(crate) struct FakePlant {
     seed: u64,
     mode: Mode,
     /// All the limits, the engine's and the transport's and generator's.
-    pub(crate) limits: Limits,
+    pub(crate) limits: ServeLimits,
     pub(crate) token: Arc<Token>,
     pub(crate) event_interval: Option<Duration>,
 }
@@ -79,7 +79,7 @@ impl FakePlant {
         };
         // serde_json refuses nesting past 128 as a syntax error; a deeper limit could never be
         // reached, so the effective limit (and what -32003 reports) is the engine's, at most that.
-        let limits = Limits { engine: *core.limits(), ..config.limits };
+        let limits = ServeLimits { engine: *core.limits(), ..config.limits };
         Ok(FakePlant {
             core,
             prefer: config.prefer,

@@ -33,7 +33,7 @@ pub use crate::server::{SHUTDOWN_GRACE, Server, ShutdownHandle, start};
 /// generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Limits {
+pub struct ServeLimits {
     /// `body-bytes`, `depth` (at most 128, the JSON parser's own limit; a larger value counts
     /// as 128), `batch-length`, `subscriptions` and `answer-bytes` (a response that would pass
     /// it is answered with `-32003` `answer-bytes` instead).
@@ -49,9 +49,9 @@ pub struct Limits {
     pub body_memory: usize,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
+impl Default for ServeLimits {
+    fn default() -> ServeLimits {
+        ServeLimits {
             engine: EngineLimits::default(),
             generation: Budget::default(),
             connections: default_connections(),
@@ -79,7 +79,7 @@ pub fn default_connections() -> usize {
     256
 }
 
-impl Limits {
+impl ServeLimits {
     /// The configured maximum of the limit named `name` (docs/wire.md §9's names).
     pub fn max_of(&self, name: &str) -> u64 {
         use accord_wire::limits::{BODY_MEMORY, CONNECTIONS, GENERATION_BYTES, GENERATION_NODES};
@@ -112,7 +112,7 @@ pub struct Config {
     /// demand (`rpc.fake` `emit`).
     pub event_interval: Option<Duration>,
     /// The limits.
-    pub limits: Limits,
+    pub limits: ServeLimits,
     /// How long a request's headers or body, or a WebSocket frame or fragmented message once
     /// begun, may stall; an idle WebSocket has no deadline.
     pub read_timeout: Duration,
@@ -226,7 +226,7 @@ impl Default for Config {
             token: None,
             scenario: None,
             event_interval: None,
-            limits: Limits::default(),
+            limits: ServeLimits::default(),
             read_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(30),
             prefer: Prefer::default(),

@@ -13,6 +13,7 @@ mod members;
 pub mod methods;
 pub mod protocol;
 pub mod subscription;
+mod transport;
 
 pub use codes::RpcError;
 pub use credential::{Access, Presented};
@@ -20,6 +21,7 @@ pub use envelope::{Call, Id, Incoming, Request, Response};
 pub use error::Error;
 pub use methods::ProtocolMethod;
 pub use subscription::RoutedEvent;
+pub use transport::Transport;
 
 /// The JSON-RPC version string every request and response carries.
 pub const JSONRPC: &str = "2.0";

@@ -72,7 +72,7 @@ impl Run<'_> {
         let describe = self.judge.protocol.probe.clone();
         let describe = describe.as_str();
         let mut transcript = Transcript::default();
-        transcript.route(Transport::Ws, credential);
+        transcript.route(Transport::WebSocket, credential);
         let name = match credential {
             Credential::Wrong => {
                 "wrong credential over WebSocket: upgrade refused with 401".to_owned()
@@ -133,7 +133,7 @@ impl Run<'_> {
                         }]
                     }
                     (_, Ok((reply, _))) => {
-                        self.judge.exchange(Transport::Ws, credential, &sent, &reply)
+                        self.judge.exchange(Transport::WebSocket, credential, &sent, &reply)
                     }
                 }
             }

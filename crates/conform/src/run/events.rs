@@ -50,7 +50,7 @@ impl Run<'_> {
 
     /// The event `name` subscribed on a WebSocket of its own.
     async fn subscribed_alone(&mut self, name: &str, transcript: &mut Transcript) -> Outcome {
-        transcript.route(Transport::Ws, self.client.carried(Credential::Right));
+        transcript.route(Transport::WebSocket, self.client.carried(Credential::Right));
         let deadline = self.deadline;
         match in_time(deadline, self.client.socket(Credential::Right)).await {
             None => self.not_run(),
@@ -209,7 +209,7 @@ impl Run<'_> {
             Ok(r) => r,
             Err(e) => return Err(verdict(vec![e.problem()])),
         };
-        problems.extend(self.judge.exchange(Transport::Ws, Credential::Right, sent, &reply));
+        problems.extend(self.judge.exchange(Transport::WebSocket, Credential::Right, sent, &reply));
         let Some(subscription) = read_response(&reply).and_then(|r| match r {
             Response::Success { result, .. } => routed.subscription_id(&result),
             Response::Failure { .. } => None,

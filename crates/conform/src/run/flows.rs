@@ -41,7 +41,7 @@ impl Run<'_> {
         for flow in flows {
             let name = flow.name();
             // Over each of the plant's transports: the steps over HTTP, then over a WebSocket.
-            for over in [Transport::Http, Transport::Ws] {
+            for over in [Transport::Http, Transport::WebSocket] {
                 if let Decision::Skip(reason) = &flow.decision {
                     self.push(
                         Phase::Flows,
@@ -82,8 +82,8 @@ impl Run<'_> {
         let mut subscribed = Vec::new();
         // Notifications that came in while a step was answered on the socket.
         let mut pending = Vec::new();
-        if !flow.events.is_empty() || over == Transport::Ws {
-            transcript.route(Transport::Ws, self.client.carried(Credential::Right));
+        if !flow.events.is_empty() || over == Transport::WebSocket {
+            transcript.route(Transport::WebSocket, self.client.carried(Credential::Right));
             match self.client.socket(Credential::Right).await {
                 Ok(Ok(mut s)) => {
                     for event in &flow.events {
@@ -119,7 +119,7 @@ impl Run<'_> {
             }
         }
 
-        if over == Transport::Ws && socket.is_none() {
+        if over == Transport::WebSocket && socket.is_none() {
             // The subscriptions' socket could not be made: its problem is said above.
             return (problems, None);
         }
@@ -145,12 +145,16 @@ impl Run<'_> {
             };
             let wire = self.wire_of(step);
             let sent = self.request(&wire, Some(params.clone()));
-            let (found, reply) = match socket.as_mut().filter(|_| over == Transport::Ws) {
+            let (found, reply) = match socket.as_mut().filter(|_| over == Transport::WebSocket) {
                 Some(s) => match ws_call(s, transcript, &sent).await {
                     Ok((reply, notes)) => {
                         pending.extend(notes);
-                        let found =
-                            self.judge.exchange(Transport::Ws, Credential::Right, &sent, &reply);
+                        let found = self.judge.exchange(
+                            Transport::WebSocket,
+                            Credential::Right,
+                            &sent,
+                            &reply,
+                        );
                         (found, Some(reply))
                     }
                     Err(e) => (vec![e.problem()], None),
@@ -209,7 +213,7 @@ impl Run<'_> {
         let mut summary =
             format!("{name}: {results} of {} step(s) returned a result", flow.steps.len());
         if let Some(mut s) = socket {
-            transcript.route(Transport::Ws, self.client.carried(Credential::Right));
+            transcript.route(Transport::WebSocket, self.client.carried(Credential::Right));
             // Awaited: each event not yet validated, once as an event of a flow's last step and
             // once as one of an earlier step (a method *may* cause an event: a plant that never
             // sends one costs a bounded wait, not one per flow).

@@ -145,7 +145,7 @@ impl<'a> Run<'a> {
         match ws_call(socket, transcript, sent).await {
             Ok((reply, _)) => {
                 problems.extend(self.judge.exchange(
-                    Transport::Ws,
+                    Transport::WebSocket,
                     Credential::Right,
                     sent,
                     &reply,

@@ -193,7 +193,7 @@ async fn a_huge_batch_is_refused_while_read() {
     assert!((850_000..1 << 20).contains(&batch.len()), "{} bytes", batch.len());
     let reply = post(&server, &batch).await;
     assert_eq!(reply.body["error"]["code"], -32003, "{}", reply.text);
-    let max = accord_serve::Limits::default().engine.batch_length;
+    let max = accord_serve::ServeLimits::default().engine.batch_length;
     assert_eq!(reply.body["error"]["data"], json!({"limit": "batch-length", "max": max}));
     server.shutdown().await;
 }

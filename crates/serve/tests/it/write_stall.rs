@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use accord_schema_model::Document;
-use accord_serve::{Limits, Server};
+use accord_serve::{ServeLimits, Server};
 use futures_util::SinkExt;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -25,7 +25,7 @@ const BOUND: Duration = Duration::from_secs(20);
 const REQUESTS: usize = 2_000;
 
 /// The bench contract: `bench.catalog` answers with ~10 KB from its example.
-async fn catalog_plant(limits: Limits) -> Server {
+async fn catalog_plant(limits: ServeLimits) -> Server {
     let path = fixtures().join("peers/bench.types.json");
     let doc = Document::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
     let config = local_with(|c| {
@@ -68,7 +68,7 @@ async fn stalled_write_logged(log: &Captured, transport: &str) -> Value {
 #[tokio::test]
 async fn an_http_peer_that_never_reads_is_dropped() {
     let log = capture_log();
-    let server = catalog_plant(Limits::default()).await;
+    let server = catalog_plant(ServeLimits::default()).await;
     let tcp = reluctant_reader(&server).await;
     let (mut reader, mut writer) = tcp.into_split();
     // Pipelined, from a task of its own: once the plant stops reading, these writes stall too.
@@ -109,7 +109,7 @@ async fn an_http_peer_that_never_reads_is_dropped() {
 #[tokio::test]
 async fn a_websocket_peer_that_never_reads_is_dropped_and_its_slot_comes_back() {
     let log = capture_log();
-    let mut limits = Limits::default();
+    let mut limits = ServeLimits::default();
     limits.connections = 1;
     let server = catalog_plant(limits).await;
     let tcp = reluctant_reader(&server).await;
