@@ -19,11 +19,11 @@ use crate::flows::PlannedFlow;
 use crate::policy::Decision;
 use crate::pool::in_time;
 use crate::report::{Outcome, Phase};
-use crate::transcript::{Credential, Transcript, Transport};
+use crate::transcript::{Credential, Transcript, Transport, note_name};
 
 /// The name of a flow's check over `over`.
 fn flow_check(over: Transport) -> String {
-    format!("over {}: steps, results and the events they cause", over.as_str())
+    format!("over {}: steps, results and the events they cause", note_name(over))
 }
 
 /// One subscription a flow made: the event, how it is subscribed, the id.
@@ -74,7 +74,7 @@ impl Run<'_> {
         over: Transport,
         transcript: &mut Transcript,
     ) -> (Vec<Problem>, Option<String>) {
-        let name = format!("{} over {}", flow.name(), over.as_str());
+        let name = format!("{} over {}", flow.name(), note_name(over));
         let mut problems = Vec::new();
         let mut stopped = None;
         let mut results = 0;
