@@ -39,6 +39,9 @@ pub struct ContractMethod {
     errors: Vec<DeclaredError>,
     /// Its counters, when the plant counts usage.
     usage: Option<MethodUsage>,
+    /// Whether its params can meet a `pattern` (found once, at start-up): only then is their
+    /// check moved off the event loop, which costs a thread hand-off per call.
+    params_reach_pattern: bool,
 }
 
 impl ContractMethod {
@@ -211,6 +214,11 @@ impl Plant {
             path => path,
         };
         let (mut methods, events) = table(&doc, &dialect);
+        for method in methods.values_mut() {
+            // A target the contract has no validator for is refused per call anyway.
+            method.params_reach_pattern =
+                contract.validator(&method.params).is_ok_and(|v| v.reaches_pattern());
+        }
         let usage = metrics_path.is_some().then(|| Usage::new(&doc));
         if let Some(usage) = &usage {
             for method in methods.values_mut() {
@@ -513,7 +521,7 @@ impl Plant {
             .validator(&info.params)
             .map_err(|e| RpcError::internal(&e.to_string()))?
             .with_depth_limit(self.limits.depth);
-        validate_off_the_loop(&self.contract, &check, params)
+        validate_off_the_loop(info.params_reach_pattern, &check, params)
             .map_err(|errors| self.protocol.invalid_params(&errors))
     }
 
@@ -691,6 +699,7 @@ fn table(
                     errors,
                     qualified,
                     usage: None,
+                    params_reach_pattern: false,
                 },
             );
         }
@@ -702,18 +711,20 @@ fn table(
     (methods, events)
 }
 
-/// Checks params; when the contract has patterns, off the event loop: a pattern check may
+/// Checks params; when they can meet a pattern, off the event loop: a pattern check may
 /// spend up to accord-validate's `MAX_PATTERN_COST` (about 1.6 s at worst), and the runtime's
-/// other connections must not wait behind it. `block_in_place` needs a multi-threaded runtime
-/// (`accord serve`'s, and a plant's usual one); on another runtime the check runs inline.
+/// other connections must not wait behind it. Only then: `block_in_place` hands the worker's
+/// other tasks to a new thread, which cost every call of every method about 20 µs when it was
+/// decided per contract. It needs a multi-threaded runtime (`accord serve`'s, and a plant's
+/// usual one); on another runtime the check runs inline.
 fn validate_off_the_loop(
-    contract: &Contract,
+    reaches_pattern: bool,
     check: &accord_validate::Validator<'_>,
     params: &Value,
 ) -> Result<(), Vec<accord_validate::ValidationError>> {
     let multi_thread = tokio::runtime::Handle::try_current()
         .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-    if contract.has_patterns() && multi_thread {
+    if reaches_pattern && multi_thread {
         tokio::task::block_in_place(|| check.validate(params))
     } else {
         check.validate(params)

@@ -151,6 +151,14 @@ pub struct Validator<'c> {
 }
 
 impl<'c> Validator<'c> {
+    /// Whether a value it checks can meet a `pattern`: only then can one validation spend up
+    /// to [`MAX_PATTERN_COST`]. Per target, where [`Contract::has_patterns`] is per contract: a
+    /// server moves only these validations off its event loop. It walks the target's types
+    /// once: ask it at start-up, not per call.
+    pub fn reaches_pattern(&self) -> bool {
+        self.program.reaches_pattern(self.root)
+    }
+
     /// The same validator with another nesting limit (at most [`MAX_DEPTH_LIMIT`]).
     pub fn with_depth_limit(self, limit: usize) -> Self {
         Validator { depth_limit: limit.min(MAX_DEPTH_LIMIT), ..self }

@@ -74,6 +74,44 @@ impl Program {
     }
 }
 
+impl Program {
+    /// Whether a value checked from `root` can meet a `pattern` (a string node with one, or a
+    /// map's keys that have one), through any member, item, arm or ref: the only checks that
+    /// may spend up to `MAX_PATTERN_COST`. Every node is visited once.
+    pub(crate) fn reaches_pattern(&self, root: NodeId) -> bool {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            if std::mem::replace(&mut seen[id as usize], true) {
+                continue;
+            }
+            match self.node(id) {
+                Node::String(text) => {
+                    if text.pattern.is_some() {
+                        return true;
+                    }
+                }
+                Node::Any
+                | Node::Null
+                | Node::Boolean
+                | Node::Integer(_)
+                | Node::Number(_)
+                | Node::Literal(_)
+                | Node::Enum(_) => {}
+                Node::Array(list) => stack.push(list.items),
+                Node::Tuple(items) => stack.extend(items),
+                Node::Object(Record { members, .. }) | Node::Params(Params { members, .. }) => {
+                    stack.extend(members.list.iter().map(|m| m.node));
+                }
+                Node::Map(dict) => stack.extend(dict.keys.iter().chain([&dict.values])),
+                Node::Union(union) => stack.extend(&union.variants),
+                Node::Ref(target) => stack.push(*target),
+            }
+        }
+        false
+    }
+}
+
 /// One compiled type.
 #[derive(Debug)]
 pub(crate) enum Node {

@@ -5,6 +5,7 @@ mod differential;
 mod generate;
 mod lint;
 mod paths;
+mod patterns;
 mod presence;
 mod unique;
 mod utf8;
