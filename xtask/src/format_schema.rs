@@ -502,7 +502,9 @@ fn refinement(r: Refinement) -> Member {
             "The unit of the quantity: part of the meaning, not checked.",
         ),
         #[cfg(feature = "dummy-refinement-handled")]
-        Refinement::Dummy => opt(name, count(), "A dummy (never enabled)."),
+        Refinement::Dummy | Refinement::DummyItems => {
+            opt(name, count(), "A dummy (never enabled).")
+        }
         Refinement::MinLength => {
             opt(name, count(), "Least length, in Unicode scalar values, inclusive.")
         }

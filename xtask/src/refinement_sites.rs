@@ -1,5 +1,6 @@
-//! CONTRIBUTING.md's refinement recipe, tried: a dummy refinement row (accord-schema-model's
-//! `dummy-refinement` feature, crates/schema-model/src/refinement.rs) must fail to compile at
+//! CONTRIBUTING.md's refinement recipe, tried: two dummy refinement rows, one on numbers and one
+//! on arrays, a kind whose nodes nest (accord-schema-model's `dummy-refinement` feature,
+//! crates/schema-model/src/refinement.rs), must fail to compile at
 //! exactly the sites the recipe lists between `<!-- refinement-sites:start -->` and
 //! `<!-- refinement-sites:end -->`, and nowhere else.
 //!

@@ -384,6 +384,8 @@ impl<'a> Lowerer<'a> {
             min_items: len,
             max_items: len,
             unique_items: unique.then_some(true),
+            #[cfg(feature = "dummy-refinement-handled")]
+            dummy_items: None,
         }))
     }
 
@@ -582,6 +584,8 @@ impl<'a> Lowerer<'a> {
                     min_items: None,
                     max_items: None,
                     unique_items: unique.then_some(true),
+                    #[cfg(feature = "dummy-refinement-handled")]
+                    dummy_items: None,
                 })),
                 Generic::Map => {
                     let values = lowered.next().unwrap_or_else(|| node(TypeKind::Any));

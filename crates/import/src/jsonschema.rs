@@ -51,13 +51,13 @@ pub(crate) fn import(
     }
     let mut types = Map::new();
     for (type_name, node) in conv.named_types()? {
-        types.insert(type_name.name, node);
+        types.insert(type_name.name, node.to_value());
     }
     let mut doc = json!({
         "schema": accord_schema_model::SCHEMA_VERSION,
         "namespaces": {namespace: {"version": version, "types": types}},
     });
-    conv.settle_untyped(&mut doc);
+    conv.refusal()?;
     crate::cycles::break_cycles(&mut conv, &mut doc)?;
     let losses = conv.take_losses();
     let document = accord_schema_model::Document::from_value(doc)?;

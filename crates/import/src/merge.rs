@@ -3,70 +3,55 @@
 //! listed values filtered, and unions distributed (`A ∧ (B ∨ C)` is `(A ∧ B) ∨ (A ∧ C)`).
 //! Where it cannot (two different patterns, a closed object meeting members it does not
 //! name), the first part is kept and the loss reported.
+//!
+//! Each kind's members are named in full where two of it meet, so a refinement added to the
+//! model does not compile here until the merge says how two of it combine.
 
-use accord_schema_model::{Kind, NumberRules, Refinement, StringRules, TypeKind};
-use serde_json::{Map, Number, Value, json};
+use accord_schema_model::{
+    ArrayType, Field, MapType, NumberRules, ObjectType, Refinement, Reserved, StringRules,
+    TupleType, TypeKind, TypeNode,
+};
+use indexmap::IndexMap;
+use serde_json::{Number, Value};
 
-use crate::node::{self, add_annotations, is_any, is_never, kind_of, never, union};
+use crate::node::{self, add_annotations, is_any, is_never, never, of, union};
 use crate::report::Accepts;
 use crate::schema::Converter;
 
-/// `a ∧ b`, losses reported at `at`. The result is untyped (node::UNTYPED) only when both
-/// parts are: a typed part gives the other its type.
-pub(crate) fn merge(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
-    // A part without assertions (`any`) gives no type either.
-    let untyped =
-        |x: &Value| x.get(node::UNTYPED).is_some() || (is_any(x) && !node::has_assertions(x));
-    let keep = untyped(&a) && untyped(&b);
-    let mark = a.get(node::UNTYPED).or_else(|| b.get(node::UNTYPED)).cloned();
-    let mut out = merge_inner(c, a, b, at);
-    if let Some(o) = out.as_object_mut() {
-        match (keep, mark) {
-            (true, Some(mark)) => {
-                o.insert(node::UNTYPED.to_owned(), mark);
-            }
-            _ => {
-                o.remove(node::UNTYPED);
-            }
-        }
-    }
-    out
-}
-
-fn merge_inner(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
+/// `a ∧ b`, losses reported at `at`.
+pub(crate) fn merge(c: &mut Converter<'_>, a: TypeNode, b: TypeNode, at: &str) -> TypeNode {
     if is_never(&a) || is_never(&b) {
         return never();
     }
-    if !node::has_assertions(&b) && is_any(&b) {
+    if is_any(&b) {
         let mut a = a;
         add_annotations(&mut a, &b);
         return a;
     }
-    if !node::has_assertions(&a) && is_any(&a) {
+    if is_any(&a) {
         let mut b = b;
         add_annotations(&mut b, &a);
         return b;
     }
     for (u, other, u_first) in [(&a, &b, true), (&b, &a, false)] {
-        if kind_of(u) == "union" {
-            let arms = u["variants"].as_array().cloned().unwrap_or_default();
-            let merged: Vec<Value> = arms
-                .into_iter()
+        if let TypeKind::Union(u) = &u.kind {
+            let merged: Vec<TypeNode> = u
+                .variants
+                .iter()
                 .map(|arm| {
                     if u_first {
-                        merge(c, arm, other.clone(), at)
+                        merge(c, arm.clone(), other.clone(), at)
                     } else {
-                        merge(c, other.clone(), arm, at)
+                        merge(c, other.clone(), arm.clone(), at)
                     }
                 })
                 .filter(|n| !is_never(n))
                 .collect();
             let mut out = if merged.is_empty() { never() } else { union(merged) };
-            if out.get("discriminator").is_none()
-                && u.get("discriminator").is_some()
-                && let Some(o) = out.as_object_mut()
+            if let TypeKind::Union(merged) = &mut out.kind
+                && merged.discriminator.is_none()
             {
-                o.insert("discriminator".to_owned(), u["discriminator"].clone());
+                merged.discriminator.clone_from(&u.discriminator);
             }
             return out;
         }
@@ -74,48 +59,44 @@ fn merge_inner(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
     // Refs: the named node, inlined, when the other side restricts it.
     for first in [true, false] {
         let r = if first { &a } else { &b };
-        if kind_of(r) == "ref" {
-            let r = r.clone();
-            c.merged_away(&r);
-            let Some(mut target) = c.deref(&r) else {
+        if let TypeKind::Ref(name) = &r.kind {
+            c.merged_away(name);
+            let Some(mut target) = c.deref(r) else {
                 let detail = "a part names a type still being built (recursion through `allOf`); only the other part is checked".into();
                 c.loss(at, "all-of-merge", Accepts::Wider, detail);
                 return if first { b } else { a };
             };
             // The ref's own annotations stand over the named type's.
-            annotations_over(&mut target, &r);
+            annotations_over(&mut target, r);
             return if first { merge(c, target, b, at) } else { merge(c, a, target, at) };
         }
     }
-    let (ka, kb) = (kind_of(&a).to_owned(), kind_of(&b).to_owned());
-    let mut out = match (ka.as_str(), kb.as_str()) {
-        ("literal" | "enum", _) | (_, "literal" | "enum") => listed(c, &a, &b, at),
-        (x, y) if x == y => same_kind(c, &a, &b, at),
-        ("integer", "number") | ("number", "integer") => {
-            let mut out = numbers(c, &a, &b, at);
-            out["kind"] = json!("integer");
+    let mut out = match (&a.kind, &b.kind) {
+        (TypeKind::Literal { .. } | TypeKind::Enum(_), _)
+        | (_, TypeKind::Literal { .. } | TypeKind::Enum(_)) => listed(c, &a, &b, at),
+        (TypeKind::Integer(x), TypeKind::Integer(y) | TypeKind::Number(y))
+        | (TypeKind::Number(x), TypeKind::Integer(y)) => {
+            of(TypeKind::Integer(numbers(c, x.clone(), y.clone(), at)))
+        }
+        (TypeKind::Number(x), TypeKind::Number(y)) => {
+            of(TypeKind::Number(numbers(c, x.clone(), y.clone(), at)))
+        }
+        (TypeKind::String(x), TypeKind::String(y)) => {
+            of(TypeKind::String(strings(c, x.clone(), y.clone(), at)))
+        }
+        (TypeKind::Array(x), TypeKind::Array(y)) => arrays(c, x, y, at),
+        (TypeKind::Tuple(x), TypeKind::Tuple(y)) => tuples(c, x, y, at),
+        (TypeKind::Tuple(t), TypeKind::Array(arr)) | (TypeKind::Array(arr), TypeKind::Tuple(t)) => {
+            let mut out = tuple_and_array(c, t, arr, at);
+            // The tuple's annotations first, as it is the shape kept.
+            let tuple = if matches!(a.kind, TypeKind::Tuple(_)) { &a } else { &b };
+            add_annotations(&mut out, tuple);
             out
         }
-        ("tuple", "array") | ("array", "tuple") => {
-            let (t, arr) = if ka == "tuple" { (&a, &b) } else { (&b, &a) };
-            let mut out = t.clone();
-            let items = arr["items"].clone();
-            let elements: Vec<Value> = t["elements"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-                .into_iter()
-                .map(|e| merge(c, e, items.clone(), at))
-                .collect();
-            // The array's refinements besides its items (from the model's declaration).
-            let mut counts =
-                Refinement::of(Kind::Array).iter().filter(|r| **r != Refinement::Items);
-            if counts.any(|r| arr.get(r.name()).is_some()) {
-                let detail = "item counts beside fixed positions are not merged; the tuple's own count is kept".into();
-                c.loss(at, "all-of-merge", Accepts::Wider, detail);
-            }
-            out["elements"] = Value::Array(elements);
-            out
+        (TypeKind::Object(x), TypeKind::Object(y)) => objects(c, x, y, at),
+        (TypeKind::Map(x), TypeKind::Map(y)) => maps(c, x, y, at),
+        (TypeKind::Null, TypeKind::Null) | (TypeKind::Boolean, TypeKind::Boolean) => {
+            of(a.kind.clone())
         }
         // Values of different JSON types: none is both.
         _ if node::class_of(&a).is_some()
@@ -125,11 +106,12 @@ fn merge_inner(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
             return never();
         }
         _ => {
+            let (ka, kb) = (a.kind.kind().name(), b.kind.kind().name());
             let detail = format!(
                 "a `{ka}` and a `{kb}` cannot be merged into one type; only the first is checked"
             );
             c.loss(at, "all-of-merge", Accepts::Wider, detail);
-            a.clone()
+            of(a.kind.clone())
         }
     };
     add_annotations(&mut out, &a);
@@ -138,77 +120,30 @@ fn merge_inner(c: &mut Converter<'_>, a: Value, b: Value, at: &str) -> Value {
 }
 
 /// The ref's annotations (and unknown members) over the target's.
-fn annotations_over(target: &mut Value, r: &Value) {
-    let (Some(t), Some(r)) = (target.as_object_mut(), r.as_object()) else { return };
-    for (k, v) in r {
-        if !matches!(k.as_str(), "kind" | "name" | "namespace") {
-            t.insert(k.clone(), v.clone());
-        }
+fn annotations_over(target: &mut TypeNode, r: &TypeNode) {
+    if r.description.is_some() {
+        target.description.clone_from(&r.description);
+    }
+    if r.deprecated.is_some() {
+        target.deprecated.clone_from(&r.deprecated);
+    }
+    if r.default.is_some() {
+        target.default.clone_from(&r.default);
+    }
+    if r.examples.is_some() {
+        target.examples.clone_from(&r.examples);
+    }
+    for (k, v) in &r.unknown {
+        target.unknown.insert(k.clone(), v.clone());
     }
 }
 
-fn same_kind(c: &mut Converter<'_>, a: &Value, b: &Value, at: &str) -> Value {
-    match kind_of(a) {
-        "integer" | "number" => numbers(c, a, b, at),
-        "string" => strings(c, a, b, at),
-        "array" => {
-            let mut out = a.clone();
-            let items = merge(c, a["items"].clone(), b["items"].clone(), at);
-            out["items"] = items;
-            tighten(&mut out, b, "minItems", true);
-            tighten(&mut out, b, "maxItems", false);
-            if b.get("uniqueItems") == Some(&json!(true)) {
-                out["uniqueItems"] = json!(true);
-            }
-            out
-        }
-        "tuple" => {
-            let (ea, eb) = (
-                a["elements"].as_array().cloned().unwrap_or_default(),
-                b["elements"].as_array().cloned().unwrap_or_default(),
-            );
-            if ea.len() != eb.len() {
-                return never();
-            }
-            let elements: Vec<Value> =
-                ea.into_iter().zip(eb).map(|(x, y)| merge(c, x, y, at)).collect();
-            json!({"kind": "tuple", "elements": elements})
-        }
-        "object" => objects(c, a, b, at),
-        "map" => {
-            let mut out = a.clone();
-            out["values"] = merge(c, a["values"].clone(), b["values"].clone(), at);
-            match (a.get("keys"), b.get("keys")) {
-                (None, Some(k)) => out["keys"] = k.clone(),
-                (Some(x), Some(y)) if x != y => {
-                    let detail = "two key types are not merged; the first is checked".into();
-                    c.loss(at, "all-of-merge", Accepts::Wider, detail);
-                }
-                _ => {}
-            }
-            out
-        }
-        _ => a.clone(),
-    }
-}
-
-/// Keeps the tighter of two bounds: the larger lower bound or the smaller upper one.
-fn tighten(out: &mut Value, other: &Value, key: &str, lower: bool) {
-    let Some(theirs) = other.get(key).filter(|v| v.is_number()) else { return };
-    let keep_theirs = match out.get(key).and_then(Value::as_f64) {
-        None => true,
-        Some(ours) => {
-            let t = theirs.as_f64().unwrap_or(ours);
-            if lower { t > ours } else { t < ours }
-        }
-    };
-    if keep_theirs {
-        out[key] = theirs.clone();
-    }
-}
-
-fn numbers(c: &mut Converter<'_>, a: &Value, b: &Value, at: &str) -> Value {
-    let mut out = node::number_rules(a);
+fn numbers(
+    c: &mut Converter<'_>,
+    mut out: NumberRules,
+    theirs: NumberRules,
+    at: &str,
+) -> NumberRules {
     // Every refinement is named, so a new one does not compile until it is merged.
     let NumberRules {
         min,
@@ -219,26 +154,97 @@ fn numbers(c: &mut Converter<'_>, a: &Value, b: &Value, at: &str) -> Value {
         unit,
         #[cfg(feature = "dummy-refinement-handled")]
             dummy: _,
-    } = node::number_rules(b);
+    } = theirs;
     tighter(&mut out.min, min, true);
     tighter(&mut out.exclusive_min, exclusive_min, true);
     tighter(&mut out.max, max, false);
     tighter(&mut out.exclusive_max, exclusive_max, false);
     same_or_loss(c, &mut out.multiple_of, multiple_of, Refinement::MultipleOf, at);
     same_or_loss(c, &mut out.unit, unit, Refinement::Unit, at);
-    let kind = if kind_of(a) == "integer" { TypeKind::Integer(out) } else { TypeKind::Number(out) };
-    node::with_rules(a.clone(), kind)
+    out
 }
 
-fn strings(c: &mut Converter<'_>, a: &Value, b: &Value, at: &str) -> Value {
-    let mut out = node::string_rules(a);
+fn strings(
+    c: &mut Converter<'_>,
+    mut out: StringRules,
+    theirs: StringRules,
+    at: &str,
+) -> StringRules {
     // Every refinement is named, so a new one does not compile until it is merged.
-    let StringRules { min_length, max_length, pattern, format } = node::string_rules(b);
+    let StringRules { min_length, max_length, pattern, format } = theirs;
     tighter(&mut out.min_length, min_length, true);
     tighter(&mut out.max_length, max_length, false);
     same_or_loss(c, &mut out.pattern, pattern, Refinement::Pattern, at);
     same_or_loss(c, &mut out.format, format, Refinement::Format, at);
-    node::with_rules(a.clone(), TypeKind::String(out))
+    out
+}
+
+fn arrays(c: &mut Converter<'_>, a: &ArrayType, b: &ArrayType, at: &str) -> TypeNode {
+    // Every refinement is named, so a new one does not compile until it is merged.
+    let ArrayType {
+        items,
+        min_items,
+        max_items,
+        unique_items,
+        #[cfg(feature = "dummy-refinement-handled")]
+            dummy_items: _,
+    } = b.clone();
+    let mut out = a.clone();
+    out.items = Box::new(merge(c, *a.items.clone(), *items, at));
+    tighter(&mut out.min_items, min_items, true);
+    tighter(&mut out.max_items, max_items, false);
+    if unique_items == Some(true) {
+        out.unique_items = Some(true);
+    }
+    of(TypeKind::Array(out))
+}
+
+fn tuples(c: &mut Converter<'_>, a: &TupleType, b: &TupleType, at: &str) -> TypeNode {
+    let (TupleType { elements: ea }, TupleType { elements: eb }) = (a, b);
+    if ea.len() != eb.len() {
+        return never();
+    }
+    let elements: Vec<TypeNode> =
+        ea.iter().zip(eb).map(|(x, y)| merge(c, x.clone(), y.clone(), at)).collect();
+    of(TypeKind::Tuple(TupleType { elements }))
+}
+
+/// A tuple meeting an array: each position meets the array's items.
+fn tuple_and_array(c: &mut Converter<'_>, t: &TupleType, arr: &ArrayType, at: &str) -> TypeNode {
+    let ArrayType {
+        items,
+        min_items,
+        max_items,
+        unique_items,
+        #[cfg(feature = "dummy-refinement-handled")]
+            dummy_items: _,
+    } = arr;
+    let elements: Vec<TypeNode> =
+        t.elements.iter().map(|e| merge(c, e.clone(), (**items).clone(), at)).collect();
+    // The array's refinements besides its items.
+    if min_items.is_some() || max_items.is_some() || unique_items.is_some() {
+        let detail =
+            "item counts beside fixed positions are not merged; the tuple's own count is kept"
+                .into();
+        c.loss(at, "all-of-merge", Accepts::Wider, detail);
+    }
+    of(TypeKind::Tuple(TupleType { elements }))
+}
+
+fn maps(c: &mut Converter<'_>, a: &MapType, b: &MapType, at: &str) -> TypeNode {
+    // Every refinement is named, so a new one does not compile until it is merged.
+    let MapType { keys, values } = b.clone();
+    let mut out = a.clone();
+    out.values = Box::new(merge(c, *a.values.clone(), *values, at));
+    match (&a.keys, keys) {
+        (None, Some(k)) => out.keys = Some(k),
+        (Some(x), Some(y)) if **x != *y => {
+            let detail = "two key types are not merged; the first is checked".into();
+            c.loss(at, "all-of-merge", Accepts::Wider, detail);
+        }
+        _ => {}
+    }
+    of(TypeKind::Map(out))
 }
 
 /// A bound as a float, for comparing bounds.
@@ -292,51 +298,43 @@ fn same_or_loss<T: PartialEq + Clone + Into<Value>>(
     }
 }
 
-fn objects(c: &mut Converter<'_>, a: &Value, b: &Value, at: &str) -> Value {
-    let fa = a["fields"].as_object().cloned();
-    let fb = b["fields"].as_object().cloned();
-    let mut fields: Map<String, Value> = fa.clone().unwrap_or_default();
-    for (name, theirs) in fb.clone().unwrap_or_default() {
-        match fields.get(&name).cloned() {
+fn objects(c: &mut Converter<'_>, a: &ObjectType, b: &ObjectType, at: &str) -> TypeNode {
+    // Every refinement is named, so a new one does not compile until it is merged.
+    let ObjectType { fields: fa, closed: closed_a, reserved: reserved_a } = a;
+    let ObjectType { fields: fb, closed: closed_b, reserved: reserved_b } = b;
+    let mut fields: IndexMap<String, Field> = fa.clone().unwrap_or_default();
+    for (name, theirs) in fb.iter().flatten() {
+        match fields.get(name).cloned() {
             None => {
-                fields.insert(name, theirs);
+                fields.insert(name.clone(), theirs.clone());
             }
             Some(ours) => {
-                let ty = merge(c, ours["type"].clone(), theirs["type"].clone(), at);
-                let mut field = ours.clone();
-                field["type"] = ty;
+                let ty = merge(c, ours.ty.clone(), theirs.ty.clone(), at);
+                let mut field = Field { ty, ..ours };
                 // Required when either part requires it.
-                if theirs.get("optional") != Some(&json!(true))
-                    && let Some(f) = field.as_object_mut()
-                {
-                    f.remove("optional");
+                if theirs.optional != Some(true) {
+                    field.optional = None;
                 }
-                if field.get("description").is_none()
-                    && let Some(d) = theirs.get("description")
-                {
-                    field["description"] = d.clone();
+                if field.description.is_none() {
+                    field.description.clone_from(&theirs.description);
                 }
-                fields.insert(name, field);
+                fields.insert(name.clone(), field);
             }
         }
     }
-    let closed_a = a.get("closed") == Some(&json!(true));
-    let closed_b = b.get("closed") == Some(&json!(true));
-    let mut out = json!({"kind": "object"});
-    if fa.is_some() || fb.is_some() {
-        out["fields"] = Value::Object(fields);
-    }
+    let (closed_a, closed_b) = (*closed_a == Some(true), *closed_b == Some(true));
+    let mut closed = None;
     if closed_a || closed_b {
         // A closed part refuses the other part's members it does not name.
-        let names = |f: &Option<Map<String, Value>>| -> Vec<String> {
+        let names = |f: &Option<IndexMap<String, Field>>| -> Vec<String> {
             f.iter().flat_map(|m| m.keys().cloned()).collect()
         };
         let (closed_names, other_names) =
-            if closed_a { (names(&fa), names(&fb)) } else { (names(&fb), names(&fa)) };
+            if closed_a { (names(fa), names(fb)) } else { (names(fb), names(fa)) };
         let extra: Vec<&String> =
             other_names.iter().filter(|n| !closed_names.contains(n)).collect();
         if extra.is_empty() || (closed_a && closed_b) {
-            out["closed"] = json!(true);
+            closed = Some(true);
         } else {
             let detail = format!(
                 "a closed part meets members it does not name ({}); the merged object is left open",
@@ -345,25 +343,40 @@ fn objects(c: &mut Converter<'_>, a: &Value, b: &Value, at: &str) -> Value {
             c.loss(at, "all-of-merge", Accepts::Wider, detail);
         }
     }
-    out
+    // A name reserved in either part may not be reused in the whole.
+    let reserved = match (reserved_a, reserved_b) {
+        (None, None) => None,
+        (x, y) => {
+            let mut all: Vec<Reserved> = x.clone().unwrap_or_default();
+            for r in y.iter().flatten() {
+                if !all.iter().any(|kept| kept.name == r.name) {
+                    all.push(r.clone());
+                }
+            }
+            Some(all)
+        }
+    };
+    let fields = (fa.is_some() || fb.is_some()).then_some(fields);
+    of(TypeKind::Object(ObjectType { fields, closed, reserved }))
 }
 
 /// A literal or enum against another node: the listed values the other admits.
-fn listed(c: &mut Converter<'_>, a: &Value, b: &Value, at: &str) -> Value {
+fn listed(c: &mut Converter<'_>, a: &TypeNode, b: &TypeNode, at: &str) -> TypeNode {
     let (va, vb) = (node::listed_values(a), node::listed_values(b));
     let values: Vec<Value> = match (va, vb) {
         (Some(x), Some(y)) => x.into_iter().filter(|v| y.contains(v)).collect(),
         (Some(x), None) | (None, Some(x)) => {
             let other = if node::listed_values(a).is_some() { b } else { a };
             let class = node::class_of(other);
+            let integer = matches!(other.kind, TypeKind::Integer(_));
             let kept: Vec<Value> = x
                 .into_iter()
                 .filter(|v| {
                     class.is_none_or(|cl| node::value_class(v) == cl)
-                        && (kind_of(other) != "integer" || v.is_i64() || v.is_u64())
+                        && (!integer || v.is_i64() || v.is_u64())
                 })
                 .collect();
-            if node::has_assertions(other) && !is_any(other) {
+            if node::has_assertions(other) {
                 let detail = "listed values meet a type with refinements; the values are kept without checking them against it".into();
                 c.loss(at, "all-of-merge", Accepts::Wider, detail);
             }

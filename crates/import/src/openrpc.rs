@@ -286,7 +286,7 @@ pub(crate) fn import(
     for (type_name, node) in conv.named_types()? {
         let record = namespaces.entry(type_name.ns.clone()).or_default();
         let types = record.entry("types").or_insert_with(|| json!({}));
-        types[type_name.name.as_str()] = node;
+        types[type_name.name.as_str()] = node.to_value();
     }
 
     let mut doc = Map::new();
@@ -329,7 +329,7 @@ pub(crate) fn import(
         namespaces.into_iter().map(|(k, v)| (k, Value::Object(v))).collect();
     doc.insert("namespaces".to_owned(), Value::Object(namespaces));
     let mut doc = Value::Object(doc);
-    conv.settle_untyped(&mut doc);
+    conv.refusal()?;
     for (ns, name) in crate::cycles::drop_orphans(&conv, &mut doc) {
         let at = conv.source_pointer(&ns, &name).unwrap_or_default();
         notes.push(Note {
@@ -509,7 +509,7 @@ fn event(conv: &mut Converter<'_>, m: &Value, at: &str, ns: &str) -> Value {
                 .get("schema")
                 .cloned()
                 .unwrap_or(Value::Bool(true));
-            conv.convert(&schema, &format!("{cd_at}/schema"), ns)
+            conv.convert(&schema, &format!("{cd_at}/schema"), ns).to_value()
         }
         None => json!({"kind": "null"}),
     };
@@ -665,7 +665,7 @@ fn method(
             .ok_or_else(|| Error::at("a param has no `name`", &cd_at))?;
         names.push(name.to_owned());
         let schema = cd.get("schema").unwrap_or(&Value::Bool(true));
-        let ty = conv.convert(schema, &format!("{cd_at}/schema"), &p.ns);
+        let ty = conv.convert(schema, &format!("{cd_at}/schema"), &p.ns).to_value();
         let mut param = Map::new();
         param.insert("name".to_owned(), json!(name));
         param.insert("type".to_owned(), ty);
@@ -702,7 +702,7 @@ fn method(
                 }
             };
             let schema = r.get("schema").unwrap_or(&Value::Bool(true));
-            let ty = conv.convert(schema, &format!("{r_at}/schema"), &p.ns);
+            let ty = conv.convert(schema, &format!("{r_at}/schema"), &p.ns).to_value();
             out.insert("result".to_owned(), ty);
             if m.get("x-accord-semantics").is_none() && m.get("x-accord-namespace").is_none() {
                 let descriptor = kept(r, &["schema"]);

@@ -12,9 +12,12 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use crate::merge;
-use accord_schema_model::{Kind, NumberRules, Refinement, StringRules, TypeKind, TypeNode};
+use accord_schema_model::{
+    ArrayType, Deprecated, Field, Kind, MapType, NumberRules, ObjectType, RefType, Refinement,
+    StringRules, TupleType, TypeKind, TypeNode,
+};
 
-use crate::node::{self, any, kind, never, union, values_node};
+use crate::node::{self, any, array_of, enum_of, never, of, union, values_node};
 use crate::report::{Accepts, Loss};
 use crate::{Draft, Error};
 
@@ -33,7 +36,7 @@ pub(crate) struct Converter<'s> {
     names: IndexMap<String, TypeName>,
     by_name: HashMap<TypeName, String>,
     /// Converted named types, by pointer.
-    done: HashMap<String, Value>,
+    done: HashMap<String, TypeNode>,
     /// Named types being converted (a merge that reaches one cannot see it yet).
     busy: HashSet<String>,
     /// Deep pointers being inlined, innermost last.
@@ -46,6 +49,9 @@ pub(crate) struct Converter<'s> {
     /// The source is accord's own export (OpenRPC with `x-accord-document`): its `integer`,
     /// `const` and `enum` mean what the format's do, so they are exact there.
     own_export: bool,
+    /// The first of accord's own members (`x-accord-…`) the model's reader refused: the import
+    /// stops with it rather than write a node it cannot read.
+    refused: Option<Error>,
 }
 
 impl<'s> Converter<'s> {
@@ -62,6 +68,7 @@ impl<'s> Converter<'s> {
             ns: String::new(),
             own_export: false,
             merged: HashSet::new(),
+            refused: None,
         }
     }
 
@@ -79,10 +86,9 @@ impl<'s> Converter<'s> {
 
     /// Notes that the named type `r` names was inlined by a merge (`allOf`, `$ref` beside
     /// assertions): if nothing else refers to it, it is left out rather than left an orphan.
-    pub(crate) fn merged_away(&mut self, r: &Value) {
-        let Some(name) = r.get("name").and_then(Value::as_str) else { return };
-        let ns = r.get("namespace").and_then(Value::as_str).unwrap_or(&self.ns).to_owned();
-        self.merged.insert(TypeName { ns, name: name.to_owned() });
+    pub(crate) fn merged_away(&mut self, r: &RefType) {
+        let ns = r.namespace.clone().unwrap_or_else(|| self.ns.clone());
+        self.merged.insert(TypeName { ns, name: r.name.clone() });
     }
 
     /// The named types merges inlined.
@@ -101,16 +107,16 @@ impl<'s> Converter<'s> {
     }
 
     /// Converts the schema `s` found at `at`, for a node standing in namespace `ns`.
-    pub(crate) fn convert(&mut self, s: &Value, at: &str, ns: &str) -> Value {
+    pub(crate) fn convert(&mut self, s: &Value, at: &str, ns: &str) -> TypeNode {
         let outer = std::mem::replace(&mut self.ns, ns.to_owned());
-        let out = self.schema(s, at, false);
+        let out = self.schema(s, at);
         self.ns = outer;
         out
     }
 
     /// Every named type, converted, in the order registered (types made for recursive deep
     /// pointers last).
-    pub(crate) fn named_types(&mut self) -> Result<Vec<(TypeName, Value)>, Error> {
+    pub(crate) fn named_types(&mut self) -> Result<Vec<(TypeName, TypeNode)>, Error> {
         let mut i = 0;
         while i < self.names.len() {
             let pointer = self.names.get_index(i).map(|(p, _)| p.clone()).unwrap_or_default();
@@ -134,40 +140,22 @@ impl<'s> Converter<'s> {
         self.losses.extend(losses);
     }
 
+    /// The first member of accord's own export the model's reader refused, if any: the import
+    /// stops there.
+    pub(crate) fn refusal(&mut self) -> Result<(), Error> {
+        match self.refused.take() {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
+
     /// The losses found so far.
     pub(crate) fn take_losses(&mut self) -> Vec<Loss> {
         std::mem::take(&mut self.losses)
     }
 
-    /// Takes the marks of untyped schemas out of `v` (a built document or node), reporting
-    /// each as a loss: no merge gave them a type.
-    pub(crate) fn settle_untyped(&mut self, v: &mut Value) {
-        match v {
-            Value::Object(m) => {
-                if let Some(mark) = m.remove(node::UNTYPED) {
-                    let at = mark["at"].as_str().unwrap_or_default().to_owned();
-                    let detail = format!(
-                        "no `type`: the schema also accepts values that are not {}; the contract accepts only those",
-                        mark["types"].as_str().unwrap_or_default()
-                    );
-                    self.loss(&at, "untyped", Accepts::Narrower, detail);
-                }
-                for (k, child) in m.iter_mut() {
-                    // Values written as read (examples, defaults, literal values) hold no marks.
-                    let written_as_read = matches!(k.as_str(), "examples" | "default" | "value")
-                        || (k == "values" && child.is_array());
-                    if !written_as_read {
-                        self.settle_untyped(child);
-                    }
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(|i| self.settle_untyped(i)),
-            _ => {}
-        }
-    }
-
     /// The named type at `pointer`, converted once.
-    fn named(&mut self, pointer: &str) -> Result<Option<Value>, Error> {
+    fn named(&mut self, pointer: &str) -> Result<Option<TypeNode>, Error> {
         if let Some(done) = self.done.get(pointer) {
             return Ok(Some(done.clone()));
         }
@@ -190,10 +178,9 @@ impl<'s> Converter<'s> {
     }
 
     /// The named node a `ref` node names, converted, for a merge that must see inside it.
-    pub(crate) fn resolve_ref(&mut self, r: &Value) -> Option<Value> {
-        let name = r.get("name")?.as_str()?.to_owned();
-        let ns = r.get("namespace").and_then(Value::as_str).unwrap_or(&self.ns).to_owned();
-        let pointer = self.by_name.get(&TypeName { ns, name })?.clone();
+    pub(crate) fn resolve_ref(&mut self, r: &RefType) -> Option<TypeNode> {
+        let ns = r.namespace.clone().unwrap_or_else(|| self.ns.clone());
+        let pointer = self.by_name.get(&TypeName { ns, name: r.name.clone() })?.clone();
         self.named(&pointer).ok().flatten()
     }
 
@@ -206,17 +193,13 @@ impl<'s> Converter<'s> {
     }
 
     /// A `ref` node to `name`, naming its namespace when it is not the one the node stands in.
-    fn ref_node(&self, name: &TypeName) -> Value {
-        let mut r = kind("ref");
-        r.insert("name".to_owned(), json!(name.name));
-        if name.ns != self.ns {
-            r.insert("namespace".to_owned(), json!(name.ns));
-        }
-        Value::Object(r)
+    fn ref_node(&self, name: &TypeName) -> TypeNode {
+        let namespace = (name.ns != self.ns).then(|| name.ns.clone());
+        of(TypeKind::Ref(RefType { name: name.name.clone(), namespace }))
     }
 
     /// What a `$ref` stands for: a `ref` node to a named type, or the inlined target.
-    fn reference(&mut self, r: &Value, at: &str) -> Value {
+    fn reference(&mut self, r: &Value, at: &str) -> TypeNode {
         let Some(text) = r.as_str() else {
             self.loss(
                 at,
@@ -246,7 +229,7 @@ impl<'s> Converter<'s> {
             self.register(&pointer, &type_name.ns.clone(), &type_name.name.clone());
             return self.ref_node(&type_name);
         }
-        self.schema(target, &pointer, false)
+        self.schema(target, &pointer)
     }
 
     /// A type name for a recursive deep pointer: its last segments, made unique.
@@ -272,19 +255,19 @@ impl<'s> Converter<'s> {
     }
 
     /// Any schema value: `true`, `false` or an object.
-    fn schema(&mut self, s: &Value, at: &str, in_conjunction: bool) -> Value {
+    fn schema(&mut self, s: &Value, at: &str) -> TypeNode {
         // Every schema being converted is on the path, so a `$ref` back into it is recursion.
         self.inlining.push(at.to_owned());
-        let out = self.schema_inner(s, at, in_conjunction);
+        let out = self.schema_inner(s, at);
         self.inlining.pop();
         out
     }
 
-    fn schema_inner(&mut self, s: &Value, at: &str, in_conjunction: bool) -> Value {
+    fn schema_inner(&mut self, s: &Value, at: &str) -> TypeNode {
         match s {
             Value::Bool(true) => any(),
             Value::Bool(false) => never(),
-            Value::Object(m) => self.object(m, at, in_conjunction),
+            Value::Object(m) => self.object(m, at),
             _ => {
                 self.loss(
                     at,
@@ -297,20 +280,19 @@ impl<'s> Converter<'s> {
         }
     }
 
-    /// A schema object. `in_conjunction`: it is one part of an `allOf` (or the siblings of a
-    /// `$ref`), whose other parts may give the type it lacks.
-    fn object(&mut self, m: &Map<String, Value>, at: &str, in_conjunction: bool) -> Value {
+    /// A schema object.
+    fn object(&mut self, m: &Map<String, Value>, at: &str) -> TypeNode {
         self.unknown_keywords(m, at);
         let mut m = m.clone();
         if self.draft == Draft::Draft2020 {
             settle_unevaluated(&mut m);
         }
-        self.settled(m, at, in_conjunction)
+        self.settled(m, at)
     }
 
     /// A schema object with its `unevaluated*` settled (a part of it, beside `$ref` or
     /// `allOf`, is converted here again without settling: its applicators are beside it).
-    fn settled(&mut self, m: Map<String, Value>, at: &str, in_conjunction: bool) -> Value {
+    fn settled(&mut self, m: Map<String, Value>, at: &str) -> TypeNode {
         let mut m = m;
         // accord's own export of the `hex` format: the format, not its pattern (lossless form).
         if m.get("x-accord-format").and_then(Value::as_str) == Some("hex")
@@ -325,10 +307,10 @@ impl<'s> Converter<'s> {
                 // Draft 07 ignores every keyword beside `$ref`.
                 target
             } else {
-                let rest = self.settled(assertions, at, true);
+                let rest = self.settled(assertions, at);
                 merge::merge(self, target, rest, at)
             };
-            self.annotate(&mut out, &annotations);
+            self.annotate(&mut out, &annotations, at);
             return out;
         }
         if let Some(all) = m.remove("allOf") {
@@ -339,27 +321,26 @@ impl<'s> Converter<'s> {
                     Accepts::Wider,
                     "`allOf` is not an array; it is ignored".into(),
                 );
-                return self.settled(m, at, in_conjunction);
+                return self.settled(m, at);
             };
             let (assertions, annotations) = split_annotations(&m);
-            let mut acc =
-                if assertions.is_empty() { any() } else { self.settled(assertions, at, true) };
+            let mut acc = if assertions.is_empty() { any() } else { self.settled(assertions, at) };
             for (i, arm) in arms.iter().enumerate() {
-                let part = self.schema(arm, &format!("{at}/allOf/{i}"), true);
+                let part = self.schema(arm, &format!("{at}/allOf/{i}"));
                 acc = merge::merge(self, acc, part, &format!("{at}/allOf"));
             }
-            self.annotate(&mut acc, &annotations);
+            self.annotate(&mut acc, &annotations, at);
             return acc;
         }
-        let mut out = self.base(&m, at, in_conjunction);
+        let mut out = self.base(&m, at);
         let (_, annotations) = split_annotations(&m);
-        self.annotate(&mut out, &annotations);
+        self.annotate(&mut out, &annotations, at);
         self.unsupported(&m, at);
         out
     }
 
     /// A schema without `$ref` and `allOf`: its values, combinators and types.
-    fn base(&mut self, m: &Map<String, Value>, at: &str, in_conjunction: bool) -> Value {
+    fn base(&mut self, m: &Map<String, Value>, at: &str) -> TypeNode {
         let types = self.types(m, at);
         // `const` and `enum` list the values; types and refinements can only narrow them.
         let mut listed: Option<Vec<Value>> = m.get("enum").and_then(Value::as_array).cloned();
@@ -415,14 +396,14 @@ impl<'s> Converter<'s> {
             // `enum` is the format's enum even for one value; `const` is a literal.
             let enumerable = |v: &Value| v.is_string() || v.is_i64() || v.is_u64();
             if m.contains_key("enum") && values.iter().all(enumerable) {
-                return json!({"kind": "enum", "values": values});
+                return enum_of(values);
             }
             return values_node(values);
         }
         let combinator = ["oneOf", "anyOf"].into_iter().find(|k| m.contains_key(*k));
         let has_type_part = types.is_some() || m.keys().any(|k| is_refinement(k));
         let typed = if has_type_part || combinator.is_none() {
-            Some(self.typed(m, types, at, in_conjunction || combinator.is_some()))
+            Some(self.typed(m, types, at))
         } else {
             None
         };
@@ -438,10 +419,10 @@ impl<'s> Converter<'s> {
                 );
                 continue;
             };
-            let nodes: Vec<Value> = arms
+            let nodes: Vec<TypeNode> = arms
                 .iter()
                 .enumerate()
-                .map(|(i, arm)| self.schema(arm, &format!("{at}/{key}/{i}"), false))
+                .map(|(i, arm)| self.schema(arm, &format!("{at}/{key}/{i}")))
                 .collect();
             if key == "oneOf" {
                 self.check_exclusive(&nodes, &format!("{at}/oneOf"));
@@ -473,13 +454,7 @@ impl<'s> Converter<'s> {
     }
 
     /// The node of the types listed (or, without `type`, of the types the keywords imply).
-    fn typed(
-        &mut self,
-        m: &Map<String, Value>,
-        types: Option<Vec<String>>,
-        at: &str,
-        in_conjunction: bool,
-    ) -> Value {
+    fn typed(&mut self, m: &Map<String, Value>, types: Option<Vec<String>>, at: &str) -> TypeNode {
         let types = match types {
             Some(t) => t,
             None => {
@@ -494,27 +469,31 @@ impl<'s> Converter<'s> {
                 // Keywords of one JSON type say nothing about values of the others, which a
                 // schema without `type` admits as they are: the exact node is the refined arms
                 // beside a plain arm of every other type.
-                let _ = in_conjunction;
-                let mut arms: Vec<Value> =
+                let mut arms: Vec<TypeNode> =
                     implied.iter().map(|t| self.one_type(m, t, at)).collect();
                 for plain in ["null", "boolean", "number", "string", "array", "object"] {
                     if !implied.iter().any(|t| t == plain) {
                         arms.push(match plain {
-                            "array" => json!({"kind": "array", "items": {"kind": "any"}}),
-                            other => Value::Object(kind(other)),
+                            "null" => of(TypeKind::Null),
+                            "boolean" => of(TypeKind::Boolean),
+                            "number" => of(TypeKind::Number(NumberRules::default())),
+                            "string" => of(TypeKind::String(StringRules::default())),
+                            "array" => array_of(any()),
+                            _ => of(TypeKind::Object(ObjectType::default())),
                         });
                     }
                 }
                 return union(arms);
             }
         };
-        let arms: Vec<Value> = types.iter().map(|t| self.one_type(m, t, at)).collect();
+        let arms: Vec<TypeNode> = types.iter().map(|t| self.one_type(m, t, at)).collect();
         union(arms)
     }
 
-    fn one_type(&mut self, m: &Map<String, Value>, t: &str, at: &str) -> Value {
+    fn one_type(&mut self, m: &Map<String, Value>, t: &str, at: &str) -> TypeNode {
         match t {
-            "null" | "boolean" => Value::Object(kind(t)),
+            "null" => of(TypeKind::Null),
+            "boolean" => of(TypeKind::Boolean),
             "integer" | "number" => self.number(m, t, at),
             "string" => self.string(m, at),
             "array" => self.array(m, at),
@@ -528,7 +507,7 @@ impl<'s> Converter<'s> {
         }
     }
 
-    fn number(&mut self, m: &Map<String, Value>, t: &str, at: &str) -> Value {
+    fn number(&mut self, m: &Map<String, Value>, t: &str, at: &str) -> TypeNode {
         if t == "integer" && !self.own_export {
             let detail = "JSON Schema's `integer` admits whole-valued floats such as `1.0`; the contract's refuses them (format.md §10.2)".into();
             self.loss(&format!("{at}/type"), "integer-float", Accepts::Narrower, detail);
@@ -569,11 +548,10 @@ impl<'s> Converter<'s> {
             #[cfg(feature = "dummy-refinement-handled")]
             dummy: None,
         };
-        let kind = if t == "integer" { TypeKind::Integer(rules) } else { TypeKind::Number(rules) };
-        TypeNode::new(kind).to_value()
+        of(if t == "integer" { TypeKind::Integer(rules) } else { TypeKind::Number(rules) })
     }
 
-    fn string(&mut self, m: &Map<String, Value>, at: &str) -> Value {
+    fn string(&mut self, m: &Map<String, Value>, at: &str) -> TypeNode {
         let mut count = |r: Refinement| {
             let from = keyword(r);
             let v = m.get(from)?;
@@ -620,10 +598,10 @@ impl<'s> Converter<'s> {
         }
         // Every refinement is named, so a new one does not compile until it is imported.
         let rules = StringRules { min_length, max_length, pattern, format };
-        TypeNode::new(TypeKind::String(rules)).to_value()
+        of(TypeKind::String(rules))
     }
 
-    fn array(&mut self, m: &Map<String, Value>, at: &str) -> Value {
+    fn array(&mut self, m: &Map<String, Value>, at: &str) -> TypeNode {
         let count = |k: &str| m.get(k).and_then(count_value);
         // 2020-12: `prefixItems` + `items`; draft 07: `items` as an array + `additionalItems`.
         let (prefix, rest, prefix_key, rest_key) = match (m.get("prefixItems"), m.get("items")) {
@@ -634,38 +612,32 @@ impl<'s> Converter<'s> {
             _ => (None, m.get("items"), "", "items"),
         };
         if m.get("x-accord-kind").and_then(Value::as_str) == Some("tuple") && prefix.is_none() {
-            return json!({"kind": "tuple", "elements": []});
+            return of(TypeKind::Tuple(TupleType { elements: Vec::new() }));
         }
         let Some(prefix) = prefix else {
             let items = match rest {
-                Some(items) => self.schema(items, &format!("{at}/items"), false),
+                Some(items) => self.schema(items, &format!("{at}/items")),
                 None => any(),
             };
-            let mut n = kind("array");
-            n.insert("items".to_owned(), items);
-            for k in ["minItems", "maxItems"] {
-                if let Some(c) = count(k) {
-                    n.insert(k.to_owned(), json!(c));
-                }
+            let unique_items = m.get(keyword(Refinement::UniqueItems)).and_then(Value::as_bool);
+            if unique_items == Some(true) && !self.own_export && !self.numberless(&items) {
+                let detail = "JSON Schema compares items' numbers by value (`1` equals `1.0`); the contract counts `1` and `1.0` as different items".into();
+                self.loss(&format!("{at}/uniqueItems"), "number-equality", Accepts::Wider, detail);
             }
-            if let Some(u) = m.get("uniqueItems").filter(|v| v.is_boolean()) {
-                n.insert("uniqueItems".to_owned(), u.clone());
-                if u == &json!(true) && !self.own_export && !self.numberless(&n["items"]) {
-                    let detail = "JSON Schema compares items' numbers by value (`1` equals `1.0`); the contract counts `1` and `1.0` as different items".into();
-                    self.loss(
-                        &format!("{at}/uniqueItems"),
-                        "number-equality",
-                        Accepts::Wider,
-                        detail,
-                    );
-                }
-            }
-            return Value::Object(n);
+            // Every refinement is named, so a new one does not compile until it is imported.
+            return of(TypeKind::Array(ArrayType {
+                items: Box::new(items),
+                min_items: count(keyword(Refinement::MinItems)),
+                max_items: count(keyword(Refinement::MaxItems)),
+                unique_items,
+                #[cfg(feature = "dummy-refinement-handled")]
+                dummy_items: None,
+            }));
         };
-        let elements: Vec<Value> = prefix
+        let elements: Vec<TypeNode> = prefix
             .iter()
             .enumerate()
-            .map(|(i, e)| self.schema(e, &format!("{at}/{prefix_key}/{i}"), false))
+            .map(|(i, e)| self.schema(e, &format!("{at}/{prefix_key}/{i}")))
             .collect();
         if rest != Some(&Value::Bool(false)) {
             let detail =
@@ -687,14 +659,17 @@ impl<'s> Converter<'s> {
         if least > most {
             return never();
         }
-        let tuples: Vec<Value> = (least..=most)
+        let tuples: Vec<TypeNode> = (least..=most)
             .rev()
-            .map(|len| json!({"kind": "tuple", "elements": elements[..len as usize]}))
+            .map(|len| {
+                let elements = elements[..len as usize].to_vec();
+                of(TypeKind::Tuple(TupleType { elements }))
+            })
             .collect();
         union(tuples)
     }
 
-    fn object_type(&mut self, m: &Map<String, Value>, at: &str) -> Value {
+    fn object_type(&mut self, m: &Map<String, Value>, at: &str) -> TypeNode {
         let properties = m.get("properties").and_then(Value::as_object);
         let required: Vec<&str> = m
             .get("required")
@@ -710,27 +685,28 @@ impl<'s> Converter<'s> {
                     let (pattern, schema) =
                         p.iter().next().map(|(k, v)| (k.clone(), v)).unwrap_or_default();
                     let pointer = format!("{at}/patternProperties/{}", escape(&pattern));
-                    let values = self.schema(schema, &pointer, false);
-                    Some((values, Some(json!({"kind": "string", "pattern": pattern}))))
+                    let values = self.schema(schema, &pointer);
+                    let keys = StringRules { pattern: Some(pattern), ..StringRules::default() };
+                    Some((values, Some(of(TypeKind::String(keys)))))
                 }
                 (None, Some(schema @ Value::Object(_))) => {
-                    let values = self.schema(schema, &format!("{at}/additionalProperties"), false);
+                    let values = self.schema(schema, &format!("{at}/additionalProperties"));
                     // Member names are strings: the other arms of an untyped schema meet none.
                     let keys = m.get("propertyNames").map(|k| {
-                        let keys = self.schema(k, &format!("{at}/propertyNames"), true);
-                        merge::merge(self, Value::Object(kind("string")), keys, at)
+                        let keys = self.schema(k, &format!("{at}/propertyNames"));
+                        let strings = of(TypeKind::String(StringRules::default()));
+                        merge::merge(self, strings, keys, at)
                     });
                     Some((values, keys))
                 }
                 _ => None,
             };
             if let Some((values, keys)) = values {
-                let mut n = kind("map");
-                if let Some(keys) = keys {
-                    n.insert("keys".to_owned(), keys);
-                }
-                n.insert("values".to_owned(), values);
-                return Value::Object(n);
+                // Every refinement is named, so a new one does not compile until it is imported.
+                return of(TypeKind::Map(MapType {
+                    keys: keys.map(Box::new),
+                    values: Box::new(values),
+                }));
             }
         }
         if patterns.is_some() {
@@ -755,35 +731,32 @@ impl<'s> Converter<'s> {
             let detail = "`propertyNames` is not checked on an object with named members".into();
             self.loss(&format!("{at}/propertyNames"), "keyword-ignored", Accepts::Wider, detail);
         }
-        let mut fields = Map::new();
+        let mut fields = IndexMap::new();
         for (name, schema) in properties.into_iter().flatten() {
             let pointer = format!("{at}/properties/{}", escape(name));
-            let ty = self.schema(schema, &pointer, false);
-            let mut field = Map::new();
-            field.insert("type".to_owned(), ty);
-            match schema.get("x-accord-field").and_then(Value::as_object) {
+            let ty = self.schema(schema, &pointer);
+            let field = match schema.get("x-accord-field").and_then(Value::as_object) {
                 // accord's own export says the field's members exactly.
-                Some(exact) => field.extend(exact.clone()),
-                None if !required.contains(&name.as_str()) => {
-                    field.insert("optional".to_owned(), json!(true));
+                Some(exact) => self.own_field(ty, exact, &format!("{pointer}/x-accord-field")),
+                None => {
+                    let mut field = Field::new(ty);
+                    if !required.contains(&name.as_str()) {
+                        field.optional = Some(true);
+                    }
+                    field
                 }
-                None => {}
-            }
-            fields.insert(name.clone(), Value::Object(field));
+            };
+            fields.insert(name.clone(), field);
         }
         for name in &required {
             if !fields.contains_key(*name) {
-                fields.insert((*name).to_owned(), json!({"type": {"kind": "any"}}));
+                fields.insert((*name).to_owned(), Field::new(any()));
             }
         }
-        let mut n = kind("object");
-        if properties.is_some() || !fields.is_empty() {
-            n.insert("fields".to_owned(), Value::Object(fields));
-        }
+        let fields = (properties.is_some() || !fields.is_empty()).then_some(fields);
+        let mut closed = None;
         match additional {
-            Some(Value::Bool(false)) => {
-                n.insert("closed".to_owned(), json!(true));
-            }
+            Some(Value::Bool(false)) => closed = Some(true),
             Some(Value::Object(s)) if !s.is_empty() => {
                 let detail = "`additionalProperties` beside named members is not checked: other members are accepted whatever their value".into();
                 self.loss(
@@ -795,10 +768,60 @@ impl<'s> Converter<'s> {
             }
             _ => {}
         }
-        if let Some(closed) = m.get("x-accord-closed") {
-            n.insert("closed".to_owned(), closed.clone());
+        // Every refinement is named, so a new one does not compile until it is imported.
+        let node = of(TypeKind::Object(ObjectType { fields, closed, reserved: None }));
+        match m.get("x-accord-closed") {
+            Some(exact) => {
+                let members = Map::from_iter([("closed".to_owned(), exact.clone())]);
+                self.own_members(node, members, &format!("{at}/x-accord-closed"))
+            }
+            None => node,
         }
-        Value::Object(n)
+    }
+
+    /// A field as accord's own export says it (`x-accord-field`: its members but the type), read
+    /// by the model's reader; one it refuses stops the import (see `refusal`).
+    fn own_field(&mut self, ty: TypeNode, exact: &Map<String, Value>, at: &str) -> Field {
+        let mut members = exact.clone();
+        members.insert("type".to_owned(), ty.to_value());
+        match Field::from_value(Value::Object(members)) {
+            Ok(field) => field,
+            Err(err) => {
+                self.refuse(at, &err);
+                Field::new(ty)
+            }
+        }
+    }
+
+    /// `node` with `members` (the format's names, from accord's own export) set on it by the
+    /// model's reader, which refuses a member of the wrong type as it would in a document; a
+    /// refusal stops the import (see `refusal`) and leaves the node as it was.
+    fn own_members(&mut self, node: TypeNode, members: Map<String, Value>, at: &str) -> TypeNode {
+        if members.is_empty() {
+            return node;
+        }
+        let mut written = node.to_value();
+        if let Some(n) = written.as_object_mut() {
+            n.extend(members);
+        }
+        match TypeNode::from_value(written) {
+            Ok(read) => read,
+            Err(err) => {
+                self.refuse(at, &err);
+                node
+            }
+        }
+    }
+
+    /// Keeps the first refusal of the model's reader (see `refusal`).
+    fn refuse(&mut self, at: &str, err: &accord_schema_model::Error) {
+        if self.refused.is_none() {
+            let what = format!(
+                "a member of accord's own export is refused: {} (member {})",
+                err.kind, err.pointer
+            );
+            self.refused = Some(Error::at(what, at));
+        }
     }
 
     /// Keywords the format has no place for, each a loss: one owner for every keyword the
@@ -831,8 +854,8 @@ impl<'s> Converter<'s> {
 
     /// Whether the arms of a `oneOf` can be shown to admit no value in common; else a loss,
     /// since a union admits a value several arms match.
-    fn check_exclusive(&mut self, arms: &[Value], at: &str) {
-        let resolved: Vec<Option<Value>> = arms.iter().map(|a| self.deref(a)).collect();
+    fn check_exclusive(&mut self, arms: &[TypeNode], at: &str) {
+        let resolved: Vec<Option<TypeNode>> = arms.iter().map(|a| self.deref(a)).collect();
         for i in 0..arms.len() {
             for j in i + 1..arms.len() {
                 let disjoint = match (&resolved[i], &resolved[j]) {
@@ -852,46 +875,39 @@ impl<'s> Converter<'s> {
 
     /// Whether no value `node` admits holds a number (strings, booleans, null, string enums):
     /// where JSON Schema's equality by value and the format's agree.
-    fn numberless(&mut self, node: &Value) -> bool {
+    fn numberless(&mut self, node: &TypeNode) -> bool {
         let Some(node) = self.deref(node) else { return false };
-        match node::kind_of(&node) {
-            "string" | "boolean" | "null" => true,
-            "enum" | "literal" => node::listed_values(&node)
+        match &node.kind {
+            TypeKind::String(_) | TypeKind::Boolean | TypeKind::Null => true,
+            TypeKind::Enum(_) | TypeKind::Literal { .. } => node::listed_values(&node)
                 .is_some_and(|v| v.iter().all(|v| !has_whole_number(v) && !v.is_number())),
-            "union" => node["variants"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-                .iter()
-                .all(|v| self.numberless(v)),
+            TypeKind::Union(u) => u.variants.iter().all(|v| self.numberless(v)),
             _ => false,
         }
     }
 
     /// A node with its refs followed (one level), for comparing arms.
-    pub(crate) fn deref(&mut self, n: &Value) -> Option<Value> {
+    pub(crate) fn deref(&mut self, n: &TypeNode) -> Option<TypeNode> {
         let mut n = n.clone();
         for _ in 0..16 {
-            if node::kind_of(&n) != "ref" {
-                return Some(n);
-            }
-            n = self.resolve_ref(&n)?;
+            let TypeKind::Ref(r) = &n.kind else { return Some(n) };
+            n = self.resolve_ref(r)?;
         }
         None
     }
 
     /// Whether two nodes are shown to admit no value in common.
-    fn disjoint(&mut self, a: &Value, b: &Value) -> bool {
+    fn disjoint(&mut self, a: &TypeNode, b: &TypeNode) -> bool {
         if node::is_never(a) || node::is_never(b) {
             return true;
         }
-        if node::kind_of(a) == "union" || node::kind_of(b) == "union" {
-            let (u, other) = if node::kind_of(a) == "union" { (a, b) } else { (b, a) };
-            let arms = u["variants"].as_array().cloned().unwrap_or_default();
-            return arms.iter().all(|arm| match self.deref(arm) {
-                Some(arm) => self.disjoint(&arm, other),
-                None => false,
-            });
+        for (u, other) in [(a, b), (b, a)] {
+            if let TypeKind::Union(u) = &u.kind {
+                return u.variants.iter().all(|arm| match self.deref(arm) {
+                    Some(arm) => self.disjoint(&arm, other),
+                    None => false,
+                });
+            }
         }
         if let (Some(ca), Some(cb)) = (node::class_of(a), node::class_of(b))
             && ca != cb
@@ -903,24 +919,22 @@ impl<'s> Converter<'s> {
         }
         // Listed strings against a pattern none of them matches.
         for (listed, other) in [(a, b), (b, a)] {
-            if let (Some(values), Some(pattern)) =
-                (node::listed_values(listed), other.get("pattern").and_then(Value::as_str))
-                && node::kind_of(other) == "string"
+            if let (Some(values), TypeKind::String(StringRules { pattern: Some(pattern), .. })) =
+                (node::listed_values(listed), &other.kind)
                 && let Ok(re) = regex::Regex::new(pattern)
             {
                 return values.iter().all(|v| v.as_str().is_some_and(|s| !re.is_match(s)));
             }
         }
         // Objects that require one member with disjoint types.
-        if node::kind_of(a) == "object" && node::kind_of(b) == "object" {
-            let (Some(fa), Some(fb)) = (a["fields"].as_object(), b["fields"].as_object()) else {
+        if let (TypeKind::Object(oa), TypeKind::Object(ob)) = (&a.kind, &b.kind) {
+            let (Some(fa), Some(fb)) = (&oa.fields, &ob.fields) else {
                 return false;
             };
             for (name, field_a) in fa {
                 let Some(field_b) = fb.get(name) else { continue };
-                let required = |f: &Value| f.get("optional") != Some(&json!(true));
-                if required(field_a) && required(field_b) {
-                    let (ta, tb) = (self.deref(&field_a["type"]), self.deref(&field_b["type"]));
+                if field_a.optional != Some(true) && field_b.optional != Some(true) {
+                    let (ta, tb) = (self.deref(&field_a.ty), self.deref(&field_b.ty));
                     if let (Some(ta), Some(tb)) = (ta, tb)
                         && self.disjoint(&ta, &tb)
                     {
@@ -933,51 +947,52 @@ impl<'s> Converter<'s> {
     }
 
     /// Puts a schema's annotations on its node: description, default, examples, deprecated;
-    /// `title`, `x-` extensions and other non-assertion keywords as unknown members.
-    fn annotate(&mut self, out: &mut Value, annotations: &Map<String, Value>) {
-        let Some(n) = out.as_object_mut() else { return };
+    /// `title`, `x-` extensions and other non-assertion keywords as unknown members; accord's
+    /// own `x-accord-…` members (its export's lossless form) by the model's reader.
+    fn annotate(&mut self, out: &mut TypeNode, annotations: &Map<String, Value>, at: &str) {
+        let mut own = Map::new();
         for (k, v) in annotations {
-            match k.as_str() {
-                "description" if v.is_string() => {
-                    n.insert(k.clone(), v.clone());
+            match (k.as_str(), v) {
+                ("description", Value::String(d)) => out.description = Some(d.clone()),
+                ("default", _) => out.default = Some(v.clone()),
+                ("examples", Value::Array(examples)) => out.examples = Some(examples.clone()),
+                ("deprecated", Value::Bool(true)) => {
+                    out.deprecated.get_or_insert(Deprecated::Flag(true));
                 }
-                "default" => {
-                    n.insert(k.clone(), v.clone());
+                ("deprecated", Value::Bool(false)) => {}
+                ("x-accord-deprecated", _) => {
+                    own.insert("deprecated".to_owned(), v.clone());
                 }
-                "examples" if v.is_array() => {
-                    n.insert(k.clone(), v.clone());
+                ("x-accord-open", _) => {
+                    own.insert("open".to_owned(), v.clone());
                 }
-                "deprecated" if v == &json!(true) => {
-                    n.entry("deprecated").or_insert(json!(true));
+                ("x-accord-reserved", _) => {
+                    own.insert("reserved".to_owned(), v.clone());
                 }
-                "deprecated" if v == &json!(false) => {}
-                "x-accord-deprecated" => {
-                    n.insert("deprecated".to_owned(), v.clone());
+                ("x-accord-discriminator", _) => {
+                    own.insert("discriminator".to_owned(), v.clone());
                 }
-                "x-accord-open" => {
-                    n.insert("open".to_owned(), v.clone());
+                ("x-accord-namespace", _) => {
+                    own.insert("namespace".to_owned(), v.clone());
                 }
-                "x-accord-reserved" => {
-                    n.insert("reserved".to_owned(), v.clone());
+                ("x-accord-unknown", Value::Object(unknown)) => {
+                    own.extend(unknown.iter().map(|(uk, uv)| (uk.clone(), uv.clone())));
                 }
-                "x-accord-discriminator" => {
-                    n.insert("discriminator".to_owned(), v.clone());
+                ("x-accord-unknown", _) => {}
+                (k, _) if k.starts_with("x-accord-") => {}
+                // A member the format gives a place (a description that is not text, …): the
+                // model's reader says what it makes of it.
+                (k, _) if node::is_member_name(k) => {
+                    own.insert(k.to_owned(), v.clone());
                 }
-                "x-accord-namespace" => {
-                    n.insert("namespace".to_owned(), v.clone());
-                }
-                "x-accord-unknown" => {
-                    if let Some(unknown) = v.as_object() {
-                        for (uk, uv) in unknown {
-                            n.insert(uk.clone(), uv.clone());
-                        }
-                    }
-                }
-                k if k.starts_with("x-accord-") => {}
                 _ => {
-                    n.insert(k.clone(), v.clone());
+                    out.unknown.insert(k.clone(), v.clone());
                 }
             }
+        }
+        if !own.is_empty() {
+            let node = std::mem::replace(out, any());
+            *out = self.own_members(node, own, at);
         }
     }
 }

@@ -135,24 +135,7 @@ impl Document {
     /// As [`Document::parse`], except those only text can have (syntax, duplicates); nesting
     /// past [`DEPTH_LIMIT`] is refused here too.
     pub fn from_value(value: serde_json::Value) -> Result<Document, Error> {
-        if let Some(pointer) = json::too_deep(&value) {
-            let kind = Box::new(ErrorKind::TooDeep { limit: DEPTH_LIMIT });
-            return Err(Error { kind, pointer, span: None, position: None });
-        }
-        read::document(node::Node::from_value(value)).map_err(|refused| {
-            first(
-                refused
-                    .0
-                    .into_iter()
-                    .map(|err| Error {
-                        kind: Box::new(err.kind),
-                        pointer: err.pointer,
-                        span: None,
-                        position: None,
-                    })
-                    .collect(),
-            )
-        })
+        read_value(value, read::document)
     }
 
     /// The document as canonical JSON: documented member order, unknown members after the
@@ -178,10 +161,65 @@ impl Document {
     }
 }
 
+/// Reads a parsed JSON value with one of the reader's rules (a document, a type node, a
+/// field): nesting past [`DEPTH_LIMIT`] refused first, then the first refusal, with its pointer
+/// and no position (there is no text).
+fn read_value<T>(
+    value: serde_json::Value,
+    rule: fn(node::Node) -> Result<T, read::Refused>,
+) -> Result<T, Error> {
+    if let Some(pointer) = json::too_deep(&value) {
+        let kind = Box::new(ErrorKind::TooDeep { limit: DEPTH_LIMIT });
+        return Err(Error { kind, pointer, span: None, position: None });
+    }
+    rule(node::Node::from_value(value)).map_err(|refused| {
+        first(
+            refused
+                .0
+                .into_iter()
+                .map(|err| Error {
+                    kind: Box::new(err.kind),
+                    pointer: err.pointer,
+                    span: None,
+                    position: None,
+                })
+                .collect(),
+        )
+    })
+}
+
 impl TypeNode {
+    /// Reads one type node from JSON by the reader's rules (format.md §7), as
+    /// [`Document::from_value`] reads the nodes of a document: for a tool that builds a node from
+    /// JSON it did not write (an import's lossless members). Pointers are relative to the node.
+    ///
+    /// # Errors
+    ///
+    /// What [`Document::from_value`] refuses in a type node.
+    pub fn from_value(value: serde_json::Value) -> Result<TypeNode, Error> {
+        read_value(value, read::lone_type_node)
+    }
+
     /// The node as canonical JSON.
     pub fn to_value(&self) -> serde_json::Value {
         write::type_node(self)
+    }
+}
+
+impl Field {
+    /// Reads one field (or param, without its `name`) from JSON by the reader's rules, as
+    /// [`TypeNode::from_value`] reads a node.
+    ///
+    /// # Errors
+    ///
+    /// What [`Document::from_value`] refuses in a field.
+    pub fn from_value(value: serde_json::Value) -> Result<Field, Error> {
+        read_value(value, read::lone_field)
+    }
+
+    /// The field as canonical JSON (as a document writes an object's field).
+    pub fn to_value(&self) -> serde_json::Value {
+        write::field(self)
     }
 }
 

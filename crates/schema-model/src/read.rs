@@ -498,6 +498,16 @@ fn param(value: Node, at: &At<'_>) -> R<Param> {
     Ok(Param { name, field: field_members(p)? })
 }
 
+/// A field read on its own (not in a document), its pointers relative to it.
+pub(crate) fn lone_field(value: Node) -> R<Field> {
+    field_members(Record::new(value, &At::Root, "a field", members::FIELD)?)
+}
+
+/// A type node read on its own (not in a document), its pointers relative to it.
+pub(crate) fn lone_type_node(value: Node) -> R<TypeNode> {
+    type_node(value, &At::Root)
+}
+
 fn field(name: &str, value: Node, at: &At<'_>) -> R<Field> {
     field_members(Record::new(value, at, ("field", name), members::FIELD)?)
 }
@@ -669,6 +679,8 @@ fn type_node(value: Node, at: &At<'_>) -> R<TypeNode> {
                 min_items: t.count("minItems")?,
                 max_items: t.count("maxItems")?,
                 unique_items: t.boolean("uniqueItems")?,
+                #[cfg(feature = "dummy-refinement-handled")]
+                dummy_items: t.count("dummyItems")?,
             })
         }
         Kind::Tuple => {

@@ -9,8 +9,9 @@
 //! A new refinement is a new row. Every consumer that must handle it either names every field
 //! of its struct (a destructuring or a struct literal without `..`) or matches [`Refinement`]
 //! without a wildcard, so it does not compile until it handles the new row; CONTRIBUTING.md's
-//! recipe lists those sites, and a test (`xtask`'s `refinement_sites`) adds a dummy row (the
-//! `dummy-refinement` feature) and checks that the compiler names exactly those sites.
+//! recipe lists those sites, and a test (`xtask`'s `refinement_sites`) adds two dummy rows, on
+//! numbers and on arrays (the `dummy-refinement` feature), and checks that the compiler names
+//! exactly those sites.
 
 use indexmap::IndexMap;
 use serde_json::{Number, Value};
@@ -175,6 +176,10 @@ kinds! {
         MaxItems max_items: Option<u64> = "maxItems" ["maxItems"],
         /// Whether items must be pairwise distinct; absent: `false`.
         UniqueItems unique_items: Option<bool> = "uniqueItems" ["uniqueItems"],
+        /// A refinement that exists only to prove the compile-fail test on a kind whose nodes
+        /// nest (never enable).
+        #[cfg(feature = "dummy-refinement")]
+        DummyItems dummy_items: Option<u64> = "dummyItems" [],
     }
 
     /// Members of `tuple`.

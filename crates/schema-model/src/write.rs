@@ -5,9 +5,10 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::{
-    Cause, Component, Deprecated, DescribeMethod, Document, ErrorDecl, Event, EventWire, Field,
-    Link, Method, MethodExample, Namespace, NumberRules, Param, Pubsub, Reserved, StringRules,
-    TypeKind, TypeNode, Unknown, Wire, WireCodes,
+    ArrayType, Cause, Component, Deprecated, DescribeMethod, Document, EnumType, ErrorDecl, Event,
+    EventWire, Field, Link, MapType, Method, MethodExample, Namespace, NumberRules, ObjectType,
+    Param, Pubsub, RefType, Reserved, StringRules, TupleType, TypeKind, TypeNode, UnionType,
+    Unknown, Wire, WireCodes,
 };
 
 /// Builds one JSON object member by member.
@@ -307,7 +308,7 @@ fn param(p: &Param) -> Value {
     field_members(out, &p.field)
 }
 
-fn field(f: &Field) -> Value {
+pub(crate) fn field(f: &Field) -> Value {
     field_members(Out::new(), f)
 }
 
@@ -372,32 +373,41 @@ pub(crate) fn type_node(t: &TypeNode) -> Value {
         TypeKind::Literal { value } => {
             out.put("value", value.clone());
         }
-        TypeKind::Enum(e) => {
-            out.put("values", e.values.clone()).opt("open", e.open).reserved(&e.reserved);
+        // Each kind's members are named in full, so a new one does not compile until it is
+        // written.
+        TypeKind::Enum(EnumType { values, open, reserved }) => {
+            out.put("values", values.clone()).opt("open", *open).reserved(reserved);
         }
-        TypeKind::Array(a) => {
-            out.put("items", type_node(&a.items))
-                .opt("minItems", a.min_items)
-                .opt("maxItems", a.max_items)
-                .opt("uniqueItems", a.unique_items);
+        TypeKind::Array(ArrayType {
+            items,
+            min_items,
+            max_items,
+            unique_items,
+            #[cfg(feature = "dummy-refinement-handled")]
+                dummy_items: _,
+        }) => {
+            out.put("items", type_node(items))
+                .opt("minItems", *min_items)
+                .opt("maxItems", *max_items)
+                .opt("uniqueItems", *unique_items);
         }
-        TypeKind::Tuple(tuple) => {
-            out.put("elements", list(&tuple.elements, type_node));
+        TypeKind::Tuple(TupleType { elements }) => {
+            out.put("elements", list(elements, type_node));
         }
-        TypeKind::Object(o) => {
-            out.opt("fields", o.fields.as_ref().map(|all| by_name(all, field)))
-                .opt("closed", o.closed)
-                .reserved(&o.reserved);
+        TypeKind::Object(ObjectType { fields, closed, reserved }) => {
+            out.opt("fields", fields.as_ref().map(|all| by_name(all, field)))
+                .opt("closed", *closed)
+                .reserved(reserved);
         }
-        TypeKind::Map(m) => {
-            out.opt("keys", m.keys.as_deref().map(type_node)).put("values", type_node(&m.values));
+        TypeKind::Map(MapType { keys, values }) => {
+            out.opt("keys", keys.as_deref().map(type_node)).put("values", type_node(values));
         }
-        TypeKind::Union(u) => {
-            out.put("variants", list(&u.variants, type_node))
-                .opt("discriminator", u.discriminator.clone());
+        TypeKind::Union(UnionType { variants, discriminator }) => {
+            out.put("variants", list(variants, type_node))
+                .opt("discriminator", discriminator.clone());
         }
-        TypeKind::Ref(r) => {
-            out.put("name", r.name.clone()).opt("namespace", r.namespace.clone());
+        TypeKind::Ref(RefType { name, namespace }) => {
+            out.put("name", name.clone()).opt("namespace", namespace.clone());
         }
     }
     out.opt("description", t.description.clone())

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use crate::pattern::Pattern;
 use accord_schema_model::{
-    Document, Method, NumberRules, ParamStructure, Pointer, StringRules, TypeKind, TypeNode,
+    ArrayType, Document, EnumType, MapType, Method, NumberRules, ObjectType, ParamStructure,
+    Pointer, RefType, StringRules, TupleType, TypeKind, TypeNode, UnionType,
 };
 
 use crate::number::Num;
@@ -315,29 +316,38 @@ impl<'d> Compiler<'d> {
                 })
             }
             TypeKind::Literal { value } => Node::Literal(value.clone()),
-            TypeKind::Enum(e) => Node::Enum(Choices {
-                values: e.values.clone(),
-                strings: e.values.iter().filter_map(|v| v.as_str().map(Box::from)).collect(),
-                integers: e.values.iter().filter_map(|v| v.as_number().map(Num::of)).collect(),
+            // Each kind's members are named in full (`_` for what constrains no value), so a
+            // new one does not compile until it is compiled.
+            TypeKind::Enum(EnumType { values, open: _, reserved: _ }) => Node::Enum(Choices {
+                values: values.clone(),
+                strings: values.iter().filter_map(|v| v.as_str().map(Box::from)).collect(),
+                integers: values.iter().filter_map(|v| v.as_number().map(Num::of)).collect(),
             }),
-            TypeKind::Array(a) => Node::Array(List {
-                items: self.node(ns, &a.items, &at.key("items"))?,
-                min_items: a.min_items,
-                max_items: a.max_items,
-                unique_items: a.unique_items.unwrap_or(false),
+            TypeKind::Array(ArrayType {
+                items,
+                min_items,
+                max_items,
+                unique_items,
+                #[cfg(feature = "dummy-refinement-handled")]
+                    dummy_items: _,
+            }) => Node::Array(List {
+                items: self.node(ns, items, &at.key("items"))?,
+                min_items: *min_items,
+                max_items: *max_items,
+                unique_items: unique_items.unwrap_or(false),
                 resolved: 0,
                 plain: None,
             }),
-            TypeKind::Tuple(tuple) => {
-                let mut elements = Vec::with_capacity(tuple.elements.len());
-                for (i, e) in tuple.elements.iter().enumerate() {
+            TypeKind::Tuple(TupleType { elements: tuple }) => {
+                let mut elements = Vec::with_capacity(tuple.len());
+                for (i, e) in tuple.iter().enumerate() {
                     elements.push(self.node(ns, e, &at.key("elements").index(i))?);
                 }
                 Node::Tuple(elements)
             }
-            TypeKind::Object(o) => {
+            TypeKind::Object(ObjectType { fields, closed, reserved: _ }) => {
                 let mut list = Vec::new();
-                for (name, field) in o.fields.iter().flatten() {
+                for (name, field) in fields.iter().flatten() {
                     let node = self.node(ns, &field.ty, &at.key("fields").key(name).key("type"))?;
                     list.push(Member {
                         name: name.as_str().into(),
@@ -347,27 +357,28 @@ impl<'d> Compiler<'d> {
                 }
                 Node::Object(Record {
                     members: Members::new(list),
-                    closed: o.closed.unwrap_or(false),
+                    closed: closed.unwrap_or(false),
                 })
             }
-            TypeKind::Map(m) => Node::Map(Dict {
-                keys: match &m.keys {
+            TypeKind::Map(MapType { keys, values }) => Node::Map(Dict {
+                keys: match keys {
                     Some(k) => Some(self.node(ns, k, &at.key("keys"))?),
                     None => None,
                 },
-                values: self.node(ns, &m.values, &at.key("values"))?,
+                values: self.node(ns, values, &at.key("values"))?,
                 plain: None,
             }),
-            TypeKind::Union(u) => {
-                let mut variants = Vec::with_capacity(u.variants.len());
-                for (i, v) in u.variants.iter().enumerate() {
+            // The discriminator is tabulated once every node exists (`note_discriminator`).
+            TypeKind::Union(UnionType { variants: arms, discriminator: _ }) => {
+                let mut variants = Vec::with_capacity(arms.len());
+                for (i, v) in arms.iter().enumerate() {
                     variants.push(self.node(ns, v, &at.key("variants").index(i))?);
                 }
                 Node::Union(Union { variants, discriminator: None, implied: None })
             }
-            TypeKind::Ref(r) => {
+            TypeKind::Ref(r @ RefType { name, namespace: _ }) => {
                 let target_ns = r.namespace_in(ns);
-                Node::Ref(self.named(target_ns, &r.name, at)?)
+                Node::Ref(self.named(target_ns, name, at)?)
             }
         })
     }

@@ -11,7 +11,8 @@ use crate::compile::{Reading, reads_by_direction};
 use std::collections::BTreeSet;
 
 use accord_schema_model::{
-    Deprecated, Document, Method, NumberRules, ParamStructure, StringRules, TypeKind, TypeNode,
+    ArrayType, Deprecated, Document, EnumType, MapType, Method, NumberRules, ObjectType,
+    ParamStructure, RefType, StringRules, TupleType, TypeKind, TypeNode, UnionType,
 };
 use serde_json::{Map, Value, json};
 
@@ -281,24 +282,33 @@ impl<'d> Export<'d> {
                 }
             }
             TypeKind::Literal { value } => put(&mut s, "const", Some(value.clone())),
-            TypeKind::Enum(e) => {
-                put(&mut s, "enum", Some(Value::Array(e.values.clone())));
+            // Each kind's members are named in full, so a new one does not compile until it
+            // is exported.
+            TypeKind::Enum(EnumType { values, open, reserved }) => {
+                put(&mut s, "enum", Some(Value::Array(values.clone())));
                 if self.lossless {
-                    put(&mut s, "x-accord-open", e.open.map(Value::Bool));
-                    put(&mut s, "x-accord-reserved", e.reserved.as_deref().map(reserved_json));
+                    put(&mut s, "x-accord-open", open.map(Value::Bool));
+                    put(&mut s, "x-accord-reserved", reserved.as_deref().map(reserved_json));
                 }
             }
-            TypeKind::Array(a) => {
+            TypeKind::Array(ArrayType {
+                items,
+                min_items,
+                max_items,
+                unique_items,
+                #[cfg(feature = "dummy-refinement-handled")]
+                    dummy_items: _,
+            }) => {
                 put(&mut s, "type", Some(json!("array")));
-                let items = self.node(ns, &a.items)?;
+                let items = self.node(ns, items)?;
                 put(&mut s, "items", Some(items));
-                put(&mut s, "minItems", a.min_items.map(Value::from));
-                put(&mut s, "maxItems", a.max_items.map(Value::from));
-                put(&mut s, "uniqueItems", a.unique_items.map(Value::Bool));
+                put(&mut s, "minItems", min_items.map(Value::from));
+                put(&mut s, "maxItems", max_items.map(Value::from));
+                put(&mut s, "uniqueItems", unique_items.map(Value::Bool));
             }
-            TypeKind::Tuple(tuple) => {
+            TypeKind::Tuple(TupleType { elements }) => {
                 let mut prefix = Vec::new();
-                for e in &tuple.elements {
+                for e in elements {
                     prefix.push(self.node(ns, e)?);
                 }
                 let n = prefix.len();
@@ -315,11 +325,11 @@ impl<'d> Export<'d> {
                     put(&mut s, "minItems", Some(json!(n)));
                 }
             }
-            TypeKind::Object(o) => {
+            TypeKind::Object(ObjectType { fields, closed, reserved }) => {
                 put(&mut s, "type", Some(json!("object")));
                 let mut properties = Map::new();
                 let mut required = Vec::new();
-                for (name, field) in o.fields.iter().flatten() {
+                for (name, field) in fields.iter().flatten() {
                     let mut schema = self.node(ns, &field.ty)?;
                     if self.lossless {
                         // The field's own members beside its type's, which keep theirs.
@@ -339,55 +349,51 @@ impl<'d> Export<'d> {
                         required.push(json!(name));
                     }
                 }
-                if !self.lossless || o.fields.is_some() {
+                if !self.lossless || fields.is_some() {
                     put(&mut s, "properties", Some(Value::Object(properties)));
                 }
                 if !required.is_empty() {
                     put(&mut s, "required", Some(Value::Array(required)));
                 }
-                if o.closed == Some(true) {
+                if *closed == Some(true) {
                     put(&mut s, "additionalProperties", Some(json!(false)));
                 }
                 if self.lossless {
-                    if o.closed == Some(false) {
+                    if *closed == Some(false) {
                         put(&mut s, "x-accord-closed", Some(json!(false)));
                     }
-                    put(&mut s, "x-accord-reserved", o.reserved.as_deref().map(reserved_json));
+                    put(&mut s, "x-accord-reserved", reserved.as_deref().map(reserved_json));
                 }
             }
-            TypeKind::Map(m) => {
+            TypeKind::Map(MapType { keys, values }) => {
                 put(&mut s, "type", Some(json!("object")));
-                let values = self.node(ns, &m.values)?;
+                let values = self.node(ns, values)?;
                 put(&mut s, "additionalProperties", Some(values));
-                if let Some(keys) = &m.keys {
+                if let Some(keys) = keys {
                     let keys = self.node(ns, keys)?;
                     put(&mut s, "propertyNames", Some(keys));
                 }
             }
-            TypeKind::Union(u) => {
+            TypeKind::Union(UnionType { variants, discriminator }) => {
                 let mut arms = Vec::new();
-                for v in &u.variants {
+                for v in variants {
                     arms.push(self.node(ns, v)?);
                 }
                 // Tags are distinct literals, so at most one arm can admit a tagged value:
                 // `anyOf` then admits exactly what picking the arm by its tag admits.
                 put(&mut s, "anyOf", Some(Value::Array(arms)));
                 if self.lossless {
-                    put(
-                        &mut s,
-                        "x-accord-discriminator",
-                        u.discriminator.clone().map(Value::String),
-                    );
+                    put(&mut s, "x-accord-discriminator", discriminator.clone().map(Value::String));
                 }
             }
-            TypeKind::Ref(r) => {
+            TypeKind::Ref(r @ RefType { name, namespace }) => {
                 let target_ns = r.namespace_in(ns);
-                let reference = self.reference(target_ns, &r.name)?;
+                let reference = self.reference(target_ns, name)?;
                 if let Value::Object(m) = reference {
                     s.extend(m);
                 }
                 if self.lossless {
-                    put(&mut s, "x-accord-namespace", r.namespace.clone().map(Value::String));
+                    put(&mut s, "x-accord-namespace", namespace.clone().map(Value::String));
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! Type nodes: kinds, refs, unions, arrays and tuples, enums and objects, compared under the
 //! polarity of their position.
 
-use accord_schema_model::{ObjectType, TypeKind, TypeNode};
+use accord_schema_model::{ArrayType, ObjectType, TypeKind, TypeNode};
 use indexmap::IndexMap;
 use serde_json::Value;
 
@@ -132,30 +132,7 @@ impl Comparison<'_> {
                 );
             }
             (TypeKind::Enum(a), TypeKind::Enum(b)) => self.enums(at, o, n, a, b),
-            (TypeKind::Array(a), TypeKind::Array(b)) => {
-                let w = Self::types_witness(at, o, n);
-                self.bound_u(at, "minItems", a.min_items, b.min_items, true, &w);
-                self.bound_u(at, "maxItems", a.max_items, b.max_items, false, &w);
-                match (a.unique_items.unwrap_or(false), b.unique_items.unwrap_or(false)) {
-                    (false, true) => self.emit_with(
-                        at,
-                        &rules::BOUND_ADDED,
-                        false,
-                        format!("`{}` now requires unique items", at.path),
-                        w.clone(),
-                    ),
-                    (true, false) => self.emit_with(
-                        at,
-                        &rules::BOUND_REMOVED,
-                        false,
-                        format!("`{}` no longer requires unique items", at.path),
-                        w.clone(),
-                    ),
-                    _ => {}
-                }
-                let items = at.down("[]", &["items"], &["items"]);
-                self.types(&items, &a.items, &b.items);
-            }
+            (TypeKind::Array(a), TypeKind::Array(b)) => self.arrays(at, o, n, a, b),
             (TypeKind::Tuple(a), TypeKind::Tuple(b)) => {
                 if a.elements.len() != b.elements.len() {
                     self.emit_with(
@@ -220,6 +197,49 @@ impl Comparison<'_> {
                 Self::types_witness(at, o, n),
             ),
         }
+    }
+
+    /// Two arrays: their bounds, uniqueness and items. Every member is named, so a new one does
+    /// not compile until it is compared.
+    fn arrays(&mut self, at: &At, o: &TypeNode, n: &TypeNode, a: &ArrayType, b: &ArrayType) {
+        let w = Self::types_witness(at, o, n);
+        let ArrayType {
+            items: old_items,
+            min_items: old_min,
+            max_items: old_max,
+            unique_items: old_unique,
+            #[cfg(feature = "dummy-refinement-handled")]
+                dummy_items: _,
+        } = a;
+        let ArrayType {
+            items: new_items,
+            min_items: new_min,
+            max_items: new_max,
+            unique_items: new_unique,
+            #[cfg(feature = "dummy-refinement-handled")]
+                dummy_items: _,
+        } = b;
+        self.bound_u(at, "minItems", *old_min, *new_min, true, &w);
+        self.bound_u(at, "maxItems", *old_max, *new_max, false, &w);
+        match (old_unique.unwrap_or(false), new_unique.unwrap_or(false)) {
+            (false, true) => self.emit_with(
+                at,
+                &rules::BOUND_ADDED,
+                false,
+                format!("`{}` now requires unique items", at.path),
+                w.clone(),
+            ),
+            (true, false) => self.emit_with(
+                at,
+                &rules::BOUND_REMOVED,
+                false,
+                format!("`{}` no longer requires unique items", at.path),
+                w.clone(),
+            ),
+            _ => {}
+        }
+        let items = at.down("[]", &["items"], &["items"]);
+        self.types(&items, old_items, new_items);
     }
 
     /// An array became a tuple (`to_tuple`) or a tuple an array. The same JSON when the array's

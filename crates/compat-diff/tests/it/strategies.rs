@@ -65,7 +65,9 @@ pub(crate) fn node() -> impl Strategy<Value = TypeNode> {
                     items: Box::new(items),
                     min_items: None,
                     max_items: max,
-                    unique_items: None
+                    unique_items: None,
+                    #[cfg(feature = "dummy-refinement-handled")]
+                    dummy_items: None,
                 })
             )),
             (

@@ -338,6 +338,52 @@ fn annotations_and_extensions_are_kept() {
 }
 
 #[test]
+fn accords_own_members_are_read_by_the_models_reader_and_a_bad_one_stops_the_import() {
+    // accord's own export's lossless members land in the node's typed places.
+    let (n, _) = import(json!({"enum": ["a", "b"], "x-accord-open": true,
+        "x-accord-reserved": [{"name": "c", "note": "removed in 2.0"}],
+        "x-accord-deprecated": "use U", "x-accord-unknown": {"x-later": 1}}));
+    assert_eq!(
+        n,
+        json!({"kind": "enum", "values": ["a", "b"], "open": true,
+            "reserved": [{"name": "c", "note": "removed in 2.0"}], "deprecated": "use U",
+            "x-later": 1})
+    );
+    // One of the wrong type is refused where it stands, as the reader refuses it in a file.
+    let err = import_json_schema(
+        &json!({"properties": {"e": {"enum": ["a"], "x-accord-open": "yes"}}}),
+        "ns",
+        "1.0.0",
+        Some("T"),
+    )
+    .expect_err("`open` is a boolean");
+    let text = err.to_string();
+    assert!(text.contains("/properties/e") && text.contains("open"), "{text}");
+    let err = import_json_schema(
+        &json!({"type": "object", "properties": {"f": {"type": "string",
+            "x-accord-field": {"optional": "no"}}}}),
+        "ns",
+        "1.0.0",
+        Some("T"),
+    )
+    .expect_err("`optional` is a boolean");
+    assert!(err.to_string().contains("/properties/f/x-accord-field"), "{err}");
+}
+
+#[test]
+fn names_reserved_in_either_part_of_an_all_of_stay_reserved() {
+    let (n, l) = import(json!({"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}},
+            "x-accord-reserved": [{"name": "old"}]},
+        {"type": "object", "properties": {"b": {"type": "string"}},
+            "x-accord-reserved": [{"name": "older"}, {"name": "old"}]},
+    ]}));
+    assert_eq!(n["reserved"], json!([{"name": "old"}, {"name": "older"}]));
+    assert_eq!(n["fields"].as_object().map(|f| f.len()), Some(2));
+    assert!(l.is_empty(), "{l:?}");
+}
+
+#[test]
 fn boolean_schemas_and_untyped_schemas() {
     assert_eq!(import(json!(true)).0, json!({"kind": "any"}));
     assert_eq!(import(json!(false)).0, json!({"kind": "union", "variants": []}));
