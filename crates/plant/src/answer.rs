@@ -31,12 +31,7 @@ pub trait Dispatch: Send + Sync {
 /// describe method, the credential, params, accord's own subscriptions) is the core's.
 pub trait Handler: Send {
     /// A contract method whose params passed the contract.
-    fn contract<'s>(
-        &'s mut self,
-        plant: &'s Plant,
-        call: ContractCall<'s>,
-        request: &'s Request,
-    ) -> impl Future<Output = Answer> + Send + 's;
+    fn contract<'s>(&'s mut self, routed: Routed<'s>) -> impl Future<Output = Answer> + Send + 's;
 
     /// `rpc.fake` (docs/wire.md §6), with the wire name of the contract method it answered
     /// when it got as far as one. A real plant has no such method.
@@ -74,16 +69,24 @@ pub trait Handler: Send {
     }
 }
 
+/// A call routed to [`Handler::contract`]: the plant that routed it, the contract method and the
+/// request, its params already checked.
+#[derive(Clone, Copy)]
+pub struct Routed<'s> {
+    /// The plant (its contract, [`Plant::settle`]).
+    pub plant: &'s Plant,
+    /// The contract method called.
+    pub call: ContractCall<'s>,
+    /// The request as it came.
+    pub request: &'s Request,
+}
+
 /// A [`Dispatch`] as a [`Handler`]: each answer settled against the contract.
 struct Dispatched<'d>(&'d dyn Dispatch);
 
 impl Handler for Dispatched<'_> {
-    fn contract<'s>(
-        &'s mut self,
-        plant: &'s Plant,
-        call: ContractCall<'s>,
-        request: &'s Request,
-    ) -> impl Future<Output = Answer> + Send + 's {
+    fn contract<'s>(&'s mut self, routed: Routed<'s>) -> impl Future<Output = Answer> + Send + 's {
+        let Routed { plant, call, request } = routed;
         let dispatch = self.0;
         async move {
             let outcome = dispatch.call(&request.method, request.params.clone()).await;
@@ -228,7 +231,10 @@ impl Plant {
         );
         let (answer, called) = match route {
             Route::Answer(answer) => (answer, None),
-            Route::Contract(call) => (handler.contract(self, call, &request).await, Some(call)),
+            Route::Contract(call) => {
+                let routed = Routed { plant: self, call, request: &request };
+                (handler.contract(routed).await, Some(call))
+            }
             Route::Fake => {
                 let (answer, called) = handler.fake(self, &request, session).await;
                 (answer, called.and_then(|name| self.contract_call(&name)))

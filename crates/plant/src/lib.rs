@@ -14,7 +14,7 @@ pub mod usage;
 
 pub use accord_wire::encode::Answer;
 pub use accord_wire::{Access, RpcError};
-pub use answer::{Dispatch, DispatchFuture, Handler, Session, Transport};
+pub use answer::{Dispatch, DispatchFuture, Handler, Routed, Session, Transport};
 pub use config::{Config, Limits, OnViolation};
 pub use core::{ContractCall, ContractMethod, DeclaredError, Plant, Route, Violation};
 pub use credential::Credential;

@@ -7,7 +7,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use accord_plant::{ContractCall, Credential, Handler, Plant as Engine, Session, Subscriptions};
+use accord_plant::{
+    ContractCall, Credential, Handler, Plant as Engine, Routed, Session, Subscriptions,
+};
 use accord_schema_model::{Document, EventRoute};
 use accord_validate::{Generator, Target};
 use accord_wire::fake::{ExampleRef, Fake};
@@ -423,12 +425,8 @@ impl FakePlant {
 }
 
 impl Handler for Answers<'_> {
-    fn contract<'s>(
-        &'s mut self,
-        _core: &'s Engine,
-        call: ContractCall<'s>,
-        request: &'s Request,
-    ) -> impl Future<Output = Answer> + Send + 's {
+    fn contract<'s>(&'s mut self, routed: Routed<'s>) -> impl Future<Output = Answer> + Send + 's {
+        let Routed { plant: _, call, request } = routed;
         let plant = self.plant;
         async move {
             match plant.table.methods.get(&request.method) {
