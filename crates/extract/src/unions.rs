@@ -52,7 +52,32 @@ pub(crate) fn place(pointer: &str, provenance: &[(String, Location)]) -> Locatio
 /// outer union with a repeat (`Option<Option<()>>`: `(null | null) | null`), which the pass
 /// that merged it had already passed by. Each pass that merges removes an arm, so it ends.
 fn walk(node: &mut TypeNode, at: &str, provenance: &[(String, Location)], diags: &mut Diagnostics) {
-    while walk_once(node, at, provenance, diags) {}
+    // The common case, no union with equal arms, is found without building a pointer per node.
+    while has_equal_arms(node) {
+        walk_once(node, at, provenance, diags);
+    }
+}
+
+/// Whether a union at or below `node` has two arms that read as the same type.
+fn has_equal_arms(node: &TypeNode) -> bool {
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        if let TypeKind::Union(u) = &node.kind {
+            for (i, a) in u.variants.iter().enumerate() {
+                if u.variants[i + 1..].iter().any(|b| same_type(a, b)) {
+                    return true;
+                }
+            }
+        }
+        stack.extend(node.children());
+    }
+    false
+}
+
+/// Whether two arms read as the same type, their documentation aside: arms of different kinds
+/// never do, and are not copied to be compared.
+fn same_type(a: &TypeNode, b: &TypeNode) -> bool {
+    a.kind.kind() == b.kind.kind() && a.without_docs() == b.without_docs()
 }
 
 /// One pass; whether it merged anything.
@@ -67,18 +92,17 @@ fn walk_once(
     let mut stack = vec![(node, at.to_owned())];
     while let Some((node, at)) = stack.pop() {
         if let TypeKind::Union(u) = &mut node.kind {
-            let mut shapes: Vec<serde_json::Value> = Vec::new();
+            let mut kept: Vec<TypeNode> = Vec::new();
             let mut merged = Vec::new();
             let mut i = 0;
             u.variants.retain(|arm| {
-                let shape = arm.without_docs().to_value();
-                let keep = match shapes.iter().position(|s| *s == shape) {
+                let keep = match kept.iter().position(|k| same_type(k, arm)) {
                     Some(first) => {
                         merged.push((i, first));
                         false
                     }
                     None => {
-                        shapes.push(shape);
+                        kept.push(arm.clone());
                         true
                     }
                 };

@@ -17,6 +17,11 @@ pub(crate) const DEPTH_LIMIT: usize = 127;
 /// The pointer of the first container nested deeper than [`DEPTH_LIMIT`], found without
 /// recursion (a `Value` built in memory has no parser guarding its depth).
 pub(crate) fn too_deep(value: &Value) -> Option<crate::Pointer> {
+    // Nearly every value is within the limit: a walk that builds no pointers says so, and only
+    // a value past it is walked again for the place.
+    if deepest_within_limit(value) {
+        return None;
+    }
     let mut stack = vec![(value, 1usize, crate::Pointer::root())];
     while let Some((v, depth, at)) = stack.pop() {
         let children: Vec<(&Value, crate::Pointer)> = match v {
@@ -32,6 +37,23 @@ pub(crate) fn too_deep(value: &Value) -> Option<crate::Pointer> {
         stack.extend(children.into_iter().map(|(c, p)| (c, depth + 1, p)));
     }
     None
+}
+
+/// Whether no container of `value` is nested deeper than [`DEPTH_LIMIT`] (without recursion).
+fn deepest_within_limit(value: &Value) -> bool {
+    let mut stack = vec![(value, 1usize)];
+    while let Some((v, depth)) = stack.pop() {
+        let children: &mut dyn Iterator<Item = &Value> = match v {
+            Value::Array(items) => &mut items.iter(),
+            Value::Object(members) => &mut members.values(),
+            _ => continue,
+        };
+        if depth > DEPTH_LIMIT {
+            return false;
+        }
+        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+    true
 }
 
 /// Parses `text` as one JSON value, refusing duplicate keys and integers it cannot keep exactly.

@@ -153,6 +153,13 @@ impl Document {
         out
     }
 
+    /// The place where the document, as written, nests deeper than [`DEPTH_LIMIT`] (which every
+    /// reader refuses, docs/format.md §2.5), or `None`: for a writer that must not write what
+    /// cannot be read back. The same test the readers make first, without reading the rest.
+    pub fn too_deep_to_read(&self) -> Option<Pointer> {
+        json::too_deep(&self.to_value())
+    }
+
     /// The document as canonical text: [`Document::to_value`] laid out by docs/format.md
     /// §12.2 (2-space indentation, arrays and objects on one line when it is at most 100
     /// characters wide) with a trailing newline.
