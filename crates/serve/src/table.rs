@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use accord_plant::{ContractMethod, DeclaredError, Plant as Engine};
-use accord_schema_model::Document;
 use accord_validate::Target;
 use serde_json::{Map, Value};
 
@@ -54,9 +53,9 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// The table of `doc`, its methods under the wire names the engine's `core` routes by.
-    pub(crate) fn new(doc: &Document, core: &Engine) -> Table {
-        let (contract, dialect) = (core.contract(), core.dialect());
+    /// The table of the engine's document, its methods under the wire names `core` routes by.
+    pub(crate) fn new(core: &Engine) -> Table {
+        let (doc, contract, dialect) = (core.document(), core.contract(), core.dialect());
         let mut methods = HashMap::new();
         let mut events = HashMap::new();
         let mut dropped = Vec::new();
