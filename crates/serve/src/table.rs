@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 #[derive(Debug)]
 pub(crate) struct MethodInfo {
     /// The engine's entry, for its targets and declared errors.
-    pub(crate) method: ContractMethod,
+    pub(crate) method: Arc<ContractMethod>,
     /// Param names in position order, to read by-position params by name.
     pub(crate) param_names: Vec<String>,
     pub(crate) examples: Vec<Example>,
@@ -69,7 +69,7 @@ impl Table {
                 let param_names: Vec<String> =
                     method.params.iter().flatten().map(|p| p.name.clone()).collect();
                 let mut info = MethodInfo {
-                    method: call.method().clone(),
+                    method: call.shared(),
                     param_names,
                     examples: Vec::new(),
                     sequence: AtomicU64::new(0),
