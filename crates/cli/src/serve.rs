@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use accord_schema_model::Document;
+use accord_schema_model::{Dialect, Document};
 use accord_serve::{Config, Mode, Prefer, ScenarioSource, ServeLimits, TokenHandle};
 use clap::ValueEnum;
 
@@ -213,10 +213,13 @@ fn limits(args: &Args) -> ServeLimits {
 }
 
 async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
-    let mut banner = banner(&doc, args.token_file.as_deref());
+    // The banner's lines after the first two: the first two are read from the server's own
+    // contract and dialect once it runs (a dialect of its own was a second pass over every
+    // method before the first answer).
+    let mut tail = String::new();
     config.metrics_path.clone_from(&args.metrics_path);
     if let Some(path) = &args.metrics_path {
-        let _ = write!(banner, "\nmetrics: {{URL}}{}", path.trim_start_matches('/'));
+        let _ = write!(tail, "\nmetrics: {{URL}}{}", path.trim_start_matches('/'));
     }
     // The console speaks to this fake over loopback like to any plant: its URL is known once
     // the fake listens.
@@ -228,7 +231,7 @@ async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
         match accord_console::Console::new(console_config) {
             Ok(console) => {
                 config.extra = Some(console.router());
-                banner.push_str("\nconsole: {URL}console");
+                tail.push_str("\nconsole: {URL}console");
                 Some(console)
             }
             Err(err) => {
@@ -269,6 +272,7 @@ async fn serve(args: &Args, doc: Document, mut config: Config) -> Outcome {
     // The banner is the one place the URL (its port, with port 0) is told: if it cannot be
     // written, a closed pipe included, nobody can use this plant.
     // The banner names the contract and one of its methods: the contract's text.
+    let banner = banner(server.document(), server.dialect(), args.token_file.as_deref()) + &tail;
     let banner = format!("{}\n", banner.replace("{URL}", &server.url()));
     if let Err(err) = output::print_strict(&escape_controls(&banner)) {
         eprintln!("error: cannot write the banner (the plant's URL) to stdout: {err}");
@@ -406,7 +410,7 @@ fn init_log(format: LogFormat) -> BatchedStderr {
 
 /// What startup prints: the URL and a curl command that works as it stands (the first method
 /// with an example, called with that example's params; else rpc.describe).
-fn banner(doc: &Document, token_file: Option<&Path>) -> String {
+fn banner(doc: &Document, dialect: &Dialect, token_file: Option<&Path>) -> String {
     let name = doc.name.as_deref().unwrap_or("the contract");
     let namespaces = doc.namespaces.iter().flatten().count();
     let methods: usize = doc
@@ -415,19 +419,17 @@ fn banner(doc: &Document, token_file: Option<&Path>) -> String {
         .flatten()
         .map(|(_, n)| n.methods.as_ref().map_or(0, |m| m.len()))
         .sum();
-    // Names as the contract's wire calls them (a wire that does not resolve is refused by
-    // accord serve before the banner is printed).
-    let dialect = accord_schema_model::Dialect::of(doc).ok();
+    // Names as the contract's wire calls them (`dialect`: the served contract's).
     let example = doc.namespaces.iter().flatten().find_map(|(ns, namespace)| {
         namespace.methods.iter().flatten().find_map(|(m, method)| {
             let example = method.examples.as_ref()?.iter().find(|e| e.result.is_some())?;
-            let name = dialect.as_ref()?.wire_name(ns, m)?.to_owned();
+            let name = dialect.wire_name(ns, m)?.to_owned();
             Some((name, example.params.clone()))
         })
     });
-    let describe = dialect.as_ref().map_or(Some("rpc.describe"), |d| d.describe.as_deref());
+    let describe = dialect.describe.as_deref();
     // Without an example or a describe method: the first method, with no params.
-    let first = || dialect.as_ref()?.methods().next().map(|r| r.wire_name.clone());
+    let first = || dialect.methods().next().map(|r| r.wire_name.clone());
     let (method, params) = example.unwrap_or_else(|| {
         let method = describe.map(str::to_owned).or_else(first).unwrap_or_default();
         (method, serde_json::json!({}))

@@ -129,7 +129,7 @@ pub enum Route<'p> {
 /// A contract call whose params passed the contract.
 #[derive(Debug, Clone, Copy)]
 pub struct ContractCall<'p> {
-    pub(crate) method: &'p ContractMethod,
+    pub(crate) method: &'p Arc<ContractMethod>,
 }
 
 impl<'p> ContractCall<'p> {
@@ -142,6 +142,12 @@ impl<'p> ContractCall<'p> {
     pub fn method(&self) -> &'p ContractMethod {
         self.method
     }
+
+    /// The method called, shared: what a handler keeps per method (accord serve's table) costs
+    /// a count, not a copy of its names and targets.
+    pub fn shared(&self) -> Arc<ContractMethod> {
+        Arc::clone(self.method)
+    }
 }
 
 /// A contract, compiled once, and the plant-side rules of docs/wire.md.
@@ -151,7 +157,7 @@ pub struct Plant {
     contract: Contract,
     dialect: Dialect,
     protocol: ProtocolErrors,
-    methods: HashMap<String, ContractMethod>,
+    methods: HashMap<String, Arc<ContractMethod>>,
     events: HashMap<String, Target>,
     /// Whether `rpc.subscribe`/`rpc.unsubscribe` are part of the wire: on accord's own wire
     /// always, on another when some event is subscribed accord's way.
@@ -213,20 +219,8 @@ impl Plant {
             }
             path => path,
         };
-        let (mut methods, events) = table(&doc, &dialect);
-        for method in methods.values_mut() {
-            // A target the contract has no validator for is refused per call anyway.
-            method.params_reach_pattern =
-                contract.validator(&method.params).is_ok_and(|v| v.reaches_pattern());
-        }
         let usage = metrics_path.is_some().then(|| Usage::new(&doc));
-        if let Some(usage) = &usage {
-            for method in methods.values_mut() {
-                let (ns, name) =
-                    method.qualified.split_once('.').unwrap_or((&method.qualified, ""));
-                method.usage = Some(usage.method(&doc, ns, name));
-            }
-        }
+        let (methods, events) = table(&doc, &dialect, &contract, usage.as_ref());
         let accord_events =
             dialect.is_accord() || dialect.events().any(|(_, r)| matches!(r, EventRoute::Accord));
         let described = describe::Described::new();
@@ -663,11 +657,14 @@ impl Plant {
     }
 }
 
-/// Every method under the wire name the dialect gives it, and every event's payload target.
+/// Every method under the wire name the dialect gives it (with whether its params can meet a
+/// pattern, and its usage counters when `usage` counts), and every event's payload target.
 fn table(
     doc: &Document,
     dialect: &Dialect,
-) -> (HashMap<String, ContractMethod>, HashMap<String, Target>) {
+    contract: &Contract,
+    usage: Option<&Usage>,
+) -> (HashMap<String, Arc<ContractMethod>>, HashMap<String, Target>) {
     let mut methods = HashMap::new();
     let mut events = HashMap::new();
     for (ns_name, namespace) in doc.namespaces.iter().flatten() {
@@ -689,18 +686,22 @@ fn table(
                 .collect();
             // The Dialect resolved every method of the document it was made from.
             let wire_name = dialect.wire_name(ns_name, m_name).unwrap_or(&qualified).to_owned();
+            let params = Target::Params { namespace: ns_name.clone(), method: m_name.clone() };
+            // A target the contract has no validator for is refused per call anyway.
+            let params_reach_pattern =
+                contract.validator(&params).is_ok_and(|v| v.reaches_pattern());
             methods.insert(
                 wire_name,
-                ContractMethod {
-                    params: Target::Params { namespace: ns_name.clone(), method: m_name.clone() },
+                Arc::new(ContractMethod {
+                    params,
                     result: Target::Result { namespace: ns_name.clone(), method: m_name.clone() },
                     positional_only: method.param_structure == Some(ParamStructure::ByPosition),
                     declares_semantics: method.declared_semantics().is_some(),
                     errors,
                     qualified,
-                    usage: None,
-                    params_reach_pattern: false,
-                },
+                    usage: usage.map(|usage| usage.method(doc, ns_name, m_name)),
+                    params_reach_pattern,
+                }),
             );
         }
         for e_name in namespace.events.iter().flatten().map(|(name, _)| name) {

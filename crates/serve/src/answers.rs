@@ -67,11 +67,13 @@ impl FakePlant {
         engine.limits = config.limits.engine;
         engine.credential = credential;
         engine.metrics_path = config.metrics_path.clone();
-        let core = Engine::from_document("", doc.clone(), engine).map_err(Error::from_engine)?;
+        // The engine keeps the one copy of the document; the table is read from it (a second
+        // copy cost a clone and its drop per method at start-up, and its memory at the peak).
+        let core = Engine::from_document("", doc, engine).map_err(Error::from_engine)?;
         if let Some(route) = core.dialect().method(fake::METHOD) {
             return Err(Error::FakeName { method: route.qualified() });
         }
-        let table = Table::new(&doc, &core);
+        let table = Table::new(&core);
         for dropped in &table.dropped {
             tracing::warn!(example = %dropped, "an example result fails its method's result type; it is never sent");
         }

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use accord_schema_model::Document;
+use accord_schema_model::{Dialect, Document};
 use axum::body::Body;
 use axum::http::{HeaderValue, Method, Request, Response, StatusCode, header};
 use hyper::body::Incoming;
@@ -39,12 +39,19 @@ pub(crate) struct Shared {
 }
 
 /// A running plant.
-#[derive(Debug)]
 pub struct Server {
     addr: SocketAddr,
     stop: ShutdownHandle,
     token: Option<TokenHandle>,
     task: JoinHandle<()>,
+    /// What the connections share, for the contract and its dialect as the engine holds them.
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server").field("addr", &self.addr).finish_non_exhaustive()
+    }
 }
 
 /// Stops a running plant; cheap to clone (for a signal handler, a test, another task).
@@ -60,6 +67,18 @@ impl ShutdownHandle {
 }
 
 impl Server {
+    /// The served contract: the engine's one copy (a caller that gave it to [`start`] reads it
+    /// here rather than keeping a copy).
+    pub fn document(&self) -> &Document {
+        self.shared.plant.core.document()
+    }
+
+    /// How the served contract is spoken (its methods' wire names, its describe method), as
+    /// the engine resolved it at start.
+    pub fn dialect(&self) -> &Dialect {
+        self.shared.plant.core.dialect()
+    }
+
     /// The address the plant listens on (the port chosen when asked for port 0).
     pub fn addr(&self) -> SocketAddr {
         self.addr
@@ -121,9 +140,9 @@ pub async fn start(doc: Document, config: Config) -> Result<Server, Error> {
         write_timeout: config.write_timeout,
         extra: config.extra.clone(),
     });
-    let task = tokio::spawn(accept(listener, shared, rx, config));
+    let task = tokio::spawn(accept(listener, shared.clone(), rx, config));
     tracing::info!(%addr, "serving");
-    Ok(Server { addr, stop: ShutdownHandle(Arc::new(tx)), token, task })
+    Ok(Server { addr, stop: ShutdownHandle(Arc::new(tx)), token, task, shared })
 }
 
 /// One request: `POST /` and `GET /` (the upgrade), other paths to the extra router when there

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use accord_plant::{ContractMethod, DeclaredError, Plant as Engine};
-use accord_schema_model::Document;
 use accord_validate::Target;
 use serde_json::{Map, Value};
 
@@ -17,7 +16,7 @@ use serde_json::{Map, Value};
 #[derive(Debug)]
 pub(crate) struct MethodInfo {
     /// The engine's entry, for its targets and declared errors.
-    pub(crate) method: ContractMethod,
+    pub(crate) method: Arc<ContractMethod>,
     /// Param names in position order, to read by-position params by name.
     pub(crate) param_names: Vec<String>,
     pub(crate) examples: Vec<Example>,
@@ -54,9 +53,9 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// The table of `doc`, its methods under the wire names the engine's `core` routes by.
-    pub(crate) fn new(doc: &Document, core: &Engine) -> Table {
-        let (contract, dialect) = (core.contract(), core.dialect());
+    /// The table of the engine's document, its methods under the wire names `core` routes by.
+    pub(crate) fn new(core: &Engine) -> Table {
+        let (doc, contract, dialect) = (core.document(), core.contract(), core.dialect());
         let mut methods = HashMap::new();
         let mut events = HashMap::new();
         let mut dropped = Vec::new();
@@ -70,12 +69,18 @@ impl Table {
                 let param_names: Vec<String> =
                     method.params.iter().flatten().map(|p| p.name.clone()).collect();
                 let mut info = MethodInfo {
-                    method: call.method().clone(),
+                    method: call.shared(),
                     param_names,
                     examples: Vec::new(),
                     sequence: AtomicU64::new(0),
                 };
-                let result_check = contract.validator(info.result()).ok();
+                // Looked up only for a method with examples: most have none, and a lookup per
+                // method is a hash of its target at start-up.
+                let result_check = method
+                    .examples
+                    .as_ref()
+                    .filter(|examples| !examples.is_empty())
+                    .and_then(|_| contract.validator(info.result()).ok());
                 for (index, example) in method.examples.iter().flatten().enumerate() {
                     let Some(value) = &example.result else { continue };
                     if !result_check.is_some_and(|v| v.is_valid(value)) {

@@ -153,8 +153,8 @@ pub struct Validator<'c> {
 impl<'c> Validator<'c> {
     /// Whether a value it checks can meet a `pattern`: only then can one validation spend up
     /// to [`MAX_PATTERN_COST`]. Per target, where [`Contract::has_patterns`] is per contract: a
-    /// server moves only these validations off its event loop. It walks the target's types
-    /// once: ask it at start-up, not per call.
+    /// server moves only these validations off its event loop. The first question walks the
+    /// contract's types once, for every target (linear in the contract); the others look up.
     pub fn reaches_pattern(&self) -> bool {
         self.program.reaches_pattern(self.root)
     }

@@ -3,6 +3,7 @@
 //! bytes) and the generator walk this one structure.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use crate::pattern::Pattern;
 use serde_json::Value;
@@ -20,6 +21,8 @@ pub(crate) struct Program {
     /// What the contract gives as a node's typical value: its type's first example, else its
     /// default (types that give one only). The generator's static values start here.
     pub(crate) typical: HashMap<NodeId, Value>,
+    /// Which nodes reach a `pattern` ([`Program::reaches_pattern`]), worked out on first asking.
+    pattern_reach: OnceLock<Vec<bool>>,
 }
 
 impl Program {
@@ -77,38 +80,76 @@ impl Program {
 impl Program {
     /// Whether a value checked from `root` can meet a `pattern` (a string node with one, or a
     /// map's keys that have one), through any member, item, arm or ref: the only checks that
-    /// may spend up to `MAX_PATTERN_COST`. Every node is visited once.
+    /// may spend up to `MAX_PATTERN_COST`. The answer for every node is worked out once, on the
+    /// first question, so a server asking for each of a million methods stays linear.
     pub(crate) fn reaches_pattern(&self, root: NodeId) -> bool {
-        let mut seen = vec![false; self.nodes.len()];
-        let mut stack = vec![root];
+        self.pattern_reach.get_or_init(|| self.pattern_reach())[root as usize]
+    }
+
+    /// For every node, whether it reaches a string node with a `pattern`: marked backwards
+    /// from those nodes along the links (members, items, keys, values, arms, refs), so each
+    /// node and link is visited once, whatever the number of roots asked about later.
+    fn pattern_reach(&self) -> Vec<bool> {
+        let count = self.nodes.len();
+        let mut reach = vec![false; count];
+        let mut stack: Vec<NodeId> = (0..count)
+            .filter(|&i| matches!(&self.nodes[i], Node::String(text) if text.pattern.is_some()))
+            .map(|i| i as NodeId)
+            .collect();
+        if stack.is_empty() {
+            return reach;
+        }
+        // Every node's parents, packed: those of `i` are `parents[start[i]..start[i + 1]]`.
+        let mut start = vec![0usize; count + 1];
+        for id in 0..count {
+            self.each_link(id as NodeId, |child| start[child as usize + 1] += 1);
+        }
+        for i in 0..count {
+            start[i + 1] += start[i];
+        }
+        let mut next = start.clone();
+        let mut parents = vec![0 as NodeId; start[count]];
+        for id in 0..count {
+            self.each_link(id as NodeId, |child| {
+                let slot = &mut next[child as usize];
+                parents[*slot] = id as NodeId;
+                *slot += 1;
+            });
+        }
+        for &id in &stack {
+            reach[id as usize] = true;
+        }
         while let Some(id) = stack.pop() {
-            if std::mem::replace(&mut seen[id as usize], true) {
-                continue;
-            }
-            match self.node(id) {
-                Node::String(text) => {
-                    if text.pattern.is_some() {
-                        return true;
-                    }
+            for &parent in &parents[start[id as usize]..start[id as usize + 1]] {
+                if !std::mem::replace(&mut reach[parent as usize], true) {
+                    stack.push(parent);
                 }
-                Node::Any
-                | Node::Null
-                | Node::Boolean
-                | Node::Integer(_)
-                | Node::Number(_)
-                | Node::Literal(_)
-                | Node::Enum(_) => {}
-                Node::Array(list) => stack.push(list.items),
-                Node::Tuple(items) => stack.extend(items),
-                Node::Object(Record { members, .. }) | Node::Params(Params { members, .. }) => {
-                    stack.extend(members.list.iter().map(|m| m.node));
-                }
-                Node::Map(dict) => stack.extend(dict.keys.iter().chain([&dict.values])),
-                Node::Union(union) => stack.extend(&union.variants),
-                Node::Ref(target) => stack.push(*target),
             }
         }
-        false
+        reach
+    }
+
+    /// Calls `link` with every node a value checked at `id` may be checked at next: members,
+    /// items, map keys and values, union arms, a ref's target.
+    fn each_link(&self, id: NodeId, mut link: impl FnMut(NodeId)) {
+        match self.node(id) {
+            Node::Any
+            | Node::Null
+            | Node::Boolean
+            | Node::Integer(_)
+            | Node::Number(_)
+            | Node::String(_)
+            | Node::Literal(_)
+            | Node::Enum(_) => {}
+            Node::Array(list) => link(list.items),
+            Node::Tuple(items) => items.iter().copied().for_each(link),
+            Node::Object(Record { members, .. }) | Node::Params(Params { members, .. }) => {
+                members.list.iter().for_each(|m| link(m.node));
+            }
+            Node::Map(dict) => dict.keys.iter().chain([&dict.values]).copied().for_each(link),
+            Node::Union(union) => union.variants.iter().copied().for_each(link),
+            Node::Ref(target) => link(*target),
+        }
     }
 }
 

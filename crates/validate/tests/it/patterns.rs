@@ -15,7 +15,11 @@ fn only_targets_whose_types_lead_to_a_pattern_reach_one() {
             {"kind": "null"}, {"kind": "map", "keys": {"kind": "ref", "name": "Id"},
              "values": {"kind": "boolean"}}]}},
         "Loop": {"kind": "object", "fields": {"next": {"type": {"kind": "union",
-            "variants": [{"kind": "null"}, {"kind": "ref", "name": "Loop"}]}}}}
+            "variants": [{"kind": "null"}, {"kind": "ref", "name": "Loop"}]}}}},
+        "Tree": {"kind": "object", "fields": {
+            "kids": {"type": {"kind": "array", "items": {"kind": "ref", "name": "Tree"}}},
+            "tag": {"type": {"kind": "union", "variants": [{"kind": "null"},
+                {"kind": "ref", "name": "Id"}]}}}}
     },
     "methods": {
         "ping": {"params": [], "result": {"kind": "ref", "name": "Id"}},
@@ -23,7 +27,9 @@ fn only_targets_whose_types_lead_to_a_pattern_reach_one() {
                              {"name": "l", "type": {"kind": "ref", "name": "Loop"}}],
                   "result": {"kind": "null"}},
         "deep": {"params": [{"name": "d", "type": {"kind": "ref", "name": "Deep"}}],
-                 "result": {"kind": "null"}}
+                 "result": {"kind": "null"}},
+        "tree": {"params": [{"name": "t", "type": {"kind": "array",
+                  "items": {"kind": "ref", "name": "Tree"}}}], "result": {"kind": "null"}}
     }}}});
     let contract = Contract::compile(&Document::from_value(doc).unwrap()).unwrap();
     let reaches = |target: Target| contract.validator(&target).unwrap().reaches_pattern();
@@ -37,4 +43,6 @@ fn only_targets_whose_types_lead_to_a_pattern_reach_one() {
     assert!(!reaches(params("plain")));
     // A map's keys under a union under an array: found.
     assert!(reaches(params("deep")));
+    // Through a type that contains itself: found (the cycle is no end of the search).
+    assert!(reaches(params("tree")));
 }
