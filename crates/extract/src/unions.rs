@@ -53,9 +53,9 @@ pub(crate) fn place(pointer: &str, provenance: &[(String, Location)]) -> Locatio
 /// that merged it had already passed by. Each pass that merges removes an arm, so it ends.
 fn walk(node: &mut TypeNode, at: &str, provenance: &[(String, Location)], diags: &mut Diagnostics) {
     // The common case, no union with equal arms, is found without building a pointer per node.
-    while has_equal_arms(node) {
-        walk_once(node, at, provenance, diags);
-    }
+    // Each pass that is due merges at least one arm; should the two tests ever disagree, a
+    // pass that merges nothing ends the loop rather than repeating forever.
+    while has_equal_arms(node) && walk_once(node, at, provenance, diags) {}
 }
 
 /// Whether a union at or below `node` has two arms that read as the same type.
